@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let ffmpegPackages = ["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev",
+                      "libswresample-dev", "libavfilter-dev"]
+
+let package = Package(
+    name: "LoopPlayer",
+    products: [
+        .library(name: "LoopPlayer", targets: ["LoopPlayer"]),
+        .library(name: "Filters", targets: ["Filters"]),
+        .executable(name: "loopplay", targets: ["loopplay"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat libavcodec libavutil libswscale libswresample libavfilter",
+            providers: [.apt(ffmpegPackages)]),
+        .systemLibrary(name: "CSDL", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
+        .target(name: "Filters", dependencies: ["CFFmpeg"]),
+        .target(
+            name: "LoopPlayer",
+            dependencies: ["CFFmpeg", "CSDL", "Filters", .product(name: "Logging", package: "swift-log")],
+            resources: [.copy("Resources/Media")]),
+        .executableTarget(
+            name: "loopplay",
+            dependencies: ["LoopPlayer", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "HeadlessFrames", dependencies: ["LoopPlayer"], path: "Examples/HeadlessFrames"),
+        .testTarget(name: "LoopPlayerTests", dependencies: ["LoopPlayer", "CFFmpeg"]),
+        .testTarget(name: "FiltersTests", dependencies: ["Filters"]),
+        .testTarget(name: "LoopPlayerCLITests", dependencies: ["LoopPlayer"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,30 @@
+/// Brightness and contrast, kept apart from the filter stack (the model's two `CIColorControls`).
+///
+/// Pixel math on 8-bit luma, centred on mid-grey: `Y' = clamp((Y − 128)·contrast + 128 + brightness·255)`.
+/// The filter-stack issue applies this with libavfilter; the math lives here so both agree.
+public struct ColorAdjustment: Sendable, Equatable {
+    public static let brightnessRange: ClosedRange<Float> = -1...1
+    public static let contrastRange: ClosedRange<Float> = 0...4
+
+    /// −1 (black) … 1 (white); 0 leaves the picture alone. Clamped.
+    public var brightness: Float { didSet { brightness = Self.clamp(brightness, to: Self.brightnessRange, default: 0) } }
+    /// 0 (flat grey) … 4; 1 leaves the picture alone. Clamped.
+    public var contrast: Float { didSet { contrast = Self.clamp(contrast, to: Self.contrastRange, default: 1) } }
+
+    public init(brightness: Float = 0, contrast: Float = 1) {
+        self.brightness = Self.clamp(brightness, to: Self.brightnessRange, default: 0)
+        self.contrast = Self.clamp(contrast, to: Self.contrastRange, default: 1)
+    }
+
+    public var isIdentity: Bool { brightness == 0 && contrast == 1 }
+
+    /// The adjusted 8-bit luma value.
+    public func adjust(luma: UInt8) -> UInt8 {
+        let value = (Float(luma) - 128) * contrast + 128 + brightness * 255
+        return UInt8(max(0, min(255, value.rounded())))
+    }
+
+    private static func clamp(_ value: Float, to range: ClosedRange<Float>, default fallback: Float) -> Float {
+        value.isNaN ? fallback : min(max(value, range.lowerBound), range.upperBound)
+    }
+}

@@ -1,0 +1,28 @@
+/// How a `PlaybackEngine` plays: where pictures go, which clock, looping and when to stop.
+public struct EngineConfiguration: Sendable, Equatable {
+    /// Where pictures go.
+    public enum Output: Sendable, Equatable {
+        /// The engine's own SDL window (needs a display).
+        case window(WindowOptions)
+        /// No window; the last frame is kept for snapshots.
+        case offscreen
+        /// No window and nothing kept (benchmarks).
+        case null
+    }
+
+    public var output: Output
+    public var looping: Bool
+    public var gravity: Gravity
+    /// Show every frame as soon as it is decoded (a virtual clock): exact, fast tests and benchmarks.
+    public var untimed: Bool
+    public var stop: StopCondition
+
+    public init(output: Output = .window(WindowOptions()), looping: Bool = false, gravity: Gravity = .default,
+                untimed: Bool = false, stop: StopCondition = .never) {
+        self.output = output
+        self.looping = looping
+        self.gravity = gravity
+        self.untimed = untimed
+        self.stop = stop
+    }
+}

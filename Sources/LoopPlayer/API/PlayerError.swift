@@ -1,0 +1,79 @@
+/// Why the player could not do what was asked. Every failure reaches the user as one of these.
+///
+/// ```swift
+/// do { try player.load(.named("swipe")) }
+/// catch { print(error) }   // "swipe.mp4: source not found (looked in …)"
+/// ```
+public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No file or resource matched the source. `searched` lists where we looked.
+    case sourceNotFound(source: String, searched: [String])
+    /// The source is a directory, a device or something else that is not a media file.
+    case notAFile(source: String)
+    /// The file exists but holds no bytes.
+    case emptyFile(source: String)
+    /// FFmpeg could not open or parse the container (truncated, not media, unsupported).
+    case unreadableMedia(source: String, cause: FFmpegError)
+    /// The media has no video stream that can be shown.
+    case noVideoStream(source: String)
+    /// No decoder is available for the stream's codec, or it failed to open.
+    case decoderUnavailable(source: String, codec: String, cause: FFmpegError?)
+    /// A setting or option has a value outside its valid range.
+    case invalidSetting(name: String, value: String, reason: String)
+    /// No display could be opened for a window.
+    case displayUnavailable(reason: String)
+    /// The renderer or the snapshot writer failed.
+    case renderFailed(reason: String)
+
+    /// A short stable name for statistics and scripts, e.g. `sourceNotFound`.
+    public var kind: String {
+        switch self {
+        case .sourceNotFound: "sourceNotFound"
+        case .notAFile: "notAFile"
+        case .emptyFile: "emptyFile"
+        case .unreadableMedia: "unreadableMedia"
+        case .noVideoStream: "noVideoStream"
+        case .decoderUnavailable: "decoderUnavailable"
+        case .invalidSetting: "invalidSetting"
+        case .displayUnavailable: "displayUnavailable"
+        case .renderFailed: "renderFailed"
+        }
+    }
+
+    /// True for errors about the media (as opposed to usage or the machine).
+    public var isMediaError: Bool {
+        switch self {
+        case .sourceNotFound, .notAFile, .emptyFile, .unreadableMedia, .noVideoStream, .decoderUnavailable: true
+        case .invalidSetting, .displayUnavailable, .renderFailed: false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .sourceNotFound(source, searched):
+            searched.isEmpty ? "\(source): source not found"
+                : "\(source): source not found (looked in \(searched.joined(separator: ", ")))"
+        case let .notAFile(source): "\(source): not a media file (it is a directory or a device)"
+        case let .emptyFile(source): "\(source): the file is empty"
+        case let .unreadableMedia(source, cause): "\(source): cannot read the media: \(cause.message)"
+        case let .noVideoStream(source): "\(source): the media has no video stream"
+        case let .decoderUnavailable(source, codec, cause):
+            "\(source): no usable decoder for \(codec)" + (cause.map { ": \($0.message)" } ?? "")
+        case let .invalidSetting(name, value, reason): "invalid \(name) '\(value)': \(reason)"
+        case let .displayUnavailable(reason): "no display: \(reason)"
+        case let .renderFailed(reason): "rendering failed: \(reason)"
+        }
+    }
+}
+
+/// An FFmpeg error code with its text, kept as the cause of a `PlayerError`.
+public struct FFmpegError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let code: Int32
+    public let message: String
+
+    public init(code: Int32, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(message) (\(code))" }
+}

@@ -1,0 +1,105 @@
+import CFFmpeg
+import Foundation
+
+/// Owns an opened `AVFormatContext` and knows which stream is the video. Used by the demux thread.
+final class MediaInput: @unchecked Sendable {
+    private var context: UnsafeMutablePointer<AVFormatContext>?
+    let location: MediaLocation
+    let videoStreamIndex: Int32
+    let video: VideoStreamInfo
+    let videoStream: UnsafeMutablePointer<AVStream>
+    /// Start of the presentation timeline in stream time base (container start time honoured).
+    let startTimestamp: Int64
+    private let abort: AbortFlag
+
+    /// Opens `location` and selects its best video stream. Other streams are discarded for now.
+    init(location: MediaLocation, abort: AbortFlag) throws(PlayerError) {
+        self.location = location
+        self.abort = abort
+        let name = location.description
+        if case let .file(path) = location { try Self.checkFile(path) }
+
+        var context = avformat_alloc_context()
+        guard context != nil else { throw .unreadableMedia(source: name, cause: FFmpegError(code: -12, context: "out of memory")) }
+        context!.pointee.interrupt_callback.callback = { opaque in
+            guard let opaque else { return 0 }
+            return Unmanaged<AbortFlag>.fromOpaque(opaque).takeUnretainedValue().isRaised ? 1 : 0
+        }
+        context!.pointee.interrupt_callback.opaque = Unmanaged.passUnretained(abort).toOpaque()
+        var options: OpaquePointer?
+        if case .url = location {
+            av_dict_set(&options, "reconnect", "1", 0)
+            av_dict_set(&options, "rw_timeout", "10000000", 0)
+        }
+        let opened = avformat_open_input(&context, location.ffmpegURL, nil, &options)
+        av_dict_free(&options)
+        guard opened >= 0, let context else {
+            throw .unreadableMedia(source: name, cause: FFmpegError(code: opened))
+        }
+        let probed = avformat_find_stream_info(context, nil)
+        if probed < 0 {
+            var doomed: UnsafeMutablePointer<AVFormatContext>? = context
+            avformat_close_input(&doomed)
+            throw .unreadableMedia(source: name, cause: FFmpegError(code: probed))
+        }
+        let index = Self.bestVideoStream(in: context)
+        guard index >= 0 else {
+            var doomed: UnsafeMutablePointer<AVFormatContext>? = context
+            avformat_close_input(&doomed)
+            throw .noVideoStream(source: name)
+        }
+        for i in 0..<Int(context.pointee.nb_streams) where i != index {
+            context.pointee.streams[i]!.pointee.discard = AVDISCARD_ALL
+        }
+        let stream = context.pointee.streams[Int(index)]!
+        self.context = context
+        videoStreamIndex = index
+        videoStream = stream
+        video = VideoStreamInfo(stream: stream, format: context)
+        startTimestamp = stream.pointee.start_time != noTimestamp ? stream.pointee.start_time : 0
+    }
+
+    deinit {
+        avformat_close_input(&context)
+    }
+
+    var formatContext: UnsafeMutablePointer<AVFormatContext> { context! }
+
+    /// Reads the next packet of the video stream into `packet`. Returns 0 or an FFmpeg error.
+    func readVideoPacket(into packet: UnsafeMutablePointer<AVPacket>) -> Int32 {
+        while true {
+            let status = av_read_frame(context, packet)
+            if status < 0 { return status }
+            if packet.pointee.stream_index == videoStreamIndex { return 0 }
+            av_packet_unref(packet)
+        }
+    }
+
+    /// Seeks so that the next packet is the keyframe at or before `timestamp` (stream time base).
+    func seek(toTimestamp timestamp: Int64) -> Bool {
+        avformat_seek_file(context, videoStreamIndex, Int64.min, timestamp, timestamp, 0) >= 0
+    }
+
+    /// Seeks back to the start of the file, the way `ffmpeg -stream_loop` does.
+    func rewind() -> Bool {
+        let start = context!.pointee.start_time == noTimestamp ? 0 : context!.pointee.start_time
+        if avformat_seek_file(context, -1, Int64.min, start, start, 0) >= 0 { return true }
+        return avformat_seek_file(context, videoStreamIndex, Int64.min, startTimestamp, startTimestamp, AVSEEK_FLAG_BACKWARD) >= 0
+    }
+
+    /// Local-file checks FFmpeg would report less clearly.
+    private static func checkFile(_ path: String) throws(PlayerError) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw .sourceNotFound(source: path, searched: []) }
+        guard (status.st_mode & S_IFMT) == S_IFREG else { throw .notAFile(source: path) }
+        guard status.st_size > 0 else { throw .emptyFile(source: path) }
+    }
+
+    private static func bestVideoStream(in context: UnsafeMutablePointer<AVFormatContext>) -> Int32 {
+        let index = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+        guard index >= 0 else { return -1 }
+        // Cover art is a "video stream" of one picture; it is not something to loop.
+        let disposition = context.pointee.streams[Int(index)]!.pointee.disposition
+        return disposition & AV_DISPOSITION_ATTACHED_PIC != 0 ? -1 : index
+    }
+}

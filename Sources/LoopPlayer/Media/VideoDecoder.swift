@@ -1,0 +1,68 @@
+import CFFmpeg
+
+/// Owns an opened video `AVCodecContext` using FFmpeg's own frame threads. Used by one decode thread.
+final class VideoDecoder: @unchecked Sendable {
+    private var context: UnsafeMutablePointer<AVCodecContext>?
+    /// Frames that failed to decode or packets rejected as corrupt (concealed, playback goes on).
+    private(set) var errorCount = 0
+
+    init(stream: UnsafeMutablePointer<AVStream>, sourceName: String) throws(PlayerError) {
+        let parameters = stream.pointee.codecpar!
+        let codecName = String(cString: avcodec_get_name(parameters.pointee.codec_id))
+        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw .decoderUnavailable(source: sourceName, codec: codecName, cause: nil)
+        }
+        var context = avcodec_alloc_context3(codec)
+        guard context != nil else { throw .decoderUnavailable(source: sourceName, codec: codecName, cause: nil) }
+        var status = avcodec_parameters_to_context(context, parameters)
+        if status >= 0 {
+            context!.pointee.pkt_timebase = stream.pointee.time_base
+            context!.pointee.thread_count = 0  // FFmpeg picks one per core
+            context!.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+            status = avcodec_open2(context, codec, nil)
+        }
+        guard status >= 0 else {
+            avcodec_free_context(&context)
+            throw .decoderUnavailable(source: sourceName, codec: codecName, cause: FFmpegError(code: status))
+        }
+        self.context = context
+    }
+
+    deinit { avcodec_free_context(&context) }
+
+    /// Feeds one packet (nil drains) and hands every frame it releases to `emit`.
+    /// Decoding errors are counted and skipped: the codec conceals them.
+    func decode(_ packet: UnsafeMutablePointer<AVPacket>?, emit: (UnsafeMutablePointer<AVFrame>) -> Void) {
+        while true {
+            let sent = avcodec_send_packet(context, packet)
+            if sent == FFmpegError.tryAgain {
+                // The decoder's output is full: take frames out, then send the same packet again.
+                if receiveAll(emit: emit) == 0 { return }
+                continue
+            }
+            if sent < 0 && sent != FFmpegError.endOfFile { errorCount += 1 }
+            _ = receiveAll(emit: emit)
+            return
+        }
+    }
+
+    /// Forgets buffered frames (after a seek, or to accept packets again after a drain).
+    func flush() { avcodec_flush_buffers(context) }
+
+    private func receiveAll(emit: (UnsafeMutablePointer<AVFrame>) -> Void) -> Int {
+        var received = 0
+        while let frame = av_frame_alloc() {
+            let status = avcodec_receive_frame(context, frame)
+            if status < 0 {
+                var unused: UnsafeMutablePointer<AVFrame>? = frame
+                av_frame_free(&unused)
+                if status != FFmpegError.tryAgain && status != FFmpegError.endOfFile { errorCount += 1 }
+                return received
+            }
+            if frame.pointee.decode_error_flags != 0 { errorCount += 1 }
+            received += 1
+            emit(frame)
+        }
+        return received
+    }
+}

@@ -1,0 +1,59 @@
+import CFFmpeg
+
+/// What the player needs to know about the video stream, read once at open.
+public struct VideoStreamInfo: Sendable, Equatable {
+    public var codecName: String
+    public var width: Int
+    public var height: Int
+    /// Sample (pixel) aspect ratio; 1 for square pixels.
+    public var sampleAspectRatio: Double
+    /// Clockwise rotation needed to show the picture upright: 0, 90, 180 or 270.
+    public var rotation: Int
+    /// Nominal frame interval in seconds (from the stream's frame rate).
+    public var nominalFrameInterval: Double
+    /// Duration announced by the container, in seconds (the loop measures the real one).
+    public var announcedDuration: Double?
+    var timeBase: AVRational
+    var colorSpace: AVColorSpace
+    var colorRange: AVColorRange
+
+    public var geometry: VideoGeometry {
+        VideoGeometry(width: width, height: height, sampleAspectRatio: sampleAspectRatio, rotation: rotation)
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.codecName == rhs.codecName && lhs.geometry == rhs.geometry
+            && lhs.nominalFrameInterval == rhs.nominalFrameInterval && lhs.announcedDuration == rhs.announcedDuration
+    }
+}
+
+extension VideoStreamInfo {
+    init(stream: UnsafeMutablePointer<AVStream>, format: UnsafeMutablePointer<AVFormatContext>) {
+        let parameters = stream.pointee.codecpar.pointee
+        codecName = String(cString: avcodec_get_name(parameters.codec_id))
+        width = Int(parameters.width)
+        height = Int(parameters.height)
+        let sar = av_guess_sample_aspect_ratio(format, stream, nil)
+        sampleAspectRatio = sar.num > 0 && sar.den > 0 ? sar.seconds : 1
+        rotation = Self.rotation(of: stream)
+        let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
+        nominalFrameInterval = rate.num > 0 && rate.den > 0 ? 1 / rate.seconds : 1.0 / 25
+        timeBase = stream.pointee.time_base
+        if stream.pointee.duration > 0 {
+            announcedDuration = Double(stream.pointee.duration) * timeBase.seconds
+        } else if format.pointee.duration > 0 {
+            announcedDuration = Double(format.pointee.duration) / Double(AV_TIME_BASE)
+        }
+        colorSpace = parameters.color_space
+        colorRange = parameters.color_range
+    }
+
+    /// The display matrix's rotation, turned into the clockwise turn that shows the picture upright.
+    private static func rotation(of stream: UnsafeMutablePointer<AVStream>) -> Int {
+        guard let matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, nil) else { return 0 }
+        let counterClockwise = matrix.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
+        guard counterClockwise.isFinite else { return 0 }
+        let clockwise = (-counterClockwise).truncatingRemainder(dividingBy: 360) + 360
+        return (Int((clockwise / 90).rounded()) * 90) % 360
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// The time source the presenter schedules frames against, in seconds.
+///
+/// `MonotonicClock` follows real time; `VirtualClock` jumps straight to the next due frame, so a
+/// test or benchmark of many loops runs as fast as decoding and is exactly reproducible.
+public protocol PlaybackClock: AnyObject, Sendable {
+    /// The current time in seconds (any origin; only differences matter).
+    var now: Double { get }
+    /// True if waiting is done by `advance(to:)` instead of sleeping.
+    var isVirtual: Bool { get }
+    /// Virtual clocks move to `time` (never backwards); real clocks ignore it.
+    func advance(to time: Double)
+}
+
+/// Real time from `CLOCK_MONOTONIC`.
+public final class MonotonicClock: PlaybackClock {
+    public init() {}
+
+    public var now: Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
+    public var isVirtual: Bool { false }
+    public func advance(to time: Double) {}
+}
+
+/// Time that moves only when the presenter asks: every frame is due at once (untimed playback).
+public final class VirtualClock: PlaybackClock, @unchecked Sendable {
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var current: Double
+
+    public init(start: Double = 0) { current = start }
+
+    public var now: Double { lock.withLock { current } }
+    public var isVirtual: Bool { true }
+
+    public func advance(to time: Double) {
+        lock.withLock { current = max(current, time) }
+    }
+}

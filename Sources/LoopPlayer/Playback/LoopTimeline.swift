@@ -1,0 +1,62 @@
+/// The loop's single monotonic presentation timeline, in stream time-base ticks.
+///
+/// Pass *k* of the file is shown at `pts + k·loopDuration`. The loop duration is measured while the
+/// first pass is read: from the stream's start time (edit lists and container start times already
+/// applied by the demuxer) to the end of the last packet, so it is exact for any container and
+/// independent of how long other tracks are.
+struct LoopTimeline: Sendable, Equatable {
+    /// Seconds per tick.
+    let tick: Double
+    /// Start of pass 0, in ticks.
+    let origin: Int64
+    /// Used for a packet that carries no duration (MPEG-TS video, some Matroska).
+    let nominalFrameTicks: Int64
+    /// End of the last packet seen in pass 0, in ticks.
+    private(set) var firstPassEnd: Int64?
+    /// Length of one pass in ticks, known once pass 0 has been read to its end.
+    private(set) var loopDuration: Int64?
+    /// How many times the input has been rewound.
+    private(set) var wraps = 0
+
+    init(tick: Double, origin: Int64, nominalFrameInterval: Double) {
+        self.tick = tick
+        self.origin = origin
+        nominalFrameTicks = max(1, Int64((nominalFrameInterval / tick).rounded()))
+    }
+
+    /// Records a pass-0 packet so the pass length can be measured.
+    mutating func observeFirstPass(pts: Int64, duration: Int64) {
+        guard loopDuration == nil else { return }
+        let end = pts + (duration > 0 ? duration : nominalFrameTicks)
+        firstPassEnd = max(firstPassEnd ?? end, end)
+    }
+
+    /// Called when the input reached its end and is rewound. Returns the offset for the next pass.
+    mutating func wrap() -> Int64 {
+        if loopDuration == nil {
+            loopDuration = max(nominalFrameTicks, (firstPassEnd ?? origin + nominalFrameTicks) - origin)
+        }
+        wraps += 1
+        return offset(forPass: wraps)
+    }
+
+    /// Sets the pass the demuxer continues in (after a user seek inside pass `pass`).
+    mutating func resume(inPass pass: Int) {
+        if loopDuration != nil { wraps = pass }
+    }
+
+    func offset(forPass pass: Int) -> Int64 { Int64(pass) * (loopDuration ?? 0) }
+
+    /// The pass a timeline timestamp belongs to.
+    func pass(of timestamp: Int64) -> Int {
+        guard let loopDuration, loopDuration > 0 else { return 0 }
+        let elapsed = timestamp - origin
+        return elapsed <= 0 ? 0 : Int(elapsed / loopDuration)
+    }
+
+    /// Seconds from the start of pass 0.
+    func seconds(_ timestamp: Int64) -> Double { Double(timestamp - origin) * tick }
+
+    var loopDurationSeconds: Double? { loopDuration.map { Double($0) * tick } }
+    var nominalFrameInterval: Double { Double(nominalFrameTicks) * tick }
+}

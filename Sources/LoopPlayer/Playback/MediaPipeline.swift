@@ -1,0 +1,254 @@
+import CFFmpeg
+import Foundation
+import Synchronization
+
+/// One opened source: a demux thread and a video decode thread joined by bounded queues.
+///
+/// The demux thread opens the input itself, so a slow network never blocks the caller. At the end
+/// of the file it rewinds and keeps feeding the same decoder with timestamps shifted by one loop
+/// duration per pass: no flush, no decoder re-open, no clock reset at the wrap.
+final class MediaPipeline: @unchecked Sendable {
+    enum Phase: Sendable {
+        case opening
+        case ready(VideoStreamInfo)
+        case failed(PlayerError)
+    }
+
+    private struct Control {
+        var looping: Bool
+        var pendingSeek: (position: Double, pass: Int)?
+        var generation = 0
+        /// Frames before this timeline timestamp are skipped after a seek (accurate seeking).
+        var seekFloor: (generation: Int, timestamp: Int64)?
+    }
+
+    let location: MediaLocation
+    let frames = BoundedQueue<FrameItem>(maxCount: 6, maxBytes: 64 << 20)
+    private let packets = BoundedQueue<PacketItem>(maxCount: 600, maxBytes: 16 << 20)
+    private let abort = AbortFlag()
+    private let controlCondition = NSCondition()
+    // Guarded by `controlCondition`.
+    private var control: Control
+    private let phaseState = Mutex<Phase>(.opening)
+    private let timelineState = Mutex<LoopTimeline?>(nil)
+    private let decodedCount = Atomic<Int>(0)
+    private let decodeErrorCount = Atomic<Int>(0)
+    private let threads = Mutex<[WorkerThread]>([])
+    private let frameReady: @Sendable () -> Void
+
+    /// Starts opening `location` on a new demux thread. `frameReady` is called from the decode
+    /// thread after each frame is queued (to wake the presenter).
+    init(location: MediaLocation, looping: Bool, frameReady: @escaping @Sendable () -> Void) {
+        self.location = location
+        self.frameReady = frameReady
+        control = Control(looping: looping)
+        let demux = WorkerThread(name: "lp-demux") { [self] in runDemuxer() }
+        threads.withLock { $0.append(demux) }
+    }
+
+    var phase: Phase { phaseState.withLock { $0 } }
+    var timeline: LoopTimeline? { timelineState.withLock { $0 } }
+    var framesDecoded: Int { decodedCount.load(ordering: .relaxed) }
+    var decodeErrors: Int { decodeErrorCount.load(ordering: .relaxed) }
+
+    var isLooping: Bool {
+        get { controlCondition.withLock { control.looping } }
+        set { controlCondition.withLock { control.looping = newValue; controlCondition.broadcast() } }
+    }
+
+    /// Asks for a seek to `position` seconds inside pass `pass`. Returns the new generation.
+    @discardableResult
+    func seek(to position: Double, inPass pass: Int) -> Int {
+        controlCondition.withLock {
+            control.pendingSeek = (position, pass)
+            control.generation += 1
+            controlCondition.broadcast()
+            return control.generation
+        }
+    }
+
+    /// Stops both threads, waits for them and releases every queued packet and frame. Idempotent.
+    func stop() {
+        abort.raise()
+        controlCondition.withLock { controlCondition.broadcast() }
+        packets.close()
+        frames.close()
+        let running = threads.withLock { list in defer { list.removeAll() }; return list }
+        running.forEach { $0.join() }
+    }
+
+    deinit { stop() }
+
+    // MARK: - Demux thread
+
+    private func runDemuxer() {
+        let input: MediaInput
+        let decoder: VideoDecoder
+        do {
+            input = try MediaInput(location: location, abort: abort)
+            decoder = try VideoDecoder(stream: input.videoStream, sourceName: location.description)
+        } catch {
+            phaseState.withLock { $0 = .failed(error) }
+            frameReady()
+            return
+        }
+        let info = input.video
+        timelineState.withLock {
+            $0 = LoopTimeline(tick: info.timeBase.seconds, origin: input.startTimestamp,
+                              nominalFrameInterval: info.nominalFrameInterval)
+        }
+        let decodeThread = WorkerThread(name: "lp-vdecode") { [self] in runDecoder(decoder, info: info) }
+        threads.withLock { $0.append(decodeThread) }
+        phaseState.withLock { $0 = .ready(info) }
+        frameReady()
+        readPackets(from: input)
+    }
+
+    private func readPackets(from input: MediaInput) {
+        var generation = 0
+        var pass = 0
+        var offset: Int64 = 0
+        var atEnd = false
+        var packetsThisPass = 0
+        while true {
+            controlCondition.lock()
+            while !abort.isRaised && atEnd && !control.looping && control.pendingSeek == nil {
+                controlCondition.wait()
+            }
+            let seek = control.pendingSeek
+            control.pendingSeek = nil
+            let looping = control.looping
+            if seek != nil { generation = control.generation }
+            controlCondition.unlock()
+            if abort.isRaised { return }
+
+            if let seek {
+                packets.removeAll()
+                let target = performSeek(input, to: seek.position, inPass: seek.pass, generation: generation)
+                pass = seek.pass
+                offset = target
+                atEnd = false
+                continue
+            }
+            if atEnd {  // looping was switched on after the end: continue with the next pass
+                guard wrap(input, pass: &pass, offset: &offset) else { return }
+                atEnd = false
+                packetsThisPass = 0
+                continue
+            }
+            guard let packet = Packet(generation: generation) else { return }
+            let status = input.readVideoPacket(into: packet.pointer)
+            if status == FFmpegError.tryAgain {
+                usleep(5_000)
+                continue
+            }
+            if status < 0 {
+                if abort.isRaised { return }
+                // A pass that yielded nothing cannot loop; end instead of spinning.
+                if looping && packetsThisPass > 0 {
+                    guard wrap(input, pass: &pass, offset: &offset) else { return }
+                    packetsThisPass = 0
+                } else {
+                    atEnd = true
+                    if !packets.push(.endOfStream(generation: generation)) { return }
+                }
+                continue
+            }
+            packetsThisPass += 1
+            stamp(packet.pointer, pass: pass, offset: offset)
+            if !packets.push(.packet(packet), bytes: packet.byteCount) { return }
+        }
+    }
+
+    /// Records pass-0 packets for the loop length and moves later passes onto the timeline.
+    private func stamp(_ packet: UnsafeMutablePointer<AVPacket>, pass: Int, offset: Int64) {
+        let pts = packet.pointee.pts
+        if pass == 0, pts != noTimestamp, packet.pointee.flags & AV_PKT_FLAG_DISCARD == 0 {
+            timelineState.withLock { $0?.observeFirstPass(pts: pts, duration: packet.pointee.duration) }
+        }
+        guard offset != 0 else { return }
+        if pts != noTimestamp { packet.pointee.pts = pts + offset }
+        if packet.pointee.dts != noTimestamp { packet.pointee.dts += offset }
+    }
+
+    private func wrap(_ input: MediaInput, pass: inout Int, offset: inout Int64) -> Bool {
+        guard input.rewind() else {
+            logger.error("\(location): cannot seek back to the start; looping stops")
+            controlCondition.withLock { control.looping = false }
+            return packets.push(.endOfStream(generation: controlCondition.withLock { control.generation }))
+        }
+        offset = timelineState.withLock { $0?.wrap() ?? 0 }
+        pass += 1
+        return true
+    }
+
+    /// Seeks to a position inside `pass`; returns that pass's timestamp offset.
+    private func performSeek(_ input: MediaInput, to position: Double, inPass pass: Int, generation: Int) -> Int64 {
+        let (target, offset) = timelineState.withLock { timeline -> (Int64, Int64) in
+            guard var line = timeline else { return (0, 0) }
+            line.resume(inPass: pass)
+            timeline = line
+            let target = line.origin + Int64((max(0, position) / line.tick).rounded(.down))
+            return (target, line.offset(forPass: pass))
+        }
+        if !input.seek(toTimestamp: target) { logger.warning("\(location): seek to \(position) s failed") }
+        controlCondition.withLock { control.seekFloor = (generation, target + offset) }
+        return offset
+    }
+
+    // MARK: - Decode thread
+
+    private func runDecoder(_ decoder: VideoDecoder, info: VideoStreamInfo) {
+        let normalizer = PixelFormatNormalizer()
+        var generation = 0
+        var floor: Int64?
+        var lastTimestamp: Int64?
+        while let item = packets.pop() {
+            switch item {
+            case let .packet(packet):
+                if packet.generation != generation {
+                    decoder.flush()
+                    generation = packet.generation
+                    floor = controlCondition.withLock {
+                        control.seekFloor?.generation == generation ? control.seekFloor?.timestamp : nil
+                    }
+                    lastTimestamp = nil
+                }
+                decoder.decode(packet.pointer) { frame in
+                    emit(frame, generation: generation, floor: floor, last: &lastTimestamp, normalizer: normalizer)
+                }
+            case let .endOfStream(endGeneration):
+                decoder.decode(nil) { frame in
+                    emit(frame, generation: generation, floor: floor, last: &lastTimestamp, normalizer: normalizer)
+                }
+                decoder.flush()  // accept packets again if the user seeks or re-enables looping
+                if !frames.push(.endOfStream(generation: endGeneration)) { return }
+                frameReady()
+            }
+            decodeErrorCount.store(decoder.errorCount, ordering: .relaxed)
+        }
+    }
+
+    private func emit(_ frame: UnsafeMutablePointer<AVFrame>, generation: Int, floor: Int64?,
+                      last: inout Int64?, normalizer: PixelFormatNormalizer) {
+        guard let timeline = timelineState.withLock({ $0 }) else { return }
+        var duration = frame.pointee.pkt_duration
+        if duration <= 0 { duration = timeline.nominalFrameTicks }
+        var timestamp = frame.pointee.best_effort_timestamp
+        if timestamp == noTimestamp { timestamp = (last ?? timeline.origin - duration) + duration }
+        last = timestamp
+        if let floor, timestamp + duration <= floor {
+            var skipped: UnsafeMutablePointer<AVFrame>? = frame
+            av_frame_free(&skipped)
+            return
+        }
+        let pass = timeline.pass(of: timestamp)
+        let time = timeline.seconds(timestamp)
+        let video = VideoFrame(
+            taking: normalizer.normalize(frame), time: time, duration: Double(duration) * timeline.tick,
+            pass: pass, positionInPass: time - timeline.seconds(timeline.origin + timeline.offset(forPass: pass)),
+            generation: generation)
+        decodedCount.add(1, ordering: .relaxed)
+        if frames.push(.frame(video), bytes: video.byteCount) { frameReady() }
+    }
+}

@@ -1,0 +1,182 @@
+/// Picks the frame that is due on the clock and hands it to the renderer. Main thread only.
+///
+/// It never waits for decoding: it peeks at the frame queue and, if nothing is due, tells the loop
+/// when to come back. Frames late by more than their own duration are dropped when a newer frame is
+/// already waiting (counted); after a long stall with nothing to drop it re-anchors the clock instead
+/// of rushing. The presentation interval at every wrap and the period of every pass are measured here.
+final class Presenter {
+    enum Step: Equatable {
+        /// A frame was shown; call again at once.
+        case presented
+        /// Nothing due before this clock time.
+        case waitUntil(Double)
+        /// The queue is empty: wait for the decoder's wakeup.
+        case waitForFrames
+        /// Paused, or the end was reached and is being held.
+        case idle
+        /// A stop condition was met.
+        case finished
+    }
+
+    private let clock: PlaybackClock
+    private let renderer: VideoRenderer
+    private(set) var statistics = PlaybackStatistics()
+    private(set) var current: VideoFrame?
+    private(set) var ended = false
+    private(set) var isPaused = false
+    private(set) var speed = 1.0
+    /// Clock time of the first frame shown; the origin for `StopCondition.duration`.
+    private(set) var startedAt: Double?
+    /// Media time ↔ clock time; nil until the first frame after an open or a seek.
+    private var anchor: (media: Double, clock: Double)?
+    private var pausedAt: Double?
+    private var generation = 0
+    private var lastPresentedAt: Double?
+    private var passStartedAt: Double?
+    /// Re-anchor rather than rush when this far behind with nothing to drop.
+    private let stallThreshold = 0.25
+
+    var onPresented: ((VideoFrame) -> Void)?
+    var onLoopCompleted: ((Int) -> Void)?
+    var onEnded: (() -> Void)?
+
+    init(clock: PlaybackClock, renderer: VideoRenderer, nominalFrameInterval: Double) {
+        self.clock = clock
+        self.renderer = renderer
+        statistics.nominalFrameIntervalMs = nominalFrameInterval * 1000
+    }
+
+    /// The position inside the current pass, in seconds.
+    var positionInPass: Double {
+        guard let current else { return 0 }
+        return current.positionInPass + max(0, mediaTime(at: clock.now) - current.time)
+            .clamped(to: 0...current.duration)
+    }
+
+    func setPaused(_ paused: Bool) {
+        guard paused != isPaused else { return }
+        let now = clock.now
+        if paused {
+            pausedAt = now
+        } else if let pausedAt, let anchor {
+            self.anchor = (anchor.media, anchor.clock + (now - pausedAt))
+        }
+        if !paused { pausedAt = nil }
+        isPaused = paused
+    }
+
+    func setSpeed(_ newSpeed: Double) {
+        let now = clock.now
+        if anchor != nil { anchor = (mediaTime(at: now), now) }
+        speed = max(0, newSpeed)
+    }
+
+    /// Forget the clock anchor and drop frames older than `generation` (after a seek).
+    func restart(generation: Int) {
+        self.generation = generation
+        anchor = nil
+        ended = false
+    }
+
+    /// One step of presentation against `frames`.
+    func step(frames: BoundedQueue<FrameItem>, stop: StopCondition) -> Step {
+        while true {
+            if limitReached(stop) { return .finished }
+            guard let item = frames.peek() else { return ended && stop.exitAtEnd ? .finished : .waitForFrames }
+            if item.generation < generation {
+                _ = frames.tryPop()
+                continue
+            }
+            if isPaused && current != nil { return .idle }
+            switch item {
+            case .endOfStream:
+                if let wait = waitForEndOfCurrentFrame() { return wait }
+                _ = frames.tryPop()
+                ended = true
+                onEnded?()
+                return stop.exitAtEnd ? .finished : .idle
+            case let .frame(frame):
+                if speed == 0 && current != nil { return .idle }
+                let now = clock.now
+                if anchor == nil { anchor = (frame.time, now) }
+                let due = dueTime(of: frame)
+                if let stopAt = deadline(for: stop), due >= stopAt {
+                    if clock.isVirtual { clock.advance(to: stopAt); return .finished }
+                    return now >= stopAt ? .finished : .waitUntil(stopAt)
+                }
+                if now < due {
+                    guard clock.isVirtual else { return .waitUntil(due) }
+                    clock.advance(to: due)
+                }
+                if let current, frame.pass > current.pass {
+                    statistics.loopsCompleted += frame.pass - current.pass
+                    onLoopCompleted?(statistics.loopsCompleted)
+                    if let loops = stop.loops, statistics.loopsCompleted >= loops { return .finished }
+                }
+                let lateness = clock.now - due
+                if !clock.isVirtual && lateness > frame.duration / max(speed, 0.01) && frames.count > 1 {
+                    _ = frames.tryPop()
+                    statistics.framesDropped += 1
+                    continue
+                }
+                if !clock.isVirtual && lateness > stallThreshold { anchor = (frame.time, clock.now) }
+                _ = frames.tryPop()
+                present(frame)
+                return .presented
+            }
+        }
+    }
+
+    private func present(_ frame: VideoFrame) {
+        renderer.display(frame)
+        let shownAt = clock.now
+        if startedAt == nil { startedAt = shownAt }
+        if let previous = current, frame.pass > previous.pass, frame.generation == previous.generation {
+            if let lastPresentedAt { statistics.recordSeam(intervalMs: (shownAt - lastPresentedAt) * 1000) }
+            if let passStartedAt { statistics.loopPeriodsMs.append((shownAt - passStartedAt) * 1000) }
+            passStartedAt = shownAt
+        } else if current == nil || frame.generation != current?.generation {
+            passStartedAt = frame.positionInPass < frame.duration ? shownAt : nil
+        }
+        lastPresentedAt = shownAt
+        current = frame
+        statistics.framesPresented += 1
+        onPresented?(frame)
+    }
+
+    private func dueTime(of frame: VideoFrame) -> Double {
+        guard let anchor else { return clock.now }
+        return anchor.clock + (frame.time - anchor.media) / max(speed, 0.01)
+    }
+
+    private func mediaTime(at time: Double) -> Double {
+        guard let anchor else { return current?.time ?? 0 }
+        let end = pausedAt ?? time
+        return anchor.media + (end - anchor.clock) * speed
+    }
+
+    /// The end is reported once the last frame has had its full time on screen.
+    private func waitForEndOfCurrentFrame() -> Step? {
+        guard let current, anchor != nil else { return nil }
+        let end = dueTime(of: current) + current.duration / max(speed, 0.01)
+        guard clock.now < end else { return nil }
+        if clock.isVirtual { clock.advance(to: end); return nil }
+        return .waitUntil(end)
+    }
+
+    private func limitReached(_ stop: StopCondition) -> Bool {
+        if let frames = stop.frames, statistics.framesPresented >= frames { return true }
+        if let duration = stop.duration, let startedAt, clock.now - startedAt >= duration { return true }
+        return false
+    }
+
+    /// When `stop.duration` runs out, for the loop's wait.
+    func deadline(for stop: StopCondition) -> Double? {
+        guard let duration = stop.duration, let startedAt else { return nil }
+        return startedAt + duration
+    }
+}
+
+extension Comparable {
+    func clamped(to range: ClosedRange<Self>) -> Self { min(max(self, range.lowerBound), range.upperBound) }
+}

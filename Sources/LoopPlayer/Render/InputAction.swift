@@ -1,0 +1,39 @@
+import CSDL
+
+/// What a key or window event asks of the player (mpv's default bindings).
+enum InputAction: Equatable {
+    case togglePause
+    case seekRelative(Double)
+    case toggleLoop
+    case toggleFullscreen
+    case snapshot
+    case quit
+    case redraw
+
+    /// Maps an SDL event to an action, if it is one we handle.
+    init?(_ event: SDL_Event) {
+        switch event.type {
+        case SDL_QUIT.rawValue:
+            self = .quit
+        case SDL_WINDOWEVENT.rawValue:
+            let kind = SDL_WindowEventID(UInt32(event.window.event))
+            guard kind == SDL_WINDOWEVENT_EXPOSED || kind == SDL_WINDOWEVENT_SIZE_CHANGED else { return nil }
+            self = .redraw
+        case SDL_KEYDOWN.rawValue:
+            switch Int(event.key.keysym.sym) {
+            case Int(SDLK_SPACE.rawValue), Int(SDLK_p.rawValue): self = .togglePause
+            case Int(SDLK_LEFT.rawValue): self = .seekRelative(-5)
+            case Int(SDLK_RIGHT.rawValue): self = .seekRelative(5)
+            case Int(SDLK_UP.rawValue): self = .seekRelative(60)
+            case Int(SDLK_DOWN.rawValue): self = .seekRelative(-60)
+            case Int(SDLK_l.rawValue): self = .toggleLoop
+            case Int(SDLK_f.rawValue): self = .toggleFullscreen
+            case Int(SDLK_s.rawValue): self = .snapshot
+            case Int(SDLK_q.rawValue), Int(SDLK_ESCAPE.rawValue): self = .quit
+            default: return nil
+            }
+        default:
+            return nil
+        }
+    }
+}

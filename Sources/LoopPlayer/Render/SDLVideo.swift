@@ -1,0 +1,42 @@
+import CSDL
+import Foundation
+
+/// SDL's video subsystem, initialised once per process on the main thread.
+enum SDLVideo {
+    /// The user event type other threads push to wake the main loop.
+    nonisolated(unsafe) private static var wakeType: UInt32 = 0
+    nonisolated(unsafe) private static var initialized = false
+
+    /// Initialises SDL video and events. Throws `displayUnavailable` if no display can be opened.
+    static func start() throws(PlayerError) {
+        guard !initialized else { return }
+        SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")  // let the host handle SIGINT/SIGTERM
+        SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "1")
+        SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
+        guard SDL_InitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else {
+            throw .displayUnavailable(reason: String(cString: SDL_GetError()))
+        }
+        wakeType = SDL_RegisterEvents(1)
+        initialized = true
+    }
+
+    /// Whether a display is likely reachable without touching SDL (for a one-line fallback message).
+    static var displayConfigured: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        if let driver = environment["SDL_VIDEODRIVER"], !driver.isEmpty { return true }
+        return environment["DISPLAY"].map { !$0.isEmpty } == true
+            || environment["WAYLAND_DISPLAY"].map { !$0.isEmpty } == true
+    }
+
+    /// A wakeup any thread may call (SDL_PushEvent is thread-safe).
+    static var waker: @Sendable () -> Void {
+        let type = wakeType
+        return {
+            var event = SDL_Event()
+            event.type = type
+            SDL_PushEvent(&event)
+        }
+    }
+
+    static func isWakeEvent(_ event: SDL_Event) -> Bool { event.type == wakeType }
+}

@@ -1,0 +1,101 @@
+import CFFmpeg
+import CSDL
+
+/// libswscale converts and scales each frame straight into the window surface (X11 shared memory
+/// under Xvfb): one pass over the pixels, no intermediate texture. CPU only; no rotation.
+final class SurfaceVideoOutput: WindowVideoOutput {
+    private var scaler: OpaquePointer?
+    private var lastLayout: VideoLayout?
+    let name = "surface/swscale"
+
+    /// Nil if the window surface has a pixel format swscale cannot write.
+    init?(window: OpaquePointer) {
+        guard let surface = SDL_GetWindowSurface(window), Self.pixelFormat(of: surface) != nil else { return nil }
+    }
+
+    func release() {
+        sws_freeContext(scaler)
+        scaler = nil
+    }
+
+    func drawableSize(window: OpaquePointer, width: inout Int32, height: inout Int32) {
+        SDL_GetWindowSize(window, &width, &height)
+    }
+
+    func draw(_ frame: VideoFrame?, layout: VideoLayout, geometry: VideoGeometry, window: OpaquePointer) {
+        // After a resize SDL hands out a new surface; the old pointer must not be used.
+        guard let surface = SDL_GetWindowSurface(window), let target = Self.pixelFormat(of: surface) else { return }
+        let destination = layout.destination.sdlRect
+        let area = SDL_Rect(x: 0, y: 0, w: surface.pointee.w, h: surface.pointee.h)
+        let visible = Self.intersection(destination, area)
+        clearBorders(surface, around: visible, area: area)
+        if let frame, visible.w > 0, visible.h > 0 {
+            scale(frame, source: layout.source, into: surface, at: visible, format: target)
+        }
+        SDL_UpdateWindowSurface(window)
+    }
+
+    private func scale(_ frame: VideoFrame, source: Rect, into surface: UnsafeMutablePointer<SDL_Surface>,
+                       at destination: SDL_Rect, format: AVPixelFormat) {
+        let picture = frame.pointer
+        let chromaShiftX: Int32 = 1, chromaShiftY: Int32 = 1  // yuv420p and nv12
+        // Crop on even coordinates so the chroma planes stay aligned with luma.
+        let cropX = Int32(source.x) & ~1, cropY = Int32(source.y) & ~1
+        let cropW = min(picture.pointee.width - cropX, Int32(source.width.rounded()))
+        let cropH = min(picture.pointee.height - cropY, Int32(source.height.rounded()))
+        guard cropW > 0, cropH > 0 else { return }
+        let flags = cropW == destination.w && cropH == destination.h ? SWS_POINT : SWS_BILINEAR
+        scaler = sws_getCachedContext(scaler, cropW, cropH, frame.pixelFormat, destination.w, destination.h, format,
+                                      flags, nil, nil, nil)
+        guard let scaler else { return }
+        let nv12 = frame.pixelFormat == AV_PIX_FMT_NV12
+        var planes: [UnsafePointer<UInt8>?] = [nil, nil, nil, nil]
+        var strides: [Int32] = [0, 0, 0, 0]
+        for plane in 0..<(nv12 ? 2 : 3) {
+            let stride = plane == 0 ? picture.pointee.linesize.0 : plane == 1 ? picture.pointee.linesize.1 : picture.pointee.linesize.2
+            let base = plane == 0 ? picture.pointee.data.0 : plane == 1 ? picture.pointee.data.1 : picture.pointee.data.2
+            let y = plane == 0 ? cropY : cropY >> chromaShiftY
+            let x = plane == 0 ? cropX : (nv12 ? (cropX >> chromaShiftX) * 2 : cropX >> chromaShiftX)
+            planes[plane] = UnsafePointer(base.map { $0 + Int(y) * Int(stride) + Int(x) })
+            strides[plane] = stride
+        }
+        let mustLock = surface.pointee.flags & UInt32(SDL_RLEACCEL) != 0
+        if mustLock { SDL_LockSurface(surface) }
+        let pitch = surface.pointee.pitch
+        if let pixels = surface.pointee.pixels?.assumingMemoryBound(to: UInt8.self) {
+            var outPlanes: [UnsafeMutablePointer<UInt8>?] = [pixels + Int(destination.y) * Int(pitch) + Int(destination.x) * 4, nil, nil, nil]
+            var outStrides: [Int32] = [pitch, 0, 0, 0]
+            _ = sws_scale(scaler, planes, strides, 0, cropH, &outPlanes, &outStrides)
+        }
+        if mustLock { SDL_UnlockSurface(surface) }
+    }
+
+    /// Paints black only outside the picture (no full clear every frame).
+    private func clearBorders(_ surface: UnsafeMutablePointer<SDL_Surface>, around picture: SDL_Rect, area: SDL_Rect) {
+        let black = SDL_MapRGB(surface.pointee.format, 0, 0, 0)
+        let bottom = picture.y + picture.h, right = picture.x + picture.w
+        var borders = [
+            SDL_Rect(x: 0, y: 0, w: area.w, h: picture.y),
+            SDL_Rect(x: 0, y: bottom, w: area.w, h: area.h - bottom),
+            SDL_Rect(x: 0, y: picture.y, w: picture.x, h: picture.h),
+            SDL_Rect(x: right, y: picture.y, w: area.w - right, h: picture.h),
+        ].filter { $0.w > 0 && $0.h > 0 }
+        if picture.w <= 0 || picture.h <= 0 { borders = [area] }
+        if !borders.isEmpty { SDL_FillRects(surface, borders, Int32(borders.count), black) }
+    }
+
+    private static func intersection(_ a: SDL_Rect, _ b: SDL_Rect) -> SDL_Rect {
+        let x0 = max(a.x, b.x), y0 = max(a.y, b.y)
+        let x1 = min(a.x + a.w, b.x + b.w), y1 = min(a.y + a.h, b.y + b.h)
+        return SDL_Rect(x: x0, y: y0, w: max(0, x1 - x0), h: max(0, y1 - y0))
+    }
+
+    /// The FFmpeg equivalent of a 32-bit window surface format.
+    private static func pixelFormat(of surface: UnsafeMutablePointer<SDL_Surface>) -> AVPixelFormat? {
+        switch surface.pointee.format.pointee.format {
+        case SDL_PIXELFORMAT_RGB888.rawValue, SDL_PIXELFORMAT_ARGB8888.rawValue: AV_PIX_FMT_BGRA  // little-endian B,G,R,X
+        case SDL_PIXELFORMAT_BGR888.rawValue, SDL_PIXELFORMAT_ABGR8888.rawValue: AV_PIX_FMT_RGBA
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,24 @@
+/// Shows frames. Called on the main thread only.
+protocol VideoRenderer: AnyObject {
+    /// Uploads and shows `frame` now.
+    func display(_ frame: VideoFrame)
+    /// Shows the current frame again (after a resize, an expose or a gravity change).
+    func redisplay()
+    /// The gravity used to lay the picture out.
+    var gravity: Gravity { get set }
+}
+
+/// Draws nothing: for benchmarks of the pipeline alone.
+final class NullRenderer: VideoRenderer {
+    var gravity: Gravity = .default
+    func display(_ frame: VideoFrame) {}
+    func redisplay() {}
+}
+
+/// Keeps the last shown frame, so a snapshot shows exactly what a window would.
+final class OffscreenRenderer: VideoRenderer {
+    var gravity: Gravity = .default
+    private(set) var lastFrame: VideoFrame?
+    func display(_ frame: VideoFrame) { lastFrame = frame }
+    func redisplay() {}
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// A FIFO bounded by item count and by a byte budget, shared by one producer and one consumer thread.
+///
+/// `push` blocks while the queue is full; `pop` blocks while it is empty; `close()` wakes both and
+/// makes every later call return at once (the abort path of ffplay's `PacketQueue`).
+final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var items: [(element: Element, bytes: Int)] = []
+    private var head = 0
+    private var bytes = 0
+    private var closed = false
+
+    let maxCount: Int
+    let maxBytes: Int
+
+    init(maxCount: Int, maxBytes: Int = .max) {
+        self.maxCount = max(1, maxCount)
+        self.maxBytes = maxBytes
+    }
+
+    var count: Int { condition.withLock { items.count - head } }
+    var isClosed: Bool { condition.withLock { closed } }
+
+    /// Appends `element`, waiting for room. Returns false if the queue was closed.
+    @discardableResult
+    func push(_ element: Element, bytes size: Int = 0) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        // An item larger than the whole budget is still admitted when the queue is empty.
+        while !closed && (items.count - head >= maxCount || (bytes + size > maxBytes && items.count > head)) {
+            condition.wait()
+        }
+        guard !closed else { return false }
+        items.append((element, size))
+        bytes += size
+        condition.broadcast()
+        return true
+    }
+
+    /// Removes the oldest element, waiting until one exists. Returns nil once closed.
+    func pop() -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        while !closed && head == items.count { condition.wait() }
+        guard !closed else { return nil }
+        return removeFirstLocked()
+    }
+
+    /// Removes the oldest element if there is one, without waiting.
+    func tryPop() -> Element? {
+        condition.withLock { closed || head == items.count ? nil : removeFirstLocked() }
+    }
+
+    /// The oldest element, without removing it.
+    func peek() -> Element? {
+        condition.withLock { closed || head == items.count ? nil : items[head].element }
+    }
+
+    /// Removes every element (used by seeks; stale items are otherwise recognised by generation).
+    func removeAll() {
+        condition.withLock {
+            items.removeAll(keepingCapacity: true)
+            head = 0
+            bytes = 0
+            condition.broadcast()
+        }
+    }
+
+    /// Wakes every waiter; later pushes fail and pops return nil. Elements are released.
+    func close() {
+        condition.withLock {
+            closed = true
+            items.removeAll()
+            head = 0
+            bytes = 0
+            condition.broadcast()
+        }
+    }
+
+    private func removeFirstLocked() -> Element {
+        let item = items[head]
+        head += 1
+        bytes -= item.bytes
+        if head > 64 && head * 2 > items.count {
+            items.removeFirst(head)
+            head = 0
+        }
+        condition.broadcast()
+        return item.element
+    }
+}

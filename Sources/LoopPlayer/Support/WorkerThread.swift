@@ -1,0 +1,40 @@
+import Foundation
+
+/// A dedicated OS thread for blocking work (FFmpeg reads and decodes), joined on `join()`.
+///
+/// Blocking calls never run on the Swift concurrency pool; each pipeline stage owns one of these.
+final class WorkerThread: @unchecked Sendable {
+    // Written once in `init`, read by `join`; pthread_join is the synchronisation point.
+    private var handle: pthread_t?
+    let name: String
+
+    init(name: String, body: @escaping @Sendable () -> Void) {
+        self.name = name
+        let box = Unmanaged.passRetained(Body(name: name, run: body)).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(&thread, nil, { raw in
+            let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
+            body.run()
+            return nil
+        }, box)
+        if status == 0 {
+            handle = thread
+        } else {
+            Unmanaged<Body>.fromOpaque(box).release()
+            logger.error("could not start thread \(name): errno \(status)")
+        }
+    }
+
+    /// Waits for the thread to finish. Idempotent.
+    func join() {
+        guard let thread = handle else { return }
+        handle = nil
+        pthread_join(thread, nil)
+    }
+
+    private final class Body {
+        let name: String
+        let run: @Sendable () -> Void
+        init(name: String, run: @escaping @Sendable () -> Void) { self.name = name; self.run = run }
+    }
+}

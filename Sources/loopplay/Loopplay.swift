@@ -1,0 +1,163 @@
+import ArgumentParser
+import Foundation
+import Logging
+import LoopPlayer
+
+@main
+struct Loopplay: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "loopplay",
+        abstract: "Play a video in a seamless loop (FFmpeg + SDL2).",
+        discussion: """
+            Keys: space pause, ←/→ seek ∓5 s, ↑/↓ ±60 s, L loop on/off, f fullscreen, s snapshot, q/Esc quit.
+            Exit codes: 0 done, 64 usage error, 65 media error (not found, unreadable, no video), 70 other failure.
+            """)
+
+    @Option(help: "A path, a file:// or http(s) URL, or a bare name looked up in ., $LOOPPLAYER_MEDIA_PATH and the bundled media.")
+    var source: String?
+
+    @Argument(help: "The source, if --source is not given.")
+    var positionalSource: String?
+
+    @Option(help: "Extension for a bare name without one.")
+    var ext = "mp4"
+
+    @Flag(help: "Loop seamlessly.")
+    var loop = false
+
+    @Option(help: "aspect (letterbox), fill (crop) or stretch.")
+    var gravity = "aspect"
+
+    @Flag(help: "Start in fullscreen.")
+    var fullscreen = false
+
+    @Option(help: "Initial window size, WxH.")
+    var windowSize: WindowSize?
+
+    @Option(help: "Window video output: automatic, texture or surface.")
+    var videoOutput = "automatic"
+
+    @Flag(help: "No window: decode and present offscreen.")
+    var headless = false
+
+    @Flag(help: "Present every frame as soon as it is decoded (virtual clock).")
+    var untimed = false
+
+    @Option(help: "Stop after this many seconds of playback.")
+    var duration: Double?
+
+    @Option(help: "Play this many complete passes, then exit (implies --loop).")
+    var loops: Int?
+
+    @Option(help: "Stop after this many frames have been shown.")
+    var frames: Int?
+
+    @Flag(help: "Hold the last frame at the end instead of exiting.")
+    var keepOpen = false
+
+    @Option(help: "Write the frame shown at --snapshot-at as PNG, then exit.")
+    var snapshot: String?
+
+    @Option(help: "Position in seconds for --snapshot.")
+    var snapshotAt: Double = 0
+
+    @Option(help: "Write statistics as one JSON object to PATH at exit (- for stdout).")
+    var statsJson: String?
+
+    @Flag(help: "Log what the engine does.")
+    var verbose = false
+
+    var resolvedSource: String { source ?? positionalSource ?? "" }
+
+    func validate() throws {
+        guard source != nil || positionalSource != nil else { throw ValidationError("missing --source") }
+        do { _ = try Gravity(parsing: gravity) } catch { throw ValidationError(error.description) }
+        guard VideoOutputKind(rawValue: videoOutput) != nil else {
+            throw ValidationError("invalid --video-output '\(videoOutput)': expected automatic, texture or surface")
+        }
+        if let duration, !(duration > 0) { throw ValidationError("--duration must be positive") }
+        if let loops, loops < 1 { throw ValidationError("--loops must be at least 1") }
+        if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
+        guard snapshotAt >= 0 else { throw ValidationError("--snapshot-at must not be negative") }
+    }
+
+    func run() throws {
+        let level: Logger.Level = verbose ? .info : .warning
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        var configuration = try makeConfiguration()
+        let engine: PlaybackEngine
+        do {
+            engine = try PlaybackEngine(configuration: configuration)
+        } catch {
+            // No display: say so in one line and play headless, with stats and a snapshot.
+            configuration = headlessFallback(from: configuration)
+            printError("no display (\(error.description)); playing headless: stats below, snapshot in \(fallbackSnapshot)")
+            engine = try PlaybackEngine(configuration: configuration)
+            return try play(engine, snapshotPath: snapshot ?? fallbackSnapshot, statsPath: statsJson ?? "-")
+        }
+        try play(engine, snapshotPath: snapshot, statsPath: statsJson)
+    }
+
+    private var fallbackSnapshot: String { "loopplay-snapshot.png" }
+
+    private func play(_ engine: PlaybackEngine, snapshotPath: String?, statsPath: String?) throws {
+        let source = resolvedSource
+        var outcome = PlaybackEngine.RunOutcome.finished
+        do {
+            try engine.load(source, ext: ext)
+            if snapshot != nil, snapshotAt > 0 { engine.seek(to: snapshotAt) }
+            outcome = engine.run()
+        } catch {
+            outcome = .failed(error)
+        }
+        if case .finished = outcome, let snapshotPath {
+            do { try engine.writeSnapshot(to: snapshotPath) } catch { outcome = .failed(error) }
+        }
+        if let statsPath {
+            let report = StatsReport(source: source, outcome: describe(outcome), statistics: engine.statistics)
+            try? report.write(to: statsPath)
+        }
+        if case let .failed(error) = outcome {
+            printError(error.description)
+            throw ExitCodes.code(for: error)
+        }
+    }
+
+    private func makeConfiguration() throws -> EngineConfiguration {
+        let gravity = try Gravity(parsing: self.gravity)
+        let stop = StopCondition(duration: duration, frames: snapshot != nil ? 1 : frames, loops: loops,
+                                 exitAtEnd: !keepOpen)
+        let output: EngineConfiguration.Output = headless ? .offscreen : .window(WindowOptions(
+            size: windowSize.map { ($0.width, $0.height) }, fullscreen: fullscreen,
+            output: VideoOutputKind(rawValue: videoOutput) ?? .automatic))
+        return EngineConfiguration(output: output, looping: loop || loops != nil, gravity: gravity,
+                                   untimed: untimed, stop: stop)
+    }
+
+    /// Headless, and bounded when nothing else bounds it: one pass, or three when looping.
+    private func headlessFallback(from configuration: EngineConfiguration) -> EngineConfiguration {
+        var fallback = configuration
+        fallback.output = .offscreen
+        if fallback.stop.duration == nil && fallback.stop.frames == nil && fallback.stop.loops == nil && fallback.looping {
+            fallback.stop.loops = 3
+        }
+        fallback.stop.exitAtEnd = true
+        return fallback
+    }
+
+    private func describe(_ outcome: PlaybackEngine.RunOutcome) -> String {
+        switch outcome {
+        case .finished: "finished"
+        case .quit: "quit"
+        case let .failed(error): "failed: \(error.kind)"
+        }
+    }
+
+    private func printError(_ message: String) {
+        FileHandle.standardError.write(Data("loopplay: \(message)\n".utf8))
+    }
+}
