@@ -80,8 +80,18 @@ final class MediaInput: @unchecked Sendable {
         avformat_seek_file(context, videoStreamIndex, Int64.min, timestamp, timestamp, 0) >= 0
     }
 
-    /// Seeks back to the start of the file, the way `ffmpeg -stream_loop` does.
+    /// Seeks back to the very first packet.
+    ///
+    /// Formats without an index (MPEG-TS/PS, raw streams) seek by timestamp through a bisection that
+    /// can land a few packets late and lose the first frames of every pass; byte 0 is exact there.
+    /// Indexed formats (mp4, Matroska, HLS playlists) seek to the start time, as `ffmpeg -stream_loop`.
     func rewind() -> Bool {
+        let format = context!.pointee.iformat.pointee
+        let flags = format.flags
+        let unindexed = flags & AVFMT_TS_DISCONT != 0 || format.read_seek == nil
+        if unindexed && flags & AVFMT_NO_BYTE_SEEK == 0, let io = context!.pointee.pb, io.pointee.seekable != 0 {
+            if avformat_seek_file(context, -1, Int64.min, 0, 0, AVSEEK_FLAG_BYTE) >= 0 { return true }
+        }
         let start = context!.pointee.start_time == noTimestamp ? 0 : context!.pointee.start_time
         if avformat_seek_file(context, -1, Int64.min, start, start, 0) >= 0 { return true }
         return avformat_seek_file(context, videoStreamIndex, Int64.min, startTimestamp, startTimestamp, AVSEEK_FLAG_BACKWARD) >= 0

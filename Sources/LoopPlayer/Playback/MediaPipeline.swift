@@ -178,6 +178,9 @@ final class MediaPipeline: @unchecked Sendable {
             return packets.push(.endOfStream(generation: controlCondition.withLock { control.generation }))
         }
         offset = timelineState.withLock { $0?.wrap() ?? 0 }
+        if pass == 0, let seconds = timeline?.loopDurationSeconds {
+            logger.info("\(location): one pass lasts \(seconds) s; looping on one timeline")
+        }
         pass += 1
         return true
     }
@@ -234,7 +237,10 @@ final class MediaPipeline: @unchecked Sendable {
         guard let timeline = timelineState.withLock({ $0 }) else { return }
         var duration = frame.pointee.pkt_duration
         if duration <= 0 { duration = timeline.nominalFrameTicks }
-        var timestamp = frame.pointee.best_effort_timestamp
+        // The packet's own pts, reordered by the codec; FFmpeg's best-effort guess may switch to dts,
+        // which is wrong for variable frame rates with B-frames.
+        var timestamp = frame.pointee.pts
+        if timestamp == noTimestamp { timestamp = frame.pointee.best_effort_timestamp }
         if timestamp == noTimestamp { timestamp = (last ?? timeline.origin - duration) + duration }
         last = timestamp
         if let floor, timestamp + duration <= floor {

@@ -29,6 +29,9 @@ final class Presenter {
     private(set) var startedAt: Double?
     /// Media time ↔ clock time; nil until the first frame after an open or a seek.
     private var anchor: (media: Double, clock: Double)?
+    /// The anchor was just set for the frame about to be shown; move it to when that frame really
+    /// appeared, so a slow first upload (window creation) does not shorten later intervals.
+    private var anchorIsProvisional = false
     private var pausedAt: Double?
     private var generation = 0
     private var lastPresentedAt: Double?
@@ -98,7 +101,10 @@ final class Presenter {
             case let .frame(frame):
                 if speed == 0 && current != nil { return .idle }
                 let now = clock.now
-                if anchor == nil { anchor = (frame.time, now) }
+                if anchor == nil {
+                    anchor = (frame.time, now)
+                    anchorIsProvisional = true
+                }
                 let due = dueTime(of: frame)
                 if let stopAt = deadline(for: stop), due >= stopAt {
                     if clock.isVirtual { clock.advance(to: stopAt); return .finished }
@@ -119,7 +125,10 @@ final class Presenter {
                     statistics.framesDropped += 1
                     continue
                 }
-                if !clock.isVirtual && lateness > stallThreshold { anchor = (frame.time, clock.now) }
+                if !clock.isVirtual && lateness > stallThreshold {
+                    anchor = (frame.time, clock.now)
+                    anchorIsProvisional = true
+                }
                 _ = frames.tryPop()
                 present(frame)
                 return .presented
@@ -131,6 +140,10 @@ final class Presenter {
         renderer.display(frame)
         let shownAt = clock.now
         if startedAt == nil { startedAt = shownAt }
+        if anchorIsProvisional {
+            anchor = (frame.time, shownAt)
+            anchorIsProvisional = false
+        }
         if let previous = current, frame.pass > previous.pass, frame.generation == previous.generation {
             if let lastPresentedAt { statistics.recordSeam(intervalMs: (shownAt - lastPresentedAt) * 1000) }
             if let passStartedAt { statistics.loopPeriodsMs.append((shownAt - passStartedAt) * 1000) }

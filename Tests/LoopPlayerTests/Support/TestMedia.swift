@@ -1,0 +1,64 @@
+import Foundation
+import XCTest
+
+/// Test clips made at test time by the real `ffmpeg` tool from lavfi sources, cached per run
+/// in a temporary folder (nothing large is committed).
+enum TestMedia {
+    static let directory: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("loopplayer-test-media-\(getuid())")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    /// Returns `name` in the media folder, running ffmpeg with `arguments` (output path appended) once.
+    static func clip(_ name: String, _ arguments: [String]) throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        if FileManager.default.fileExists(atPath: path) { return path }
+        let partial = path + ".part." + (name as NSString).pathExtension
+        let result = try run("ffmpeg", ["-hide_banner", "-nostdin", "-loglevel", "error", "-y"] + arguments + [partial])
+        guard result.status == 0 else { throw TestMediaError.ffmpegFailed(name, result.output) }
+        try FileManager.default.moveItem(atPath: partial, toPath: path)
+        return path
+    }
+
+    static func hasEncoder(_ name: String) -> Bool {
+        (try? run("ffmpeg", ["-hide_banner", "-encoders"]).output.contains(" \(name) ")) ?? false
+    }
+
+    /// testsrc2 at `size`, `frames` frames at `rate`, encoded with `codec` arguments.
+    static func testPattern(_ name: String, frames: Int, rate: Int = 30, size: String = "320x180",
+                            codec: [String], extra: [String] = []) throws -> String {
+        try clip(name, ["-f", "lavfi", "-i", "testsrc2=s=\(size):r=\(rate)", "-frames:v", "\(frames)"]
+            + codec + ["-pix_fmt", "yuv420p"] + extra)
+    }
+
+    static let h264 = ["-c:v", "libx264", "-preset", "veryfast", "-g", "30"]
+
+    /// The 120-frame, 4 s loop clip used by the seam tests.
+    static func loopClip() throws -> String {
+        try testPattern("loop-120.mp4", frames: 120, codec: h264)
+    }
+
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        if let environment { process.environment = environment }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+enum TestMediaError: Error, CustomStringConvertible {
+    case ffmpegFailed(String, String)
+    var description: String {
+        switch self { case let .ffmpegFailed(name, output): "ffmpeg could not make \(name): \(output)" }
+    }
+}
