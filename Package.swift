@@ -21,10 +21,11 @@ let package = Package(
             pkgConfig: "libavformat libavcodec libavutil libswscale libswresample libavfilter",
             providers: [.apt(ffmpegPackages)]),
         .systemLibrary(name: "CSDL", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
+        .target(name: "CFFmpegLog", dependencies: ["CFFmpeg"]),
         .target(name: "Filters", dependencies: ["CFFmpeg"]),
         .target(
             name: "LoopPlayer",
-            dependencies: ["CFFmpeg", "CSDL", "Filters", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CFFmpeg", "CFFmpegLog", "CSDL", "Filters", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Resources/Media")]),
         .executableTarget(
             name: "loopplay",
@@ -32,7 +33,6 @@ let package = Package(
         .executableTarget(name: "HeadlessFrames", dependencies: ["LoopPlayer"], path: "Examples/HeadlessFrames"),
         .testTarget(name: "LoopPlayerTests", dependencies: ["LoopPlayer", "CFFmpeg"]),
         .testTarget(name: "FiltersTests", dependencies: ["Filters"]),
-        .testTarget(name: "LoopPlayerCLITests", dependencies: ["LoopPlayer"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -34,6 +34,9 @@ struct Loopplay: ParsableCommand {
     @Option(help: "Initial window size, WxH.")
     var windowSize: WindowSize?
 
+    @Option(help: "Window title (default: the source's file name).")
+    var title: String?
+
     @Option(help: "Window video output: automatic, texture or surface.")
     var videoOutput = "automatic"
 
@@ -95,7 +98,8 @@ struct Loopplay: ParsableCommand {
         } catch {
             // No display: say so in one line and play headless, with stats and a snapshot.
             configuration = headlessFallback(from: configuration)
-            printError("no display (\(error.description)); playing headless: stats below, snapshot in \(fallbackSnapshot)")
+            let reason = if case let .displayUnavailable(reason) = error { reason } else { error.description }
+            printError("no display (\(reason)); playing headless: stats below, snapshot in \(fallbackSnapshot)")
             engine = try PlaybackEngine(configuration: configuration)
             return try play(engine, snapshotPath: snapshot ?? fallbackSnapshot, statsPath: statsJson ?? "-")
         }
@@ -132,7 +136,7 @@ struct Loopplay: ParsableCommand {
         let stop = StopCondition(duration: duration, frames: snapshot != nil ? 1 : frames, loops: loops,
                                  exitAtEnd: !keepOpen)
         let output: EngineConfiguration.Output = headless ? .offscreen : .window(WindowOptions(
-            size: windowSize.map { ($0.width, $0.height) }, fullscreen: fullscreen,
+            title: title, size: windowSize.map { ($0.width, $0.height) }, fullscreen: fullscreen,
             output: VideoOutputKind(rawValue: videoOutput) ?? .automatic))
         return EngineConfiguration(output: output, looping: loop || loops != nil, gravity: gravity,
                                    untimed: untimed, stop: stop)

@@ -39,6 +39,7 @@ final class MediaPipeline: @unchecked Sendable {
     /// Starts opening `location` on a new demux thread. `frameReady` is called from the decode
     /// thread after each frame is queued (to wake the presenter).
     init(location: MediaLocation, looping: Bool, frameReady: @escaping @Sendable () -> Void) {
+        FFmpegLogBridge.install
         self.location = location
         self.frameReady = frameReady
         control = Control(looping: looping)

@@ -10,11 +10,21 @@ enum SDLVideo {
     /// Initialises SDL video and events. Throws `displayUnavailable` if no display can be opened.
     static func start() throws(PlayerError) {
         guard !initialized else { return }
+        // Probing X11/Wayland with nothing configured only prints SDL noise before failing.
+        guard displayConfigured else { throw .displayUnavailable(reason: "DISPLAY and WAYLAND_DISPLAY are not set") }
         SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")  // let the host handle SIGINT/SIGTERM
         SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "1")
         SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
         guard SDL_InitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else {
             throw .displayUnavailable(reason: String(cString: SDL_GetError()))
+        }
+        // Without a display SDL quietly picks its invisible "offscreen" driver; that is only
+        // wanted when asked for by name (SDL_VIDEODRIVER=offscreen or dummy, e.g. in tests).
+        let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
+        let requested = ProcessInfo.processInfo.environment["SDL_VIDEODRIVER"] ?? ""
+        if ["offscreen", "dummy"].contains(driver) && !requested.lowercased().contains(driver) {
+            SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
+            throw .displayUnavailable(reason: "DISPLAY and WAYLAND_DISPLAY are not set")
         }
         wakeType = SDL_RegisterEvents(1)
         initialized = true

@@ -1,0 +1,27 @@
+import CFFmpeg
+import CFFmpegLog
+import Logging
+
+/// Sends FFmpeg's own messages (decoder concealment, demuxer warnings) to the library's logger
+/// instead of stderr, so hosts silence or collect them like everything else.
+enum FFmpegLogBridge {
+    private static let ffmpegLogger = Logger(label: "LoopPlayer.FFmpeg")
+
+    /// Installed once, before the first FFmpeg object is made. Idempotent.
+    static let install: Void = {
+        lp_ffmpeg_log_install({ level, line in
+            guard let line else { return }
+            FFmpegLogBridge.ffmpegLogger.log(level: FFmpegLogBridge.level(for: level), "\(String(cString: line))")
+        }, AV_LOG_VERBOSE)
+    }()
+
+    /// Concealed decode errors are routine for a player: they are notices, not errors.
+    static func level(for ffmpegLevel: Int32) -> Logger.Level {
+        switch ffmpegLevel {
+        case ...AV_LOG_FATAL: .critical
+        case ...AV_LOG_ERROR: .notice
+        case ...AV_LOG_WARNING: .info
+        default: .debug
+        }
+    }
+}

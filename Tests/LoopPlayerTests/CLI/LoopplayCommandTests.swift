@@ -1,0 +1,99 @@
+import Foundation
+import XCTest
+
+/// `loopplay` as scripts use it: flags, exit codes, one-line errors, statistics, snapshots.
+final class LoopplayCommandTests: XCTestCase {
+    private let statsKeys = ["framesDecoded", "framesPresented", "framesDropped", "loopsCompleted",
+                             "nominalFrameIntervalMs", "loopDurationMs", "seamIntervalsMs", "seamMaxDeviationMs",
+                             "loopPeriodsMs", "firstFrameMs", "peakRSSBytes", "cpuSeconds"]
+
+    func testLoopsWritesEveryStatisticAndExitsZero() throws {
+        let result = try LoopplayTool.run(["--source", TestMedia.loopClip(), "--headless", "--untimed", "--loops", "3",
+                                           "--stats-json", "-"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let stats = try XCTUnwrap(LoopplayTool.json(result.stdout), result.stdout)
+        for key in statsKeys { XCTAssertNotNil(stats[key], "missing \(key)") }
+        XCTAssertEqual(stats["framesPresented"] as? Int, 360)
+        XCTAssertEqual(stats["loopsCompleted"] as? Int, 3)
+        XCTAssertEqual((stats["seamIntervalsMs"] as? [Double])?.count, 2)
+        XCTAssertEqual(stats["loopDurationMs"] as? Double ?? 0, 4000, accuracy: 0.01)
+    }
+
+    func testWithoutLoopItExitsAtTheEnd() throws {
+        let result = try LoopplayTool.run([TestMedia.loopClip(), "--headless", "--untimed", "--stats-json", "-"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(LoopplayTool.json(result.stdout)?["framesPresented"] as? Int, 120)
+    }
+
+    func testFramesAndDurationLimits() throws {
+        let frames = try LoopplayTool.run(["--source", TestMedia.loopClip(), "--headless", "--untimed", "--loop",
+                                           "--frames", "50", "--stats-json", "-"])
+        XCTAssertEqual(LoopplayTool.json(frames.stdout)?["framesPresented"] as? Int, 50)
+        let duration = try LoopplayTool.run(["--source", TestMedia.loopClip(), "--headless", "--untimed", "--loop",
+                                             "--duration", "5", "--stats-json", "-"])
+        XCTAssertEqual(LoopplayTool.json(duration.stdout)?["framesPresented"] as? Int, 150)
+    }
+
+    func testRealTimeHeadlessPlaybackKeepsTheClock() throws {
+        let result = try LoopplayTool.run(["--source", TestMedia.loopClip(), "--headless", "--loop", "--duration", "4.5",
+                                           "--stats-json", "-"])
+        let stats = try XCTUnwrap(LoopplayTool.json(result.stdout))
+        XCTAssertEqual(stats["loopsCompleted"] as? Int, 1)
+        XCTAssertEqual(stats["framesDropped"] as? Int, 0)
+        let seam = try XCTUnwrap((stats["seamIntervalsMs"] as? [Double])?.first)
+        XCTAssertEqual(seam, 33.3, accuracy: 15, "one frame interval, loosely: this is a noisy machine, not a benchmark")
+    }
+
+    func testSnapshotWritesTheFrameAtTheRequestedTime() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString).png").path
+        let result = try LoopplayTool.run(["--source", TestMedia.loopClip(), "--headless", "--snapshot", output,
+                                           "--snapshot-at", "2"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let probe = try TestMedia.run("ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", output])
+        XCTAssertEqual(probe.output.trimmingCharacters(in: .whitespacesAndNewlines), "320,180")
+    }
+
+    func testMissingSourceIsAMediaErrorOnOneLine() throws {
+        let result = try LoopplayTool.run(["--source", "/nonexistent/clip.mp4", "--headless"])
+        XCTAssertEqual(result.status, 65)
+        let lines = result.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("/nonexistent/clip.mp4") && result.stderr.contains("not found"), result.stderr)
+    }
+
+    func testUnreadableFileIsAMediaError() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("text-\(UUID().uuidString).mp4").path
+        try Data("hello".utf8).write(to: URL(fileURLWithPath: path))
+        let result = try LoopplayTool.run(["--source", path, "--headless", "--stats-json", "-"])
+        XCTAssertEqual(result.status, 65)
+        XCTAssertTrue(result.stderr.contains("cannot read the media"), result.stderr)
+        XCTAssertEqual((LoopplayTool.json(result.stdout)?["errors"] as? [String: Int])?["unreadableMedia"], 1)
+    }
+
+    func testUnknownGravityIsAUsageError() throws {
+        let result = try LoopplayTool.run(["--source", "swipe", "--headless", "--gravity", "sideways"])
+        XCTAssertEqual(result.status, 64)
+        XCTAssertTrue(result.stderr.contains("gravity"), result.stderr)
+    }
+
+    func testBareNameFindsTheBundledSample() throws {
+        let result = try LoopplayTool.run(["--source", "swipe", "--headless", "--untimed", "--frames", "3",
+                                           "--stats-json", "-"], directory: NSTemporaryDirectory())
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(LoopplayTool.json(result.stdout)?["framesPresented"] as? Int, 3)
+    }
+
+    func testNoDisplayFallsBackToHeadlessWithStatsAndASnapshot() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nodisplay-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let result = try LoopplayTool.run(["--source", "swipe", "--loop", "--untimed"],
+                                          environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil, "SDL_VIDEODRIVER": nil],
+                                          directory: directory.path)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, result.stderr)
+        XCTAssertTrue(lines.first?.contains("no display") == true, result.stderr)
+        XCTAssertEqual(LoopplayTool.json(result.stdout)?["loopsCompleted"] as? Int, 3)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: directory.appendingPathComponent("loopplay-snapshot.png").path))
+    }
+}

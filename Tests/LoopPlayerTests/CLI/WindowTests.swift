@@ -1,0 +1,67 @@
+import Foundation
+import XCTest
+
+/// A real SDL window on a private Xvfb display, checked by reading the screen's pixels.
+final class WindowTests: XCTestCase {
+    /// One second of red, then blue: holding the end shows blue.
+    private func redThenBlue() throws -> String {
+        try TestMedia.clip("red-blue.mp4", ["-f", "lavfi", "-i",
+            "color=c=red:s=320x180:r=30:d=1[a];color=c=blue:s=320x180:r=30:d=1[b];[a][b]concat=n=2:v=1:a=0"]
+            + TestMedia.h264 + ["-pix_fmt", "yuv420p"])
+    }
+
+    private func assertColor(_ pixels: [UInt8], width: Int, x: Int, y: Int, is expected: (Int, Int, Int),
+                             _ message: String, file: StaticString = #filePath, line: UInt = #line) {
+        let i = (y * width + x) * 3
+        let actual = (Int(pixels[i]), Int(pixels[i + 1]), Int(pixels[i + 2]))
+        let close = abs(actual.0 - expected.0) < 40 && abs(actual.1 - expected.1) < 40 && abs(actual.2 - expected.2) < 40
+        XCTAssertTrue(close, "\(message): \(actual) at (\(x), \(y)), expected \(expected)", file: file, line: line)
+    }
+
+    /// Plays to the end in a 320x320 window and reads the held last frame off the screen.
+    private func showLastFrame(output: String, gravity: String) throws -> [UInt8] {
+        let display = try VirtualDisplay()
+        let title = "lptest-\(output)-\(gravity)"
+        let player = try LoopplayTool.start(["--source", redThenBlue(), "--keep-open", "--window-size", "320x320",
+                                             "--gravity", gravity, "--video-output", output, "--title", title],
+                                            environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
+        defer { player.process.terminate(); player.process.waitUntilExit() }
+        let window = try XCTUnwrap(try display.window(titled: title), "the window did not appear")
+        XCTAssertEqual(window.width, 320)
+        XCTAssertEqual(window.height, 320)
+        usleep(2_800_000)  // two seconds of media, then the held last frame
+        XCTAssertTrue(player.process.isRunning, "--keep-open holds the last frame")
+        return try display.capture(x: window.x, y: window.y, width: 320, height: 320)
+    }
+
+    func testSurfaceOutputLetterboxesTheHeldLastFrame() throws {
+        let pixels = try showLastFrame(output: "surface", gravity: "aspect")
+        assertColor(pixels, width: 320, x: 160, y: 160, is: (0, 0, 255), "picture")
+        assertColor(pixels, width: 320, x: 160, y: 30, is: (0, 0, 0), "top bar")
+        assertColor(pixels, width: 320, x: 160, y: 300, is: (0, 0, 0), "bottom bar")
+    }
+
+    func testTextureOutputLetterboxesTheHeldLastFrame() throws {
+        let pixels = try showLastFrame(output: "texture", gravity: "aspect")
+        assertColor(pixels, width: 320, x: 160, y: 160, is: (0, 0, 255), "picture")
+        assertColor(pixels, width: 320, x: 160, y: 30, is: (0, 0, 0), "top bar")
+    }
+
+    func testFillGravityCoversTheWholeWindow() throws {
+        let pixels = try showLastFrame(output: "surface", gravity: "fill")
+        assertColor(pixels, width: 320, x: 160, y: 10, is: (0, 0, 255), "top edge")
+        assertColor(pixels, width: 320, x: 5, y: 310, is: (0, 0, 255), "bottom-left corner")
+    }
+
+    func testScreenShowsTheFrameThePlayerSnapshots() throws {
+        // While red is up (t < 1 s) the screen is red; --duration stops before blue.
+        let display = try VirtualDisplay()
+        let player = try LoopplayTool.start(["--source", redThenBlue(), "--title", "lptest-red", "--window-size", "320x180"],
+                                            environment: ["DISPLAY": display.name])
+        defer { player.process.terminate(); player.process.waitUntilExit() }
+        let window = try XCTUnwrap(try display.window(titled: "lptest-red"))
+        usleep(300_000)
+        let pixels = try display.capture(x: window.x, y: window.y, width: 320, height: 180)
+        assertColor(pixels, width: 320, x: 100, y: 90, is: (255, 0, 0), "first second is red")
+    }
+}

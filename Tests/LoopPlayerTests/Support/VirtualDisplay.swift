@@ -1,0 +1,67 @@
+import Foundation
+import XCTest
+
+/// A private Xvfb server for window tests; it picks a free display itself (`-displayfd`).
+final class VirtualDisplay {
+    let name: String
+    private let process: Process
+
+    /// Starts Xvfb, or skips the test when it is not installed.
+    init(width: Int = 1280, height: Int = 720) throws {
+        let binary = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let binary else { throw XCTSkip("Xvfb is not installed") }
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var text = ""
+        let handle = pipe.fileHandleForReading
+        while !text.contains("\n") {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        guard let number = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            process.terminate()
+            throw XCTSkip("Xvfb did not start: \(text)")
+        }
+        name = ":\(number)"
+    }
+
+    deinit {
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// Geometry (x, y, width, height) of the viewable window titled `title`, once it is mapped.
+    func window(titled title: String, timeout: Double = 10) throws -> (x: Int, y: Int, width: Int, height: Int)? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let info = try TestMedia.run("xwininfo", ["-display", name, "-name", title])
+            if info.status == 0, info.output.contains("IsViewable") {
+                func value(_ key: String) -> Int? {
+                    info.output.split(separator: "\n").first { $0.contains(key) }
+                        .flatMap { Int($0.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)) }
+                }
+                if let x = value("Absolute upper-left X"), let y = value("Absolute upper-left Y"),
+                   let w = value("Width"), let h = value("Height") { return (x, y, w, h) }
+            }
+            usleep(100_000)
+        }
+        return nil
+    }
+
+    /// The screen's pixels in a rectangle, as RGB triples (captured by ffmpeg's x11grab).
+    func capture(x: Int, y: Int, width: Int, height: Int) throws -> [UInt8] {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("grab-\(UUID().uuidString).rgb").path
+        let result = try TestMedia.run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-f", "x11grab",
+                                                  "-video_size", "\(width)x\(height)", "-i", "\(name)+\(x),\(y)",
+                                                  "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-y", output])
+        guard result.status == 0 else { throw TestMediaError.ffmpegFailed("x11grab", result.output) }
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))
+    }
+}
