@@ -74,7 +74,7 @@ struct Loopplay: ParsableCommand {
 
     func validate() throws {
         guard source != nil || positionalSource != nil else { throw ValidationError("missing --source") }
-        do { _ = try Gravity(parsing: gravity) } catch { throw ValidationError(error.description) }
+        do { _ = try VideoGravity(parsing: gravity) } catch { throw ValidationError(error.description) }
         guard VideoOutputKind(rawValue: videoOutput) != nil else {
             throw ValidationError("invalid --video-output '\(videoOutput)': expected automatic, texture or surface")
         }
@@ -132,7 +132,7 @@ struct Loopplay: ParsableCommand {
     }
 
     private func makeConfiguration() throws -> EngineConfiguration {
-        let gravity = try Gravity(parsing: self.gravity)
+        let gravity = try VideoGravity(parsing: self.gravity)
         let stop = StopCondition(duration: duration, frames: snapshot != nil ? 1 : frames, loops: loops,
                                  exitAtEnd: !keepOpen)
         let output: EngineConfiguration.Output = headless ? .offscreen : .window(WindowOptions(

@@ -57,10 +57,10 @@ final class LayoutTests: XCTestCase {
     }
 
     func testGravityParsesModelAndShortNamesAndRejectsOthers() throws {
-        XCTAssertEqual(try Gravity(parsing: "resizeAspectFill"), .resizeAspectFill)
-        XCTAssertEqual(try Gravity(parsing: "stretch"), .resize)
-        XCTAssertEqual(try Gravity(parsing: "aspect"), .resizeAspect)
-        XCTAssertThrowsError(try Gravity(parsing: "sideways")) { error in
+        XCTAssertEqual(try VideoGravity(parsing: "resizeAspectFill"), .resizeAspectFill)
+        XCTAssertEqual(try VideoGravity(parsing: "stretch"), .resize)
+        XCTAssertEqual(try VideoGravity(parsing: "aspect"), .resizeAspect)
+        XCTAssertThrowsError(try VideoGravity(parsing: "sideways")) { error in
             XCTAssertEqual((error as? PlayerError)?.kind, "invalidSetting")
         }
     }

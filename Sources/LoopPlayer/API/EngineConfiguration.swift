@@ -12,12 +12,12 @@ public struct EngineConfiguration: Sendable, Equatable {
 
     public var output: Output
     public var looping: Bool
-    public var gravity: Gravity
+    public var gravity: VideoGravity
     /// Show every frame as soon as it is decoded (a virtual clock): exact, fast tests and benchmarks.
     public var untimed: Bool
     public var stop: StopCondition
 
-    public init(output: Output = .window(WindowOptions()), looping: Bool = false, gravity: Gravity = .default,
+    public init(output: Output = .window(WindowOptions()), looping: Bool = false, gravity: VideoGravity = .default,
                 untimed: Bool = false, stop: StopCondition = .never) {
         self.output = output
         self.looping = looping

@@ -185,7 +185,7 @@ public final class PlaybackEngine {
         pipeline?.isLooping = looping
     }
 
-    public func setGravity(_ gravity: Gravity) {
+    public func setGravity(_ gravity: VideoGravity) {
         configuration.gravity = gravity
         renderer?.gravity = gravity
     }

@@ -1,4 +1,5 @@
 import CFFmpeg
+import Foundation
 
 /// Owns an opened video `AVCodecContext` using FFmpeg's own frame threads. Used by one decode thread.
 final class VideoDecoder: @unchecked Sendable {
@@ -17,7 +18,9 @@ final class VideoDecoder: @unchecked Sendable {
         var status = avcodec_parameters_to_context(context, parameters)
         if status >= 0 {
             context!.pointee.pkt_timebase = stream.pointee.time_base
-            context!.pointee.thread_count = 0  // FFmpeg picks one per core
+            // One frame thread per core. FFmpeg's automatic choice is cores + 1, which on a small
+            // machine adds a whole picture pool of memory and no throughput.
+            context!.pointee.thread_count = Int32(min(16, max(1, ProcessInfo.processInfo.activeProcessorCount)))
             context!.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
             status = avcodec_open2(context, codec, nil)
         }

@@ -23,8 +23,11 @@ final class MediaPipeline: @unchecked Sendable {
     }
 
     let location: MediaLocation
-    let frames = BoundedQueue<FrameItem>(maxCount: 6, maxBytes: 64 << 20)
-    private let packets = BoundedQueue<PacketItem>(maxCount: 600, maxBytes: 16 << 20)
+    /// Four decoded frames (130 ms at 30 fps) absorb decode-time jitter; more only costs memory
+    /// (12 MiB at 1080p).
+    let frames = BoundedQueue<FrameItem>(maxCount: 4, maxBytes: 64 << 20)
+    /// About 4 s of read-ahead at 30 fps, capped at 8 MiB, like ffplay's bounded packet queues.
+    private let packets = BoundedQueue<PacketItem>(maxCount: 120, maxBytes: 8 << 20)
     private let abort = AbortFlag()
     private let controlCondition = NSCondition()
     // Guarded by `controlCondition`.

@@ -46,7 +46,7 @@ public struct VideoLayout: Sendable, Equatable {
     }
 
     /// Lays out `geometry` in an area of `areaWidth`×`areaHeight` with `gravity`.
-    public init(geometry: VideoGeometry, gravity: Gravity, areaWidth: Double, areaHeight: Double) {
+    public init(geometry: VideoGeometry, gravity: VideoGravity, areaWidth: Double, areaHeight: Double) {
         let full = Rect(x: 0, y: 0, width: Double(geometry.width), height: Double(geometry.height))
         let area = Rect(x: 0, y: 0, width: areaWidth, height: areaHeight)
         let shown = geometry.displaySize

@@ -7,12 +7,12 @@ final class SDLWindowRenderer: VideoRenderer {
     private var output: WindowVideoOutput
     private var current: VideoFrame?
     private var geometry: VideoGeometry
-    var gravity: Gravity { didSet { redisplay() } }
+    var gravity: VideoGravity { didSet { redisplay() } }
 
     /// The output in use, for statistics and logs.
     var outputName: String { output.name }
 
-    init(options: WindowOptions, title: String, geometry: VideoGeometry, gravity: Gravity,
+    init(options: WindowOptions, title: String, geometry: VideoGeometry, gravity: VideoGravity,
          colorSpace: AVColorSpace, colorRange: AVColorRange) throws(PlayerError) {
         self.geometry = geometry
         self.gravity = gravity
@@ -69,7 +69,10 @@ final class SDLWindowRenderer: VideoRenderer {
         case .automatic:
             // A real GPU converts YUV for free; without one, swscale into the window surface costs less
             // CPU than SDL's software YUV path (docs/benchmarks.md). Rotation needs the renderer.
-            if let gpu = try? TextureVideoOutput(window: window, allowSoftwareGL: false), gpu.isHardware { return gpu }
+            // Probing OpenGL costs start-up time (and turns the window into a GL window), so only
+            // when a GPU device exists.
+            if SDLVideo.hasGPUDevice, let gpu = try? TextureVideoOutput(window: window, allowSoftwareGL: false),
+               gpu.isHardware { return gpu }
             if geometry.rotation == 0, let surface = SurfaceVideoOutput(window: window) { return surface }
             return try TextureVideoOutput(window: window, allowSoftwareGL: false)
         }

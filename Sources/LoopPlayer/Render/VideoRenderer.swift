@@ -5,19 +5,19 @@ protocol VideoRenderer: AnyObject {
     /// Shows the current frame again (after a resize, an expose or a gravity change).
     func redisplay()
     /// The gravity used to lay the picture out.
-    var gravity: Gravity { get set }
+    var gravity: VideoGravity { get set }
 }
 
 /// Draws nothing: for benchmarks of the pipeline alone.
 final class NullRenderer: VideoRenderer {
-    var gravity: Gravity = .default
+    var gravity: VideoGravity = .default
     func display(_ frame: VideoFrame) {}
     func redisplay() {}
 }
 
 /// Keeps the last shown frame, so a snapshot shows exactly what a window would.
 final class OffscreenRenderer: VideoRenderer {
-    var gravity: Gravity = .default
+    var gravity: VideoGravity = .default
     private(set) var lastFrame: VideoFrame?
     func display(_ frame: VideoFrame) { lastFrame = frame }
     func redisplay() {}

@@ -7,7 +7,8 @@ import Foundation
 final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     // Guarded by `condition`.
-    private var items: [(element: Element, bytes: Int)] = []
+    /// A ring of slots; a popped slot is cleared at once so the queue never keeps an element alive.
+    private var items: [(element: Element, bytes: Int)?] = []
     private var head = 0
     private var bytes = 0
     private var closed = false
@@ -55,7 +56,7 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
 
     /// The oldest element, without removing it.
     func peek() -> Element? {
-        condition.withLock { closed || head == items.count ? nil : items[head].element }
+        condition.withLock { closed || head == items.count ? nil : items[head]?.element }
     }
 
     /// Removes every element (used by seeks; stale items are otherwise recognised by generation).
@@ -80,10 +81,14 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     }
 
     private func removeFirstLocked() -> Element {
-        let item = items[head]
+        let item = items[head]!
+        items[head] = nil
         head += 1
         bytes -= item.bytes
-        if head > 64 && head * 2 > items.count {
+        if head == items.count {
+            items.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 64 && head * 2 > items.count {
             items.removeFirst(head)
             head = 0
         }

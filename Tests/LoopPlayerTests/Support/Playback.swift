@@ -12,7 +12,7 @@ struct PlaybackRecord {
 
 /// Plays `source` offscreen on the virtual clock and records every presented frame.
 func playUntimed(_ source: String, looping: Bool = false, stop: StopCondition = StopCondition(exitAtEnd: true),
-                 gravity: Gravity = .default) throws -> PlaybackRecord {
+                 gravity: VideoGravity = .default) throws -> PlaybackRecord {
     let engine = try PlaybackEngine(configuration: EngineConfiguration(
         output: .offscreen, looping: looping, gravity: gravity, untimed: true, stop: stop))
     var record = PlaybackRecord()

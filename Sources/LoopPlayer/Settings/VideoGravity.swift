@@ -1,5 +1,5 @@
 /// How the picture fills the player area (the model's `AVLayerVideoGravity`).
-public enum Gravity: String, Sendable, CaseIterable, Codable {
+public enum VideoGravity: String, Sendable, CaseIterable, Codable {
     /// Fit inside, keep the aspect ratio, letterbox the rest (default).
     case resizeAspect
     /// Fill the area, keep the aspect ratio, crop what overflows.
@@ -7,7 +7,7 @@ public enum Gravity: String, Sendable, CaseIterable, Codable {
     /// Stretch to the area.
     case resize
 
-    public static let `default` = Gravity.resizeAspect
+    public static let `default` = VideoGravity.resizeAspect
 
     /// Parses the model's names and the CLI's short ones (`aspect`, `fill`, `stretch`).
     public init(parsing text: String) throws(PlayerError) {

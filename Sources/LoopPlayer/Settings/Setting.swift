@@ -1,0 +1,138 @@
+/// One entry of a `VideoSettings { … }` block. Settings apply in order: given twice, the last wins.
+public protocol Setting: Sendable {
+    /// Writes this setting into `settings`.
+    func apply(to settings: inout VideoSettings)
+}
+
+/// The source: an http(s) URL (HLS included), a `file://` URL, a path, or a bare name looked up
+/// in the current directory, `LOOPPLAYER_MEDIA_PATH` and the bundled media. The only required setting.
+public struct SourceName: Setting, Equatable {
+    public var value: String
+    public init(_ value: String) { self.value = value }
+    public func apply(to settings: inout VideoSettings) { settings.sourceName = value }
+}
+
+/// Extension for a bare name without one; an extension inside the name wins.
+public struct Ext: Setting, Equatable {
+    public static let defaultValue = "mp4"
+    public var value: String
+    public init(_ value: String) { self.value = value }
+    public func apply(to settings: inout VideoSettings) { settings.ext = value }
+
+    static func validate(_ value: String) throws(PlayerError) {
+        let bare = value.hasPrefix(".") ? String(value.dropFirst()) : value
+        guard !bare.isEmpty, !bare.contains("/"), !bare.contains(where: \.isWhitespace) else {
+            throw .invalidSetting(name: "Ext", value: value, reason: "expected a file extension such as mp4")
+        }
+    }
+}
+
+/// How the picture fills the player area. Default `.resizeAspect`.
+public struct Gravity: Setting, Equatable {
+    public static let defaultValue = VideoGravity.resizeAspect
+    public var value: VideoGravity
+    public init(_ value: VideoGravity = Gravity.defaultValue) { self.value = value }
+    /// From a config string (`aspect`, `resizeAspectFill`…); unknown names throw `invalidSetting`.
+    public init(parsing text: String) throws(PlayerError) { value = try VideoGravity(parsing: text) }
+    public func apply(to settings: inout VideoSettings) { settings.gravity = value }
+}
+
+/// Publish the playback position every `interval` seconds (bare: every second; absent: never).
+public struct TimePublishing: Setting, Equatable {
+    public static let defaultInterval = 1.0
+    public static let validRange = 0.01...3600.0
+    public var interval: Double
+    public init(_ interval: Double = TimePublishing.defaultInterval) { self.interval = interval }
+    public func apply(to settings: inout VideoSettings) { settings.timePublishing = interval }
+
+    static func validate(_ interval: Double) throws(PlayerError) {
+        guard validRange.contains(interval) else {
+            throw .invalidSetting(name: "TimePublishing", value: "\(interval)",
+                                  reason: "expected \(validRange.lowerBound)…\(validRange.upperBound) seconds")
+        }
+    }
+}
+
+/// Restart seamlessly at the end. Absent: playback stops at the end and holds the last frame.
+public struct Loop: Setting, Equatable {
+    public init() {}
+    public func apply(to settings: inout VideoSettings) { settings.loop = true }
+}
+
+/// Start muted.
+public struct Mute: Setting, Equatable {
+    public init() {}
+    public func apply(to settings: inout VideoSettings) { settings.mute = true }
+}
+
+/// Load and show the first frame, then wait for `play`.
+public struct NotAutoPlay: Setting, Equatable {
+    public init() {}
+    public func apply(to settings: inout VideoSettings) { settings.notAutoPlay = true }
+}
+
+/// An external subtitle file (stored now; drawn by the subtitles work).
+public struct Subtitles: Setting, Equatable {
+    public var value: String
+    public init(_ value: String) { self.value = value }
+    public func apply(to settings: inout VideoSettings) { settings.subtitles = value }
+}
+
+/// Which events are delivered: `Events()` all, `Events([.playing, .errorAny])` some; absent: none.
+public struct Events: Setting, Equatable {
+    public var filters: [PlayerEventFilter]?
+    public init(_ filters: [PlayerEventFilter]? = nil) { self.filters = filters }
+    public func apply(to settings: inout VideoSettings) {
+        settings.events = filters.map { .only(Set($0)) } ?? .all
+    }
+}
+
+/// Colour of the error text drawn in the player area. Default red.
+public struct EColor: Setting, Equatable {
+    public static let defaultValue = Color.red
+    public var value: Color
+    public init(_ value: Color) { self.value = value }
+    public func apply(to settings: inout VideoSettings) { settings.errorColor = value }
+}
+
+/// Size in points of the error text drawn in the player area. Default 17.
+public struct EFontSize: Setting, Equatable {
+    public static let defaultValue: Float = 17
+    public static let validRange: ClosedRange<Float> = 4...200
+    public var value: Float
+    public init(_ value: Float) { self.value = value }
+    public func apply(to settings: inout VideoSettings) { settings.errorFontSize = value }
+
+    static func validate(_ value: Float) throws(PlayerError) {
+        guard validRange.contains(value) else {
+            throw .invalidSetting(name: "EFontSize", value: "\(value)",
+                                  reason: "expected \(validRange.lowerBound)…\(validRange.upperBound) points")
+        }
+    }
+}
+
+/// Groups error-text settings; nesting flattens.
+public struct ErrorGroup: Setting {
+    public var settings: [any Setting]
+    public init(@VideoSettingsBuilder _ content: () -> [any Setting]) { settings = content() }
+    public func apply(to target: inout VideoSettings) { settings.forEach { $0.apply(to: &target) } }
+}
+
+/// Accepted for source compatibility with the model: vector overlays need no switch here.
+public struct EnableVector: Setting, Equatable {
+    public init() {}
+    public func apply(to settings: inout VideoSettings) { settings.enableVector = true }
+}
+
+/// Accepted for source compatibility with the model; Linux has no system picture-in-picture.
+public struct PictureInPicture: Setting, Equatable {
+    public init() {}
+    public func apply(to settings: inout VideoSettings) { settings.pictureInPicture = true }
+}
+
+/// Players of one group pause the others when they start playing.
+public struct ExclusivePlayback: Setting, Equatable {
+    public var group: String
+    public init(group: String) { self.group = group }
+    public func apply(to settings: inout VideoSettings) { settings.exclusiveGroup = group }
+}

@@ -1,0 +1,82 @@
+/// Everything that configures a player, built with the DSL or member by member.
+///
+/// ```swift
+/// let settings = VideoSettings {
+///     SourceName("swipe")
+///     Gravity(.resizeAspectFill)
+///     if kiosk { Loop() } else { NotAutoPlay() }
+///     Events([.playing, .errorAny])
+///     ErrorGroup { EColor(.white); EFontSize(24) }
+/// }
+/// ```
+/// Settings apply in order, so a setting given twice takes the last value. Defaults and valid ranges
+/// are declared on each setting type (`TimePublishing.validRange`…); `validate()` checks them.
+public struct VideoSettings: Sendable, Equatable {
+    public var sourceName: String?
+    public var ext: String = Ext.defaultValue
+    public var gravity: VideoGravity = Gravity.defaultValue
+    /// Seconds between time publications; nil = none.
+    public var timePublishing: Double?
+    public var loop = false
+    public var mute = false
+    public var notAutoPlay = false
+    public var subtitles: String?
+    public var events: EventSelection = .none
+    public var errorColor: Color = EColor.defaultValue
+    public var errorFontSize: Float = EFontSize.defaultValue
+    public var enableVector = false
+    public var pictureInPicture = false
+    public var exclusiveGroup: String?
+
+    public init(@VideoSettingsBuilder _ content: () -> [any Setting]) {
+        content().forEach { $0.apply(to: &self) }
+    }
+
+    /// The same value without the DSL.
+    public init(sourceName: String? = nil, ext: String = Ext.defaultValue, gravity: VideoGravity = Gravity.defaultValue,
+                timePublishing: Double? = nil, loop: Bool = false, mute: Bool = false, notAutoPlay: Bool = false,
+                subtitles: String? = nil, events: EventSelection = .none, errorColor: Color = EColor.defaultValue,
+                errorFontSize: Float = EFontSize.defaultValue, exclusiveGroup: String? = nil) {
+        self.sourceName = sourceName
+        self.ext = ext
+        self.gravity = gravity
+        self.timePublishing = timePublishing
+        self.loop = loop
+        self.mute = mute
+        self.notAutoPlay = notAutoPlay
+        self.subtitles = subtitles
+        self.events = events
+        self.errorColor = errorColor
+        self.errorFontSize = errorFontSize
+        self.exclusiveGroup = exclusiveGroup
+    }
+
+    /// Checks every value against its setting's valid range.
+    public func validate() throws(PlayerError) {
+        guard let sourceName, !sourceName.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw .invalidSetting(name: "SourceName", value: sourceName ?? "", reason: "a source is required")
+        }
+        try Ext.validate(ext)
+        if let timePublishing { try TimePublishing.validate(timePublishing) }
+        try EFontSize.validate(errorFontSize)
+        if let exclusiveGroup, exclusiveGroup.isEmpty {
+            throw .invalidSetting(name: "ExclusivePlayback", value: "", reason: "the group name is empty")
+        }
+    }
+}
+
+/// Which events a player delivers.
+public enum EventSelection: Sendable, Equatable {
+    /// No `Events` setting: nothing is delivered (the model's rule).
+    case none
+    case all
+    case only(Set<PlayerEventFilter>)
+
+    func admits(_ event: PlayerEvent) -> Bool {
+        switch self {
+        case .none: false
+        case .all: true
+        case let .only(filters): filters.contains(event.filter)
+        }
+    }
+}

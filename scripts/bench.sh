@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Benchmarks, not tests: loopplay against ffplay, mpv and `ffmpeg -f null` on the same machine in the
+# same run, with ../shared/bench (fixtures, Xvfb, watchers). Results go to docs/benchmarks.md by hand.
+#
+#   scripts/bench.sh [seam|cpu|throughput|firstframe|all]     (default all; about 10 minutes)
+# Env: F=/tmp/lp-fixtures  OUT=/tmp/lp-bench-loopplay  DISP=:7 (below :10, see the bench README)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+BENCH=$(cd "${BENCH:-../shared/bench}" && pwd)
+export F=${F:-/tmp/lp-fixtures} OUT=${OUT:-/tmp/lp-bench-loopplay} DISP=${DISP:-:7}
+what=${1:-all}
+command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
+scripts/install-deps.sh --tests
+missing=(); for p in mpv time imagemagick fonts-dejavu-core libx11-dev libxdamage-dev python3-xlib; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p"); done
+((${#missing[@]} == 0)) || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+swift build -c release --product loopplay >/dev/null
+LP=$ROOT/.build/release/loopplay
+"$BENCH/make-fixtures.sh" "$F" >/dev/null
+SWIPE=$F/c-swipe-640x360-h264.mp4 HD=$F/a-1080p30-h264-aac.mp4
+
+if [[ $what == seam || $what == all ]]; then
+  echo "## Loop seam seen from the X server (seam.sh, 25 s)"
+  CUSTOM_CMD="$LP --loop" PLAYERS="custom ffplay mpv-x11" "$BENCH/seam.sh" -d 25 "$SWIPE"
+fi
+
+if [[ $what == cpu || $what == all ]]; then
+  echo "## CPU and memory, 20 s of 1080p30 under Xvfb (baseline.sh)"
+  CUSTOM_CMD="$LP --loop" PLAYERS="custom ffplay mpv-x11" "$BENCH/baseline.sh" -d 20 "$HD"
+  echo "### loopplay with SDL's YUV texture path (software renderer) instead of swscale into the surface"
+  OUT=$OUT/texture CUSTOM_CMD="$LP --loop --video-output texture" PLAYERS=custom "$BENCH/baseline.sh" -d 20 "$HD"
+fi
+
+if [[ $what == throughput || $what == all ]]; then
+  echo "## Headless untimed throughput, 1080p30 clip looped 3 times (900 frames), video only"
+  for run in 1 2 3; do
+    /usr/bin/time -f "ffmpeg -f null: wall %e s, cpu %U+%S s" \
+      ffmpeg -hide_banner -nostdin -loglevel error -stream_loop 2 -an -i "$HD" -f null - 2>&1
+    /usr/bin/time -f "loopplay --untimed: wall %e s, cpu %U+%S s" \
+      "$LP" --source "$HD" --headless --untimed --loops 3 --stats-json "$OUT/throughput-$run.json" 2>&1
+    python3 -c "import json; d = json.load(open('$OUT/throughput-$run.json')); print('  loopplay presented', d['framesPresented'], 'frames')"
+  done
+fi
+
+if [[ $what == firstframe || $what == all ]]; then
+  echo "## Time to first frame, local file, seen from the X server (7 runs each)"
+  Xvfb "$DISP" -screen 0 1920x1080x24 -nolisten tcp >/dev/null 2>&1 & xvfb=$!
+  trap 'kill $xvfb 2>/dev/null' EXIT
+  sleep 1
+  export DISPLAY=$DISP SDL_AUDIODRIVER=dummy
+  /usr/bin/python3 scripts/bench/first_frame.py 7 8 300 -- "$LP" --source "$SWIPE" --loop
+  /usr/bin/python3 scripts/bench/first_frame.py 7 8 300 -- ffplay -loglevel quiet -loop 0 -left 0 -top 0 "$SWIPE"
+  /usr/bin/python3 scripts/bench/first_frame.py 7 8 300 -- mpv --no-config --vo=x11 --ao=null --loop-file=inf --geometry=+0+0 "$SWIPE"
+fi
