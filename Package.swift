@@ -30,8 +30,10 @@ let package = Package(
         .executableTarget(
             name: "loopplay",
             dependencies: ["LoopPlayer", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "WindowPlayer", dependencies: ["LoopPlayer"], path: "Examples/WindowPlayer"),
+        .executableTarget(name: "EmbedInSDL", dependencies: ["LoopPlayer", "CSDL"], path: "Examples/EmbedInSDL"),
         .executableTarget(name: "HeadlessFrames", dependencies: ["LoopPlayer"], path: "Examples/HeadlessFrames"),
-        .testTarget(name: "LoopPlayerTests", dependencies: ["LoopPlayer", "CFFmpeg"]),
+        .testTarget(name: "LoopPlayerTests", dependencies: ["LoopPlayer", "CFFmpeg", "CSDL"]),
         .testTarget(name: "FiltersTests", dependencies: ["Filters"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,19 +1,16 @@
-// Embedding example: play the bundled sample headless for three seamless passes and print
-// what the engine saw. Run: swift run HeadlessFrames [source]
+// Frames-only mode: every frame goes to a callback (for another toolkit, or analysis). Here: three
+// seamless passes of the bundled sample, as fast as it decodes, printing where each pass starts.
+// Run: swift run HeadlessFrames [source]
 import LoopPlayer
 
 let source = CommandLine.arguments.dropFirst().first ?? "swipe"
-do {
-    let engine = try PlaybackEngine(configuration: EngineConfiguration(
-        output: .offscreen, looping: true, untimed: true, stop: StopCondition(loops: 3)))
-    var lastPass = 0
-    engine.onFramePresented = { frame in
-        if frame.pass != lastPass { print("pass \(frame.pass) starts at \(frame.time) s"); lastPass = frame.pass }
+let player = ExtVideoPlayer { VideoSettings { SourceName(source); Loop() } }
+var lastPass = -1
+let outcome = player.runFrames(timing: .untimed, until: StopCondition(loops: 3)) { frame in
+    if frame.pass != lastPass {
+        print("pass \(frame.pass) starts at \(frame.time) s (\(frame.width)x\(frame.height))")
+        lastPass = frame.pass
     }
-    try engine.load(source)
-    let outcome = engine.run()
-    let stats = engine.statistics
-    print("\(outcome): \(stats.framesPresented) frames, \(stats.loopsCompleted) loops, seams \(stats.seamIntervalsMs) ms")
-} catch {
-    print("error: \(error)")
 }
+let stats = player.statistics
+print("\(outcome): \(stats.framesPresented) frames, \(stats.loopsCompleted) loops, seams \(stats.seamIntervalsMs) ms")

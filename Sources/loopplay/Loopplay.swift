@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import LoopPlayer
 
-@main
 struct Loopplay: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "loopplay",
@@ -67,6 +66,13 @@ struct Loopplay: ParsableCommand {
     @Option(help: "Write statistics as one JSON object to PATH at exit (- for stdout).")
     var statsJson: String?
 
+    @Flag(help: "Print each one-second batch of events as one JSON line on stdout.")
+    var events = false
+
+    @Option(help: ArgumentHelp("Print the position every SECONDS (default 1) as one JSON line on stdout.",
+                               valueName: "seconds"))
+    var timePublishing: Double?
+
     @Flag(help: "Log what the engine does.")
     var verbose = false
 
@@ -79,50 +85,38 @@ struct Loopplay: ParsableCommand {
             throw ValidationError("invalid --video-output '\(videoOutput)': expected automatic, texture or surface")
         }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be positive") }
+        if let timePublishing {
+            do { try TimePublishing.validate(timePublishing) } catch { throw ValidationError(error.description) }
+        }
         if let loops, loops < 1 { throw ValidationError("--loops must be at least 1") }
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
         guard snapshotAt >= 0 else { throw ValidationError("--snapshot-at must not be negative") }
     }
 
     func run() throws {
-        let level: Logger.Level = verbose ? .info : .warning
+        let level: Logger.Level = verbose ? .debug : .warning
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
         }
-        var configuration = try makeConfiguration()
-        let engine: PlaybackEngine
-        do {
-            engine = try PlaybackEngine(configuration: configuration)
-        } catch {
+        let player = try makePlayer()
+        var outcome = headless ? player.runHeadless(timing: timing, until: stopCondition(fallback: false))
+            : player.run(window: windowOptions, timing: timing, until: stopCondition(fallback: false))
+        var snapshotPath = snapshot
+        var statsPath = statsJson
+        if case let .failed(.displayUnavailable(reason)) = outcome {
             // No display: say so in one line and play headless, with stats and a snapshot.
-            configuration = headlessFallback(from: configuration)
-            let reason = if case let .displayUnavailable(reason) = error { reason } else { error.description }
             printError("no display (\(reason)); playing headless: stats below, snapshot in \(fallbackSnapshot)")
-            engine = try PlaybackEngine(configuration: configuration)
-            return try play(engine, snapshotPath: snapshot ?? fallbackSnapshot, statsPath: statsJson ?? "-")
-        }
-        try play(engine, snapshotPath: snapshot, statsPath: statsJson)
-    }
-
-    private var fallbackSnapshot: String { "loopplay-snapshot.png" }
-
-    private func play(_ engine: PlaybackEngine, snapshotPath: String?, statsPath: String?) throws {
-        let source = resolvedSource
-        var outcome = PlaybackEngine.RunOutcome.finished
-        do {
-            try engine.load(source, ext: ext)
-            if snapshot != nil, snapshotAt > 0 { engine.seek(to: snapshotAt) }
-            outcome = engine.run()
-        } catch {
-            outcome = .failed(error)
+            outcome = player.runHeadless(timing: timing, until: stopCondition(fallback: true))
+            snapshotPath = snapshotPath ?? fallbackSnapshot
+            statsPath = statsPath ?? "-"
         }
         if case .finished = outcome, let snapshotPath {
-            do { try engine.writeSnapshot(to: snapshotPath) } catch { outcome = .failed(error) }
+            do { try player.writeSnapshot(to: snapshotPath) } catch { outcome = .failed(error) }
         }
         if let statsPath {
-            let report = StatsReport(source: source, outcome: describe(outcome), statistics: engine.statistics)
+            let report = StatsReport(source: resolvedSource, outcome: describe(outcome), statistics: player.statistics)
             try? report.write(to: statsPath)
         }
         if case let .failed(error) = outcome {
@@ -131,26 +125,36 @@ struct Loopplay: ParsableCommand {
         }
     }
 
-    private func makeConfiguration() throws -> EngineConfiguration {
-        let gravity = try VideoGravity(parsing: self.gravity)
-        let stop = StopCondition(duration: duration, frames: snapshot != nil ? 1 : frames, loops: loops,
-                                 exitAtEnd: !keepOpen)
-        let output: EngineConfiguration.Output = headless ? .offscreen : .window(WindowOptions(
-            title: title, size: windowSize.map { ($0.width, $0.height) }, fullscreen: fullscreen,
-            output: VideoOutputKind(rawValue: videoOutput) ?? .automatic))
-        return EngineConfiguration(output: output, looping: loop || loops != nil, gravity: gravity,
-                                   untimed: untimed, stop: stop)
+    private var fallbackSnapshot: String { "loopplay-snapshot.png" }
+    private var timing: ExtVideoPlayer.Timing { untimed ? .untimed : .realTime }
+
+    private var windowOptions: WindowOptions {
+        WindowOptions(title: title, size: windowSize.map { ($0.width, $0.height) }, fullscreen: fullscreen,
+                      output: VideoOutputKind(rawValue: videoOutput) ?? .automatic)
     }
 
-    /// Headless, and bounded when nothing else bounds it: one pass, or three when looping.
-    private func headlessFallback(from configuration: EngineConfiguration) -> EngineConfiguration {
-        var fallback = configuration
-        fallback.output = .offscreen
-        if fallback.stop.duration == nil && fallback.stop.frames == nil && fallback.stop.loops == nil && fallback.looping {
-            fallback.stop.loops = 3
+    private func makePlayer() throws -> ExtVideoPlayer {
+        let settings = VideoSettings(
+            sourceName: resolvedSource, ext: ext, gravity: try VideoGravity(parsing: gravity), timePublishing: timePublishing,
+            loop: loop || loops != nil, events: events ? .all : .none)
+        let player = ExtVideoPlayer(settings: settings)
+        if events {
+            player.onPlayerEventChange { batch in JSONLines.write(["events": batch.map(\.jsonObject)]) }
         }
-        fallback.stop.exitAtEnd = true
-        return fallback
+        if timePublishing != nil {
+            player.onPlayerTimeChange { seconds in JSONLines.write(["time": seconds]) }
+        }
+        if snapshot != nil, snapshotAt > 0 { player.send(.seek(to: snapshotAt)) }
+        return player
+    }
+
+    /// The flags' limits; the headless fallback is bounded when nothing else bounds it:
+    /// one pass, or three when looping.
+    private func stopCondition(fallback: Bool) -> StopCondition {
+        var stop = StopCondition(duration: duration, frames: snapshot != nil ? 1 : frames, loops: loops,
+                                 exitAtEnd: !keepOpen || fallback, exitOnFailure: true)
+        if fallback && duration == nil && frames == nil && loops == nil && loop { stop.loops = 3 }
+        return stop
     }
 
     private func describe(_ outcome: PlaybackEngine.RunOutcome) -> String {

@@ -13,8 +13,12 @@ public final class PlaybackEngine {
     public enum State: Sendable, Equatable {
         case idle
         case loading
+        /// Opened and showing the first frame, waiting for `play` (`NotAutoPlay`).
+        case ready
         case playing
         case paused
+        /// Playing, but no frame is ready in time (a slow network or decoder).
+        case buffering
         /// Non-looping media reached its end; the last frame is held.
         case ended
         case failed(PlayerError)
@@ -40,10 +44,21 @@ public final class PlaybackEngine {
     /// Called at every wrap with the number of completed passes.
     public var onLoopCompleted: ((Int) -> Void)?
     public var onStateChange: ((State) -> Void)?
+    /// Every event as it happens (unbatched, unfiltered), on the engine's thread.
+    public var onEvent: ((PlayerEvent) -> Void)?
 
-    private let clock: PlaybackClock
+    /// Called at the top of every loop iteration (commands, settings, event batches).
+    var onTick: (() -> Void)?
+    /// Called once the stream is known and the presenter exists, before any frame is shown.
+    var onReady: (() -> Void)?
+    /// Another time the loop must wake at (event batches, time publishing), on `clock`.
+    var auxiliaryDeadline: (() -> Double?)?
+    /// Makes the renderer instead of `configuration.output` (embedding and frames-only modes).
+    var makeRenderer: ((VideoStreamInfo) throws(PlayerError) -> VideoRenderer)?
+
+    let clock: PlaybackClock
     private let realClock = MonotonicClock()
-    private let waiter: MainLoopWaiter
+    let waiter: MainLoopWaiter
     private var pipeline: MediaPipeline?
     private var presenter: Presenter?
     private var renderer: VideoRenderer?
@@ -53,6 +68,10 @@ public final class PlaybackEngine {
     private var wantsPause = false
     private var errorCounts: [String: Int] = [:]
     private var quitRequested = false
+    private var holdingFirstFrame = false
+    private var pendingSpeed = 1.0
+    private var reportedDuration: Double?
+    private var lastBounds: Rect?
 
     /// Creates an engine. With a window output this initialises SDL video and throws
     /// `displayUnavailable` when there is no display.
@@ -67,6 +86,13 @@ public final class PlaybackEngine {
         }
     }
 
+    /// For hosts that run the loop themselves: `wake` is how pipeline threads nudge them.
+    init(configuration: EngineConfiguration, waiter: MainLoopWaiter) {
+        self.configuration = configuration
+        clock = configuration.untimed ? VirtualClock() : MonotonicClock()
+        self.waiter = waiter
+    }
+
     deinit { pipeline?.stop() }
 
     // MARK: Loading
@@ -77,8 +103,8 @@ public final class PlaybackEngine {
         do {
             load(try SourceResolver.standard().resolve(source, ext: ext))
         } catch {
-            record(error)
-            state = .failed(error)
+            unload()
+            fail(error)
             throw error
         }
     }
@@ -87,6 +113,7 @@ public final class PlaybackEngine {
     public func load(_ location: MediaLocation) {
         unload()
         self.location = location
+        onEvent?(.currentItemChanged)
         loadStartedAt = realClock.now
         pipeline = MediaPipeline(location: location, looping: configuration.looping, frameReady: waiter.wake)
         state = .loading
@@ -94,6 +121,7 @@ public final class PlaybackEngine {
 
     /// Stops the current source and releases its threads, queues and FFmpeg objects.
     public func unload() {
+        if pipeline != nil { onEvent?(.currentItemRemoved) }
         pipeline?.stop()
         pipeline = nil
         presenter = nil
@@ -101,6 +129,8 @@ public final class PlaybackEngine {
         videoInfo = nil
         firstFrameMs = nil
         pendingSeekGeneration = nil
+        reportedDuration = nil
+        lastBounds = nil
         state = .idle
     }
 
@@ -128,37 +158,94 @@ public final class PlaybackEngine {
     public func run() -> RunOutcome {
         quitRequested = false
         while true {
-            handle(waiter.poll())
-            if quitRequested { return .quit }
-            guard let pipeline else { return .finished }
-            if presenter == nil {
-                switch pipeline.phase {
-                case .opening:
-                    handle(waiter.wait(until: nil, clock: realClock))
-                    continue
-                case let .failed(error):
-                    fail(error)
-                    return .failed(error)
-                case let .ready(info):
-                    if let error = prepare(info) {
-                        fail(error)
-                        return .failed(error)
-                    }
-                }
-            }
-            guard let presenter else { return .finished }
-            switch presenter.step(frames: pipeline.frames, stop: configuration.stop) {
-            case .presented:
-                continue
-            case let .waitUntil(time):
-                handle(waiter.wait(until: time, clock: clock))
-            case .waitForFrames, .idle:
-                let stopAt = clock.isVirtual ? nil : presenter.deadline(for: configuration.stop)
-                handle(waiter.wait(until: stopAt, clock: clock))
-            case .finished:
-                return .finished
+            switch advance() {
+            case let .finished(outcome): return outcome
+            case .again: continue
+            case let .wait(deadline): handle(waiter.wait(until: deadline, clock: deadline == nil ? realClock : clock))
             }
         }
+    }
+
+    /// One non-blocking iteration for hosts that run their own loop (embedding): presents at most
+    /// one due frame and returns when to call again (clock seconds from now; nil = on the next
+    /// wakeup), or the outcome once playback is over.
+    public func pump() -> (nextIn: Double?, outcome: RunOutcome?) {
+        switch advance() {
+        case let .finished(outcome): return (nil, outcome)
+        case .again: return (0, nil)  // one frame per call: the host draws it before the next
+        case let .wait(deadline): return (deadline.map { max(0, $0 - clock.now) }, nil)
+        }
+    }
+
+    private enum Advance {
+        case again
+        case wait(Double?)
+        case finished(RunOutcome)
+    }
+
+    /// Input, hooks, opening and one presenter step.
+    private func advance() -> Advance {
+        handle(waiter.poll())
+        onTick?()
+        if quitRequested { return .finished(.quit) }
+        let exitOnFailure = configuration.stop.exitOnFailure
+        if case let .failed(error) = state { return exitOnFailure ? .finished(.failed(error)) : .wait(nil) }
+        guard let pipeline else { return exitOnFailure ? .finished(.finished) : .wait(nil) }
+        if presenter == nil {
+            switch pipeline.phase {
+            case .opening:
+                return .wait(nil)
+            case let .failed(error):
+                fail(error)
+                return exitOnFailure ? .finished(.failed(error)) : .wait(nil)
+            case let .ready(info):
+                if let error = prepare(info) {
+                    fail(error)
+                    return exitOnFailure ? .finished(.failed(error)) : .wait(nil)
+                }
+                onReady?()
+            }
+        }
+        guard let presenter else { return .finished(.finished) }
+        let step = presenter.step(frames: pipeline.frames, stop: configuration.stop)
+        reportDurationIfMeasured()
+        switch step {
+        case .presented:
+            if state == .buffering { state = .playing }
+            return .again
+        case let .waitUntil(time):
+            return .wait(earliest(time, auxiliaryDeadline?()))
+        case .waitForFrames:
+            noteStarvation()
+            fallthrough
+        case .idle:
+            guard !clock.isVirtual else { return .wait(nil) }
+            return .wait(earliest(presenter.deadline(for: configuration.stop), auxiliaryDeadline?()))
+        case .finished:
+            return .finished(.finished)
+        }
+    }
+
+    private func earliest(_ a: Double?, _ b: Double?) -> Double? {
+        switch (a, b) {
+        case let (a?, b?): min(a, b)
+        case let (a?, nil): a
+        case let (nil, b): b
+        }
+    }
+
+    /// Playing with an empty queue for longer than two frames is buffering.
+    private func noteStarvation() {
+        guard state == .playing, let presenter, let shown = presenter.lastShownAt, !clock.isVirtual,
+              let info = videoInfo, clock.now - shown > 2 * info.nominalFrameInterval + 0.05 else { return }
+        state = .buffering
+        onEvent?(.waitingToPlayAtSpecifiedRate)
+    }
+
+    private func reportDurationIfMeasured() {
+        guard let measured = pipeline?.timeline?.loopDurationSeconds, reportedDuration != measured else { return }
+        reportedDuration = measured
+        onEvent?(.duration(measured))
     }
 
     /// Asks `run()` to return `.quit` (from the engine's thread).
@@ -171,10 +258,35 @@ public final class PlaybackEngine {
 
     public var isPaused: Bool { presenter?.isPaused ?? wantsPause }
 
+    /// True once the stream is open and frames can be presented (commands apply from here on).
+    public var isReady: Bool { presenter != nil }
+
     public func setPaused(_ paused: Bool) {
+        // A player still waiting on its first frame (`NotAutoPlay`) stays ready when paused.
+        if paused && holdingFirstFrame { return }
+        let changed = paused != wantsPause || state == .ready
         wantsPause = paused
+        if !paused { holdingFirstFrame = false }
         presenter?.setPaused(paused)
-        if state == .playing || state == .paused { state = paused ? .paused : .playing }
+        if [.playing, .paused, .ready, .buffering].contains(state) { state = paused ? .paused : .playing }
+        if changed { onEvent?(paused ? .paused : .playing) }
+        waiter.wake()
+    }
+
+    /// Whether the next source waits on its first frame (`NotAutoPlay`): state `.ready` until `play`.
+    /// Call before `load`.
+    public func setHoldsFirstFrame(_ hold: Bool) {
+        wantsPause = hold
+        holdingFirstFrame = hold
+    }
+
+    /// Playback rate: 1 is normal, 0 holds the picture. Clamped to 0…16.
+    public var speed: Double { presenter?.speed ?? pendingSpeed }
+
+    public func setSpeed(_ speed: Double) {
+        let clamped = speed.isNaN ? 1 : min(max(speed, 0), 16)
+        pendingSpeed = clamped
+        presenter?.setSpeed(clamped)
         waiter.wake()
     }
 
@@ -188,6 +300,7 @@ public final class PlaybackEngine {
     public func setGravity(_ gravity: VideoGravity) {
         configuration.gravity = gravity
         renderer?.gravity = gravity
+        reportBounds()
     }
 
     /// Position inside the current pass, in seconds.
@@ -199,16 +312,18 @@ public final class PlaybackEngine {
     }
 
     /// Seeks inside the current pass; negative goes to the start, past the end to the last frame.
-    public func seek(to position: Double) {
-        guard let pipeline else { return }
-        var target = max(0, position)
+    @discardableResult
+    public func seek(to position: Double) -> Double? {
+        guard let pipeline else { return nil }
+        var target = position.isNaN ? 0 : max(0, position)
         if let duration {
             target = min(target, max(0, duration - (videoInfo?.nominalFrameInterval ?? 0)))
         }
         let generation = pipeline.seek(to: target, inPass: presenter?.current?.pass ?? 0)
         if let presenter { presenter.restart(generation: generation) } else { pendingSeekGeneration = generation }
-        if state == .ended { state = .playing }
+        if state == .ended { state = wantsPause ? .paused : .playing }
         waiter.wake()
+        return target
     }
 
     public func seek(by delta: Double) { seek(to: position + delta) }
@@ -250,9 +365,12 @@ public final class PlaybackEngine {
     /// so callers can route it into `state`.
     private func prepare(_ info: VideoStreamInfo) -> PlayerError? {
         videoInfo = info
-        let renderer: VideoRenderer
-        switch configuration.output {
-        case let .window(options):
+        var renderer: VideoRenderer
+        if let makeRenderer {
+            do { renderer = try makeRenderer(info) } catch { return error }
+        } else {
+            switch configuration.output {
+            case let .window(options):
             do {
                 renderer = try SDLWindowRenderer(
                     options: options, title: options.title ?? windowTitle, geometry: info.geometry,
@@ -260,27 +378,49 @@ public final class PlaybackEngine {
             } catch {
                 return error
             }
-        case .offscreen:
-            renderer = OffscreenRenderer()
-        case .null:
-            renderer = NullRenderer()
+            case .offscreen:
+                renderer = OffscreenRenderer()
+            case .null:
+                renderer = NullRenderer()
+            }
         }
         renderer.gravity = configuration.gravity
         let presenter = Presenter(clock: clock, renderer: renderer, nominalFrameInterval: info.nominalFrameInterval)
         presenter.onPresented = { [unowned self] frame in
             if firstFrameMs == nil {
                 firstFrameMs = (realClock.now - loadStartedAt) * 1000
-                state = wantsPause ? .paused : .playing
+                state = holdingFirstFrame ? .ready : wantsPause ? .paused : .playing
+                if state == .playing { onEvent?(.playing) }
+                reportBounds()
             }
             onFramePresented?(frame)
         }
-        presenter.onLoopCompleted = { [unowned self] count in onLoopCompleted?(count) }
-        presenter.onEnded = { [unowned self] in state = .ended }
+        presenter.onLoopCompleted = { [unowned self] count in
+            onLoopCompleted?(count)
+            onEvent?(.loopCompleted(count))
+        }
+        presenter.onEnded = { [unowned self] in
+            state = .ended
+            onEvent?(.ended)
+        }
         if let generation = pendingSeekGeneration { presenter.restart(generation: generation) }
         presenter.setPaused(wantsPause)
+        presenter.setSpeed(pendingSpeed)
         self.renderer = renderer
         self.presenter = presenter
+        onEvent?(.itemStatusChanged(.readyToPlay))
+        if let announced = info.announcedDuration {
+            reportedDuration = announced
+            onEvent?(.duration(announced))
+        }
         return nil
+    }
+
+    /// Where the picture sits in the player area, reported when it changes.
+    private func reportBounds() {
+        guard let bounds = renderer?.pictureBounds, bounds != lastBounds else { return }
+        lastBounds = bounds
+        onEvent?(.boundsChanged(bounds))
     }
 
     private var windowTitle: String {
@@ -293,6 +433,8 @@ public final class PlaybackEngine {
         record(error)
         pipeline?.stop()
         state = .failed(error)
+        onEvent?(.itemStatusChanged(.failed))
+        onEvent?(.error(error))
     }
 
     private func record(_ error: PlayerError) {
@@ -308,7 +450,9 @@ public final class PlaybackEngine {
             case let .seekRelative(delta): seek(by: delta)
             case .toggleLoop: setLooping(!isLooping)
             case .toggleFullscreen: (renderer as? SDLWindowRenderer)?.toggleFullscreen()
-            case .redraw: renderer?.redisplay()
+            case .redraw:
+                renderer?.redisplay()
+                reportBounds()
             case .snapshot:
                 let path = "loopplay-\(Int(Date().timeIntervalSince1970 * 1000)).png"
                 do { try writeSnapshot(to: path); logger.notice("snapshot written to \(path)") } catch { record(error) }

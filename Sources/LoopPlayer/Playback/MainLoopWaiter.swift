@@ -106,3 +106,11 @@ final class SDLEventWaiter: MainLoopWaiter {
         return actions
     }
 }
+
+/// The host application runs the loop (embedding): nothing here ever sleeps; pipeline threads wake
+/// the host's SDL event wait with our user event.
+final class HostLoopWaiter: MainLoopWaiter {
+    let wake: @Sendable () -> Void = SDLVideo.waker
+    func wait(until deadline: Double?, clock: PlaybackClock) -> [InputAction] { [] }
+    func poll() -> [InputAction] { [] }
+}

@@ -183,7 +183,7 @@ final class MediaPipeline: @unchecked Sendable {
         }
         offset = timelineState.withLock { $0?.wrap() ?? 0 }
         if pass == 0, let seconds = timeline?.loopDurationSeconds {
-            logger.info("\(location): one pass lasts \(seconds) s; looping on one timeline")
+            logger.debug("\(location): one pass lasts \(seconds) s; looping on one timeline")
         }
         pass += 1
         return true

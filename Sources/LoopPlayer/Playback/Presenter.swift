@@ -49,6 +49,9 @@ final class Presenter {
         statistics.nominalFrameIntervalMs = nominalFrameInterval * 1000
     }
 
+    /// Clock time the last frame was shown.
+    var lastShownAt: Double? { lastPresentedAt }
+
     /// The position inside the current pass, in seconds.
     var positionInPass: Double {
         guard let current else { return 0 }

@@ -8,13 +8,19 @@ public struct StopCondition: Sendable, Equatable {
     public var loops: Int?
     /// Stop when non-looping media ends instead of holding the last frame.
     public var exitAtEnd: Bool
+    /// Return `.failed` when the source fails; false keeps running (show the error, wait for a
+    /// retry or a new source), as a long-running embedded player should.
+    public var exitOnFailure: Bool
 
-    public init(duration: Double? = nil, frames: Int? = nil, loops: Int? = nil, exitAtEnd: Bool = false) {
+    public init(duration: Double? = nil, frames: Int? = nil, loops: Int? = nil, exitAtEnd: Bool = false,
+                exitOnFailure: Bool = true) {
         self.duration = duration
         self.frames = frames
         self.loops = loops
         self.exitAtEnd = exitAtEnd
+        self.exitOnFailure = exitOnFailure
     }
 
-    public static let never = StopCondition()
+    /// Runs until told to stop, surviving failures.
+    public static let never = StopCondition(exitOnFailure: false)
 }

@@ -33,6 +33,13 @@ enum SDLVideo {
         initialized = true
     }
 
+    /// For a host application that initialised SDL itself (embedding): only the wakeup event is ours.
+    static func attachToHost() {
+        guard !initialized else { return }
+        wakeType = SDL_RegisterEvents(1)
+        initialized = true
+    }
+
     /// Whether a display is likely reachable without touching SDL (for a one-line fallback message).
     static var displayConfigured: Bool {
         let environment = ProcessInfo.processInfo.environment

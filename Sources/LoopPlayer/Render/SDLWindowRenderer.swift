@@ -30,7 +30,7 @@ final class SDLWindowRenderer: VideoRenderer {
             SDL_DestroyWindow(window)
             throw error
         }
-        logger.info("window \(width)x\(height), video output: \(output.name)")
+        logger.debug("window \(width)x\(height), video output: \(output.name)")
     }
 
     deinit {
@@ -44,6 +44,12 @@ final class SDLWindowRenderer: VideoRenderer {
     }
 
     func redisplay() { draw() }
+
+    var pictureBounds: Rect? {
+        var width: Int32 = 0, height: Int32 = 0
+        output.drawableSize(window: window, width: &width, height: &height)
+        return VideoLayout(geometry: geometry, gravity: gravity, areaWidth: Double(width), areaHeight: Double(height)).destination
+    }
 
     func toggleFullscreen() {
         let fullscreen = SDL_GetWindowFlags(window) & SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue != 0

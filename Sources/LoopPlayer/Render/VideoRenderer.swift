@@ -6,6 +6,12 @@ protocol VideoRenderer: AnyObject {
     func redisplay()
     /// The gravity used to lay the picture out.
     var gravity: VideoGravity { get set }
+    /// Where the picture sits in the player area (nil without an area).
+    var pictureBounds: Rect? { get }
+}
+
+extension VideoRenderer {
+    var pictureBounds: Rect? { nil }
 }
 
 /// Draws nothing: for benchmarks of the pipeline alone.

@@ -19,7 +19,7 @@ public struct Ext: Setting, Equatable {
     public init(_ value: String) { self.value = value }
     public func apply(to settings: inout VideoSettings) { settings.ext = value }
 
-    static func validate(_ value: String) throws(PlayerError) {
+    public static func validate(_ value: String) throws(PlayerError) {
         let bare = value.hasPrefix(".") ? String(value.dropFirst()) : value
         guard !bare.isEmpty, !bare.contains("/"), !bare.contains(where: \.isWhitespace) else {
             throw .invalidSetting(name: "Ext", value: value, reason: "expected a file extension such as mp4")
@@ -45,7 +45,7 @@ public struct TimePublishing: Setting, Equatable {
     public init(_ interval: Double = TimePublishing.defaultInterval) { self.interval = interval }
     public func apply(to settings: inout VideoSettings) { settings.timePublishing = interval }
 
-    static func validate(_ interval: Double) throws(PlayerError) {
+    public static func validate(_ interval: Double) throws(PlayerError) {
         guard validRange.contains(interval) else {
             throw .invalidSetting(name: "TimePublishing", value: "\(interval)",
                                   reason: "expected \(validRange.lowerBound)…\(validRange.upperBound) seconds")
@@ -103,7 +103,7 @@ public struct EFontSize: Setting, Equatable {
     public init(_ value: Float) { self.value = value }
     public func apply(to settings: inout VideoSettings) { settings.errorFontSize = value }
 
-    static func validate(_ value: Float) throws(PlayerError) {
+    public static func validate(_ value: Float) throws(PlayerError) {
         guard validRange.contains(value) else {
             throw .invalidSetting(name: "EFontSize", value: "\(value)",
                                   reason: "expected \(validRange.lowerBound)…\(validRange.upperBound) points")

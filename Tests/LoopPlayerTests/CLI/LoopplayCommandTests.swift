@@ -96,4 +96,29 @@ final class LoopplayCommandTests: XCTestCase {
         XCTAssertEqual(LoopplayTool.json(result.stdout)?["loopsCompleted"] as? Int, 3)
         XCTAssertTrue(FileManager.default.fileExists(atPath: directory.appendingPathComponent("loopplay-snapshot.png").path))
     }
+
+    func testEventsAndTimesArePrintedAsJSONLines() throws {
+        let result = try LoopplayTool.run(["--source", TestMedia.loopClip(), "--headless", "--untimed", "--loops", "2",
+                                           "--events", "--time-publishing"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let objects = result.stdout.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }
+        let batches = objects.compactMap { $0["events"] as? [[String: Any]] }.map { $0.compactMap { $0["type"] as? String } }
+        XCTAssertEqual(batches, [["currentItemChanged", "itemStatusChanged", "duration", "playing"],
+                                 ["loopCompleted"], ["loopCompleted"]])
+        let times = objects.compactMap { $0["time"] as? Double }.map { ($0 * 1000).rounded() / 1000 }
+        XCTAssertEqual(times, [1, 2, 3, 0, 1, 2, 3])
+    }
+
+    func testTimePublishingTakesAnInterval() throws {
+        let result = try LoopplayTool.run(["--source", TestMedia.loopClip(), "--headless", "--untimed", "--duration", "2.1",
+                                           "--time-publishing", "0.5"])
+        let times = result.stdout.split(separator: "\n").compactMap {
+            ((try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any])?["time"] as? Double
+        }
+        XCTAssertEqual(times.map { ($0 * 1000).rounded() / 1000 }, [0.5, 1, 1.5, 2])
+        let bad = try LoopplayTool.run(["--source", "swipe", "--time-publishing", "-2"])
+        XCTAssertEqual(bad.status, 64)
+    }
 }

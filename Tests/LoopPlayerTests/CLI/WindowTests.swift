@@ -3,13 +3,6 @@ import XCTest
 
 /// A real SDL window on a private Xvfb display, checked by reading the screen's pixels.
 final class WindowTests: XCTestCase {
-    /// One second of red, then blue: holding the end shows blue.
-    private func redThenBlue() throws -> String {
-        try TestMedia.clip("red-blue.mp4", ["-f", "lavfi", "-i",
-            "color=c=red:s=320x180:r=30:d=1[a];color=c=blue:s=320x180:r=30:d=1[b];[a][b]concat=n=2:v=1:a=0"]
-            + TestMedia.h264 + ["-pix_fmt", "yuv420p"])
-    }
-
     private func assertColor(_ pixels: [UInt8], width: Int, x: Int, y: Int, is expected: (Int, Int, Int),
                              _ message: String, file: StaticString = #filePath, line: UInt = #line) {
         let i = (y * width + x) * 3
@@ -22,7 +15,7 @@ final class WindowTests: XCTestCase {
     private func showLastFrame(output: String, gravity: String) throws -> [UInt8] {
         let display = try VirtualDisplay()
         let title = "lptest-\(output)-\(gravity)"
-        let player = try LoopplayTool.start(["--source", redThenBlue(), "--keep-open", "--window-size", "320x320",
+        let player = try LoopplayTool.start(["--source", TestMedia.redThenBlue(), "--keep-open", "--window-size", "320x320",
                                              "--gravity", gravity, "--video-output", output, "--title", title],
                                             environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
         defer { player.process.terminate(); player.process.waitUntilExit() }
@@ -56,7 +49,7 @@ final class WindowTests: XCTestCase {
     func testScreenShowsTheFrameThePlayerSnapshots() throws {
         // While red is up (t < 1 s) the screen is red; --duration stops before blue.
         let display = try VirtualDisplay()
-        let player = try LoopplayTool.start(["--source", redThenBlue(), "--title", "lptest-red", "--window-size", "320x180"],
+        let player = try LoopplayTool.start(["--source", TestMedia.redThenBlue(), "--title", "lptest-red", "--window-size", "320x180"],
                                             environment: ["DISPLAY": display.name])
         defer { player.process.terminate(); player.process.waitUntilExit() }
         let window = try XCTUnwrap(try display.window(titled: "lptest-red"))

@@ -39,6 +39,13 @@ enum TestMedia {
         try testPattern("loop-120.mp4", frames: 120, codec: h264)
     }
 
+    /// One second of red, then one of blue (320x180): easy to recognise on screen.
+    static func redThenBlue() throws -> String {
+        try clip("red-blue.mp4", ["-f", "lavfi", "-i",
+            "color=c=red:s=320x180:r=30:d=1[a];color=c=blue:s=320x180:r=30:d=1[b];[a][b]concat=n=2:v=1:a=0"]
+            + h264 + ["-pix_fmt", "yuv420p"])
+    }
+
     @discardableResult
     static func run(_ tool: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
         let process = Process()

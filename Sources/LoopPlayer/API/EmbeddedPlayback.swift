@@ -1,0 +1,48 @@
+/// Renders an `ExtVideoPlayer` into a host application's own SDL renderer and loop.
+///
+/// ```swift
+/// let video = try EmbeddedPlayback(player: player, renderer: appRenderer)
+/// while running {
+///     // … the app's SDL_WaitEventTimeout / event handling …
+///     let next = video.update()            // seconds until it wants to be called again
+///     SDL_RenderClear(appRenderer)
+///     video.draw(in: Rect(x: 20, y: 20, width: 640, height: 360))
+///     SDL_RenderPresent(appRenderer)
+/// }
+/// ```
+/// Pipeline threads wake the host's `SDL_WaitEvent*` with a user event when a frame is decoded.
+/// Use from the thread that owns the host's renderer.
+public final class EmbeddedPlayback {
+    private let session: PlayerSession
+    private var embedded: EmbeddedSDLRenderer?
+
+    /// `renderer` is the host's `SDL_Renderer *`.
+    public init(player: ExtVideoPlayer, renderer: OpaquePointer, timing: ExtVideoPlayer.Timing = .realTime,
+                until stop: StopCondition = .never) throws(PlayerError) {
+        SDLVideo.attachToHost()
+        session = try PlayerSession(player: player, output: .null, timing: timing, stop: stop, waiter: HostLoopWaiter())
+        player.session = session
+        session.engine.makeRenderer = { [unowned self] info in
+            let made = EmbeddedSDLRenderer(renderer: renderer, geometry: info.geometry)
+            embedded = made
+            return made
+        }
+        session.start()
+    }
+
+    deinit { session.finish() }
+
+    /// Applies commands and settings and shows at most one due frame. Returns the seconds until it
+    /// wants to be called again (0: at once), or nil to wait for the next SDL event: a decoded frame
+    /// or a command wakes the host's event wait. After a stop condition, `state` tells why.
+    @discardableResult
+    public func update() -> Double? {
+        session.engine.pump().nextIn
+    }
+
+    /// Draws the current frame into `area` of the host's renderer with the player's gravity.
+    public func draw(in area: Rect) { embedded?.draw(in: area) }
+
+    /// The engine's state (same as `player.state`).
+    public var state: PlaybackEngine.State { session.engine.state }
+}

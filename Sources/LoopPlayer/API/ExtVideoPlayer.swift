@@ -1,0 +1,206 @@
+import Foundation
+import Synchronization
+
+/// A looping video player configured with the `VideoSettings` DSL: the Linux counterpart of
+/// *swiftui-loop-videoplayer*'s `ExtVideoPlayer`.
+///
+/// ```swift
+/// let player = ExtVideoPlayer {
+///     VideoSettings {
+///         SourceName("swipe")
+///         Loop()
+///         TimePublishing()
+///         Events([.playing, .loopCompletedAny, .errorAny])
+///     }
+/// }
+/// .onPlayerTimeChange { seconds in print(seconds) }
+/// .onPlayerEventChange { events in print(events) }
+/// player.run()          // a window, on the main thread
+/// ```
+/// `send(_:)`, `settings`, `state`, `statistics` and `retry()` may be used from any thread; `run…`
+/// and embedding calls belong to one thread (the main thread for windows).
+public final class ExtVideoPlayer: @unchecked Sendable {
+    /// Clock choice for a run.
+    public enum Timing: Sendable, Equatable {
+        /// Real time.
+        case realTime
+        /// Every frame as soon as it is decoded (virtual clock): tests and benchmarks.
+        case untimed
+    }
+
+    struct Shared {
+        var settings: VideoSettings
+        var settingsVersion = 0
+        var commands: [PlaybackCommand] = []
+        var state: PlaybackEngine.State = .idle
+        var currentTime = 0.0
+        var statistics = PlaybackStatistics()
+        var timeHandlers: [@Sendable (Double) -> Void] = []
+        var eventHandlers: [@Sendable ([PlayerEvent]) -> Void] = []
+        var timeContinuations: [UUID: AsyncStream<Double>.Continuation] = [:]
+        var eventContinuations: [UUID: AsyncStream<[PlayerEvent]>.Continuation] = [:]
+        var wake: (@Sendable () -> Void)?
+        var retryRequested = false
+        var stopRequested = false
+    }
+
+    let shared: Mutex<Shared>
+    /// The engine of the current or last run; touched only on the run thread.
+    var session: PlayerSession?
+
+    /// `ExtVideoPlayer { VideoSettings { … } }`.
+    public init(_ settings: () -> VideoSettings) {
+        shared = Mutex(Shared(settings: settings()))
+    }
+
+    public init(settings: VideoSettings) {
+        shared = Mutex(Shared(settings: settings))
+    }
+
+    /// The model's plain-parameter form.
+    public convenience init(fileName: String, ext: String = Ext.defaultValue, gravity: VideoGravity = Gravity.defaultValue,
+                            timePublishing: Double? = nil, eColor: Color = EColor.defaultValue,
+                            eFontSize: Float = EFontSize.defaultValue) {
+        self.init(settings: VideoSettings(sourceName: fileName, ext: ext, gravity: gravity, timePublishing: timePublishing,
+                                          errorColor: eColor, errorFontSize: eFontSize))
+    }
+
+    deinit {
+        shared.withLock { state in
+            state.timeContinuations.values.forEach { $0.finish() }
+            state.eventContinuations.values.forEach { $0.finish() }
+        }
+    }
+
+    // MARK: Observing
+
+    /// Called with the position inside the current pass every `TimePublishing` interval.
+    @discardableResult
+    public func onPlayerTimeChange(_ handler: @escaping @Sendable (Double) -> Void) -> Self {
+        shared.withLock { $0.timeHandlers.append(handler) }
+        return self
+    }
+
+    /// Called with each one-second batch of events admitted by the `Events` setting.
+    @discardableResult
+    public func onPlayerEventChange(_ handler: @escaping @Sendable ([PlayerEvent]) -> Void) -> Self {
+        shared.withLock { $0.eventHandlers.append(handler) }
+        return self
+    }
+
+    /// Published times, for async code. Each call makes a new subscriber.
+    public func times() -> AsyncStream<Double> {
+        let (stream, continuation) = AsyncStream<Double>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        let id = UUID()
+        shared.withLock { $0.timeContinuations[id] = continuation }
+        continuation.onTermination = { [weak self] _ in _ = self?.shared.withLock { $0.timeContinuations.removeValue(forKey: id) } }
+        return stream
+    }
+
+    /// Event batches, for async code. Each call makes a new subscriber.
+    public func eventBatches() -> AsyncStream<[PlayerEvent]> {
+        let (stream, continuation) = AsyncStream<[PlayerEvent]>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        let id = UUID()
+        shared.withLock { $0.eventContinuations[id] = continuation }
+        continuation.onTermination = { [weak self] _ in _ = self?.shared.withLock { $0.eventContinuations.removeValue(forKey: id) } }
+        return stream
+    }
+
+    // MARK: Controlling
+
+    /// Queues `command`; applied in order once the media is ready. Callable from any thread.
+    public func send(_ command: PlaybackCommand) {
+        let wake = shared.withLock { state -> (@Sendable () -> Void)? in
+            state.commands.append(command)
+            return state.wake
+        }
+        wake?()
+    }
+
+    /// The settings; assigning applies every changed setting live (a new source loads it).
+    public var settings: VideoSettings {
+        get { shared.withLock { $0.settings } }
+        set {
+            let wake = shared.withLock { state -> (@Sendable () -> Void)? in
+                state.settings = newValue
+                state.settingsVersion += 1
+                return state.wake
+            }
+            wake?()
+        }
+    }
+
+    /// The position inside the current pass, in seconds (as of the player's last loop iteration).
+    public var currentTime: Double { shared.withLock { $0.currentTime } }
+
+    /// idle → loading → ready → playing / paused / buffering → ended, or failed.
+    public var state: PlaybackEngine.State { shared.withLock { $0.state } }
+
+    /// The counters behind `loopplay --stats-json`, refreshed every second and at the end of a run.
+    public var statistics: PlaybackStatistics { shared.withLock { $0.statistics } }
+
+    /// Loads the current source again after a failure.
+    public func retry() {
+        let wake = shared.withLock { state -> (@Sendable () -> Void)? in
+            state.retryRequested = true
+            return state.wake
+        }
+        wake?()
+    }
+
+    /// Ends a running `run…` call (from any thread).
+    public func stop() {
+        let wake = shared.withLock { state -> (@Sendable () -> Void)? in
+            state.stopRequested = true
+            return state.wake
+        }
+        wake?()
+    }
+
+    // MARK: Running
+
+    /// Plays in the player's own SDL window until a stop condition, `stop()`, or the user quits.
+    /// Call on the main thread.
+    @discardableResult
+    public func run(window: WindowOptions = WindowOptions(), timing: Timing = .realTime,
+                    until stop: StopCondition = .never) -> PlaybackEngine.RunOutcome {
+        run(output: .window(window), timing: timing, stop: stop, renderer: nil)
+    }
+
+    /// Plays without a window; the last frame is kept for `snapshot()`.
+    @discardableResult
+    public func runHeadless(timing: Timing = .realTime, until stop: StopCondition = .never) -> PlaybackEngine.RunOutcome {
+        run(output: .offscreen, timing: timing, stop: stop, renderer: nil)
+    }
+
+    /// Frames-only mode: every shown frame goes to `handler` (on this thread), for other toolkits.
+    @discardableResult
+    public func runFrames(timing: Timing = .realTime, until stop: StopCondition = .never,
+                          _ handler: @escaping (VideoFrame) -> Void) -> PlaybackEngine.RunOutcome {
+        run(output: .null, timing: timing, stop: stop) { _ in FrameCallbackRenderer(handler: handler) }
+    }
+
+    /// The frame on screen at the video's display size (after or during a run, on the run thread).
+    public func snapshot() throws(PlayerError) -> RGBImage {
+        guard let engine = session?.engine else { throw .renderFailed(reason: "the player has not run") }
+        return try engine.snapshot()
+    }
+
+    public func writeSnapshot(to path: String) throws(PlayerError) {
+        try Snapshot.writePNG(try snapshot(), to: path)
+    }
+
+    func run(output: EngineConfiguration.Output, timing: Timing, stop: StopCondition,
+             renderer: ((VideoStreamInfo) throws(PlayerError) -> VideoRenderer)?) -> PlaybackEngine.RunOutcome {
+        let session: PlayerSession
+        do {
+            session = try PlayerSession(player: self, output: output, timing: timing, stop: stop, waiter: nil)
+        } catch {
+            PlayerSession.report(error, to: self)
+            return .failed(error)
+        }
+        session.engine.makeRenderer = renderer
+        self.session = session
+        return session.run()
+    }
+}

@@ -1,0 +1,20 @@
+/// A command for a running player. Send from any thread with `ExtVideoPlayer.send(_:)`: every
+/// command is applied, in order (two identical commands are both applied), and commands sent
+/// before the media is ready wait until it is.
+public enum PlaybackCommand: Sendable, Equatable {
+    case play
+    case pause
+    /// Seeks inside the current pass: negative goes to the start, past the end to the last frame.
+    /// Emits `.seek(success, currentTime:)`. Plays afterwards if `play`, else pauses.
+    case seek(to: Double, play: Bool = true)
+    /// Seek to the start, then pause.
+    case begin
+    /// Seek to the last frame, then pause.
+    case end
+    case loop
+    case unloop
+    /// 1 is normal; clamped to ≥ 0 (0 holds the picture). Video only until the audio work lands.
+    case playbackSpeed(Float)
+    /// Does nothing (the model needed it between two equal commands; we do not).
+    case idle
+}

@@ -1,0 +1,201 @@
+/// One run of an `ExtVideoPlayer` on its thread: owns the engine and turns the player's queued
+/// commands, live settings, events and time publishing into engine calls. Run thread only.
+final class PlayerSession {
+    unowned let player: ExtVideoPlayer
+    let engine: PlaybackEngine
+    private var applied: VideoSettings
+    private var appliedVersion: Int
+    private var batcher: EventBatcher
+    private var publisher = TimePublisher(interval: nil)
+    private var statisticsRefreshedAt = -Double.infinity
+    private let realClock = MonotonicClock()
+
+    init(player: ExtVideoPlayer, output: EngineConfiguration.Output, timing: ExtVideoPlayer.Timing,
+         stop: StopCondition, waiter: MainLoopWaiter?) throws(PlayerError) {
+        self.player = player
+        let (settings, version) = player.shared.withLock { ($0.settings, $0.settingsVersion) }
+        try settings.validate()
+        let configuration = EngineConfiguration(output: output, looping: settings.loop, gravity: settings.gravity,
+                                                untimed: timing == .untimed, stop: stop)
+        if let waiter {
+            engine = PlaybackEngine(configuration: configuration, waiter: waiter)
+        } else {
+            engine = try PlaybackEngine(configuration: configuration)
+        }
+        applied = settings
+        appliedVersion = version
+        batcher = EventBatcher(selection: settings.events)
+        let wake = engine.waiter.wake
+        player.shared.withLock {
+            $0.wake = wake
+            $0.stopRequested = false
+            $0.retryRequested = false
+        }
+        ExclusivePlaybackRegistry.join(player, group: settings.exclusiveGroup)
+        engine.onEvent = { [unowned self] event in batcher.record(event, at: engine.clock.now) }
+        engine.onTick = { [unowned self] in tick() }
+        engine.onReady = { [unowned self] in applyQueuedCommands() }
+        engine.auxiliaryDeadline = { [unowned self] in earliest(batcher.nextDeadline, publisher.nextDeadline) }
+        engine.onStateChange = { [unowned self] state in stateChanged(state) }
+    }
+
+    /// Loads the source and runs the engine's loop until it ends.
+    func run() -> PlaybackEngine.RunOutcome {
+        batcher.start(at: engine.clock.now)
+        load(applied)
+        let outcome = engine.run()
+        finish()
+        return outcome
+    }
+
+    /// Starts the source without running the loop (the host pumps: embedding).
+    func start() {
+        batcher.start(at: engine.clock.now)
+        load(applied)
+    }
+
+    /// Delivers what is pending and publishes the final statistics.
+    func finish() {
+        deliver(batcher.drain())
+        publisher.stop()
+        let statistics = engine.statistics
+        player.shared.withLock {
+            $0.statistics = statistics
+            $0.wake = nil
+        }
+    }
+
+    /// A failure before the engine exists (validation, no display) still reaches the user.
+    static func report(_ error: PlayerError, to player: ExtVideoPlayer) {
+        let (admitted, handlers, continuations) = player.shared.withLock {
+            $0.state = .failed(error)
+            $0.statistics.errors[error.kind, default: 0] += 1
+            return ($0.settings.events.admits(.error(error)), $0.eventHandlers, Array($0.eventContinuations.values))
+        }
+        guard admitted else { return }
+        handlers.forEach { $0([.error(error)]) }
+        continuations.forEach { $0.yield([.error(error)]) }
+    }
+
+    // MARK: Each loop iteration
+
+    private func tick() {
+        let ready = engine.isReady
+        let position = engine.position
+        let (settings, version, retry, stop) = player.shared.withLock { shared in
+            defer { shared.retryRequested = false }
+            shared.currentTime = position
+            return (shared.settings, shared.settingsVersion, shared.retryRequested, shared.stopRequested)
+        }
+        if stop { engine.requestQuit() }
+        if version != appliedVersion { apply(settings, version: version) }
+        if retry, case .failed = engine.state { load(applied) }
+        if ready { applyQueuedCommands() }
+        let now = engine.clock.now
+        for batch in batcher.flush(at: now) { deliver(batch) }
+        if engine.state == .playing, publisher.isDue(at: now) { publish(engine.position) }
+        if realClock.now - statisticsRefreshedAt >= 1 {
+            statisticsRefreshedAt = realClock.now
+            let statistics = engine.statistics
+            player.shared.withLock { $0.statistics = statistics }
+        }
+    }
+
+    private func applyQueuedCommands() {
+        let commands = player.shared.withLock { shared in
+            defer { shared.commands.removeAll() }
+            return shared.commands
+        }
+        commands.forEach(perform)
+    }
+
+    private func perform(_ command: PlaybackCommand) {
+        switch command {
+        case .play: engine.setPaused(false)
+        case .pause: engine.setPaused(true)
+        case let .seek(position, play):
+            seek(to: position)
+            engine.setPaused(!play)
+        case .begin:
+            seek(to: 0)
+            engine.setPaused(true)
+        case .end:
+            seek(to: engine.duration ?? .infinity)
+            engine.setPaused(true)
+        case .loop: engine.setLooping(true)
+        case .unloop: engine.setLooping(false)
+        case let .playbackSpeed(speed): engine.setSpeed(Double(speed))
+        case .idle: break
+        }
+    }
+
+    private func seek(to position: Double) {
+        let landed = engine.seek(to: position)
+        batcher.record(.seek(landed != nil, currentTime: landed ?? engine.position), at: engine.clock.now)
+        if engine.state == .playing { publisher.start(at: engine.clock.now, interval: applied.timePublishing) }
+    }
+
+    /// Applies every changed setting; invalid settings are reported and the old ones kept.
+    private func apply(_ settings: VideoSettings, version: Int) {
+        appliedVersion = version
+        do {
+            try settings.validate()
+        } catch {
+            batcher.record(.error(error), at: engine.clock.now)
+            return
+        }
+        let previous = applied
+        applied = settings
+        if settings.events != previous.events { batcher.selection = settings.events }
+        if settings.gravity != previous.gravity { engine.setGravity(settings.gravity) }
+        if settings.loop != previous.loop { engine.setLooping(settings.loop) }
+        if settings.timePublishing != previous.timePublishing {
+            if engine.state == .playing { publisher.start(at: engine.clock.now, interval: settings.timePublishing) }
+        }
+        if settings.exclusiveGroup != previous.exclusiveGroup {
+            ExclusivePlaybackRegistry.join(player, group: settings.exclusiveGroup)
+        }
+        if settings.sourceName != previous.sourceName || settings.ext != previous.ext { load(settings) }
+    }
+
+    private func load(_ settings: VideoSettings) {
+        engine.setHoldsFirstFrame(settings.notAutoPlay)
+        try? engine.load(settings.sourceName ?? "", ext: settings.ext)
+    }
+
+    private func stateChanged(_ state: PlaybackEngine.State) {
+        player.shared.withLock { $0.state = state }
+        switch state {
+        case .playing:
+            if !publisher.isRunning { publisher.start(at: engine.clock.now, interval: applied.timePublishing) }
+            ExclusivePlaybackRegistry.claim(by: player)
+        case .paused, .ended, .failed, .idle, .ready:
+            publisher.stop()
+        case .loading, .buffering:
+            break
+        }
+    }
+
+    // MARK: Delivery
+
+    private func deliver(_ batch: [PlayerEvent]) {
+        guard !batch.isEmpty else { return }
+        let (handlers, continuations) = player.shared.withLock { ($0.eventHandlers, Array($0.eventContinuations.values)) }
+        handlers.forEach { $0(batch) }
+        continuations.forEach { $0.yield(batch) }
+    }
+
+    private func publish(_ time: Double) {
+        let (handlers, continuations) = player.shared.withLock { ($0.timeHandlers, Array($0.timeContinuations.values)) }
+        handlers.forEach { $0(time) }
+        continuations.forEach { $0.yield(time) }
+    }
+
+    private func earliest(_ a: Double?, _ b: Double?) -> Double? {
+        switch (a, b) {
+        case let (a?, b?): min(a, b)
+        case let (a?, nil): a
+        case let (nil, b): b
+        }
+    }
+}

@@ -1,0 +1,15 @@
+/// Frames-only mode: hands every shown frame to the host (another toolkit draws it).
+final class FrameCallbackRenderer: VideoRenderer {
+    var gravity: VideoGravity = .default
+    private let handler: (VideoFrame) -> Void
+    private(set) var lastFrame: VideoFrame?
+
+    init(handler: @escaping (VideoFrame) -> Void) { self.handler = handler }
+
+    func display(_ frame: VideoFrame) {
+        lastFrame = frame
+        handler(frame)
+    }
+
+    func redisplay() {}
+}

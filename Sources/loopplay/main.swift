@@ -1,0 +1,3 @@
+// `--time-publishing` takes an optional value (`--time-publishing` alone means every second), which
+// swift-argument-parser cannot express: supply the default before parsing.
+Loopplay.main(TimePublishingArgument.withDefaultInterval(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,233 @@
+import Foundation
+import LoopPlayer
+import Synchronization
+import XCTest
+
+/// The façade end to end, headless on the virtual clock (exact and fast) unless said otherwise.
+final class ExtVideoPlayerTests: XCTestCase {
+    /// Collects what a player delivers; callbacks come from the run thread.
+    final class Recorder: Sendable {
+        let batches = Mutex<[[PlayerEvent]]>([])
+        let times = Mutex<[Double]>([])
+        var allEvents: [PlayerEvent] { batches.withLock { $0.flatMap { $0 } } }
+
+        func attach(to player: ExtVideoPlayer) {
+            player.onPlayerEventChange { batch in self.batches.withLock { $0.append(batch) } }
+                .onPlayerTimeChange { time in self.times.withLock { $0.append(time) } }
+        }
+    }
+
+    final class Counter: Sendable {
+        private let count = Mutex(0)
+        func increment() { count.withLock { $0 += 1 } }
+        var value: Int { count.withLock { $0 } }
+    }
+
+    private func player(_ build: @escaping () -> [any Setting]) throws -> (ExtVideoPlayer, Recorder) {
+        let clip = try TestMedia.loopClip()
+        let player = ExtVideoPlayer { VideoSettings { SourceName(clip); build() } }
+        let recorder = Recorder()
+        recorder.attach(to: player)
+        return (player, recorder)
+    }
+
+    func testEventsArriveInOneBatchPerSecondAndLoopsAreCounted() throws {
+        let (player, recorder) = try player { [Loop(), Events()] }
+        XCTAssertEqual(player.runHeadless(timing: .untimed, until: StopCondition(duration: 10)), .finished)
+        let batches = recorder.batches.withLock { $0 }
+        XCTAssertEqual(batches.count, 3, "\(batches)")
+        XCTAssertEqual(batches[0], [.currentItemChanged, .itemStatusChanged(.readyToPlay), .duration(4), .playing])
+        XCTAssertEqual(batches[1], [.loopCompleted(1)])
+        XCTAssertEqual(batches[2], [.loopCompleted(2)])
+        XCTAssertEqual(player.statistics.loopsCompleted, 2)
+        XCTAssertEqual(player.state, .playing)
+    }
+
+    func testWithoutEventsSettingNothingIsDeliveredAndFiltersSelect() throws {
+        let (silent, silentRecorder) = try player { [Loop()] }
+        silent.runHeadless(timing: .untimed, until: StopCondition(duration: 5))
+        XCTAssertEqual(silentRecorder.batches.withLock { $0.count }, 0)
+
+        let (filtered, recorder) = try player { [Loop(), Events([.loopCompletedAny])] }
+        filtered.runHeadless(timing: .untimed, until: StopCondition(duration: 9))
+        XCTAssertEqual(recorder.batches.withLock { $0 }, [[.loopCompleted(1)], [.loopCompleted(2)]])
+    }
+
+    func testTimePublishingFollowsThePositionAcrossWraps() throws {
+        let (player, recorder) = try player { [Loop(), TimePublishing(1)] }
+        player.runHeadless(timing: .untimed, until: StopCondition(duration: 9.5))
+        let times = recorder.times.withLock { $0 }
+        let expected: [Double] = [1, 2, 3, 0, 1, 2, 3, 0, 1]
+        XCTAssertEqual(times.count, expected.count, "\(times)")
+        for (time, value) in zip(times, expected) { XCTAssertEqual(time, value, accuracy: 1e-6) }
+    }
+
+    func testCommandsSentBeforeReadyAreAppliedInOrder() throws {
+        let (player, recorder) = try player { [Events([.seekAny, .paused])] }
+        player.send(.seek(to: 2, play: false))
+        player.send(.seek(to: 2, play: false))  // identical: applied again, not de-duplicated
+        player.send(.seek(to: -3))
+        player.send(.seek(to: 99, play: false))
+        var shown: [Double] = []
+        player.runFrames(timing: .untimed, until: StopCondition(frames: 1)) { frame in shown.append(frame.positionInPass) }
+        XCTAssertEqual(recorder.allEvents, [
+            .seek(true, currentTime: 2), .paused, .seek(true, currentTime: 2), .seek(true, currentTime: 0),
+            .seek(true, currentTime: 4 - 1.0 / 30), .paused,
+        ])
+        XCTAssertEqual(shown.count, 1)
+        XCTAssertEqual(shown[0], 4 - 1.0 / 30, accuracy: 1e-6, "the last seek decides the first frame")
+        XCTAssertEqual(player.state, .paused)
+    }
+
+    func testBeginEndAndSpeed() throws {
+        let (player, recorder) = try player { [Loop(), Events([.seekAny, .paused, .playing])] }
+        var positions: [Double] = []
+        player.send(.playbackSpeed(2))
+        player.runFrames(timing: .untimed, until: StopCondition(duration: 1)) { frame in positions.append(frame.positionInPass) }
+        XCTAssertEqual(positions.count, 60, "double speed shows two seconds of media in one")
+
+        player.send(.end)
+        player.runHeadless(timing: .untimed, until: StopCondition(frames: 1))
+        XCTAssertEqual(recorder.allEvents.suffix(2), [.seek(true, currentTime: 4 - 1.0 / 30), .paused])
+        player.send(.begin)
+        player.runHeadless(timing: .untimed, until: StopCondition(frames: 1))
+        XCTAssertEqual(recorder.allEvents.suffix(2), [.seek(true, currentTime: 0), .paused])
+        XCTAssertEqual(player.state, .paused)
+    }
+
+    func testZeroSpeedHoldsThePicture() throws {
+        let (player, _) = try player { [Loop()] }
+        player.send(.playbackSpeed(-3))  // clamped to 0
+        let shown = Counter()
+        let finished = expectation(description: "run returned")
+        let thread = Thread { player.runFrames(until: StopCondition(duration: 0.5)) { _ in shown.increment() }; finished.fulfill() }
+        thread.start()
+        usleep(700_000)
+        player.stop()
+        wait(for: [finished], timeout: 5)
+        XCTAssertEqual(shown.value, 1, "speed 0 shows the first frame and holds it")
+    }
+
+    func testLiveSettingsChangeTheSourceAndLooping() throws {
+        let first = try TestMedia.loopClip()
+        let second = try TestMedia.testPattern("small-24.mp4", frames: 24, size: "160x90", codec: TestMedia.h264)
+        let player = ExtVideoPlayer { VideoSettings { SourceName(first); Loop(); Events([.currentItemChangedAny, .currentItemRemoved, .ended]) } }
+        let recorder = Recorder()
+        recorder.attach(to: player)
+        var sizes: [Int] = []
+        player.runFrames(timing: .untimed, until: StopCondition(frames: 40, exitAtEnd: true)) { frame in
+            sizes.append(frame.width)
+            if sizes.count == 10 {
+                var changed = player.settings
+                changed.sourceName = second
+                changed.loop = false
+                player.settings = changed
+            }
+        }
+        XCTAssertEqual(sizes.prefix(10).allSatisfy { $0 == 320 }, true)
+        XCTAssertEqual(sizes.count, 34, "10 frames of the first source, then all 24 of the second, which does not loop")
+        XCTAssertEqual(sizes.suffix(24).allSatisfy { $0 == 160 }, true)
+        XCTAssertEqual(recorder.allEvents, [.currentItemChanged, .currentItemRemoved, .currentItemChanged, .ended])
+    }
+
+    func testFailureThenRetryRecovers() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("retry-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("late.mp4").path
+        let player = ExtVideoPlayer { VideoSettings { SourceName(path); Loop(); Events([.errorAny, .playing]) } }
+        let recorder = Recorder()
+        recorder.attach(to: player)
+        let finished = expectation(description: "run returned")
+        let thread = Thread { player.runHeadless(); finished.fulfill() }
+        thread.start()
+        try waitFor { if case .failed(.sourceNotFound) = player.state { true } else { false } }
+        try FileManager.default.copyItem(atPath: TestMedia.loopClip(), toPath: path)
+        player.retry()
+        try waitFor { player.state == .playing }
+        player.stop()
+        wait(for: [finished], timeout: 5)
+        let events = recorder.allEvents
+        XCTAssertEqual(events.count, 2, "\(events)")
+        if case .error(.sourceNotFound) = events.first {} else { XCTFail("\(events)") }
+        XCTAssertEqual(events.last, .playing)
+        XCTAssertEqual(player.statistics.errors["sourceNotFound"], 1)
+    }
+
+    func testNotAutoPlayShowsTheFirstFrameAndWaits() throws {
+        let (player, _) = try player { [NotAutoPlay()] }
+        let shown = Counter()
+        let finished = expectation(description: "run returned")
+        let thread = Thread { player.runFrames { _ in shown.increment() }; finished.fulfill() }
+        thread.start()
+        try waitFor { player.state == .ready }
+        usleep(200_000)
+        XCTAssertEqual(player.state, .ready)
+        player.send(.play)
+        try waitFor { player.state == .playing }
+        usleep(200_000)
+        player.stop()
+        wait(for: [finished], timeout: 5)
+        XCTAssertGreaterThan(shown.value, 1)
+    }
+
+    func testExclusiveGroupPausesTheOthers() throws {
+        let clip = try TestMedia.loopClip()
+        let first = ExtVideoPlayer { VideoSettings { SourceName(clip); Loop(); ExclusivePlayback(group: "lobby") } }
+        let second = ExtVideoPlayer { VideoSettings { SourceName(clip); Loop(); NotAutoPlay(); ExclusivePlayback(group: "lobby") } }
+        let other = ExtVideoPlayer { VideoSettings { SourceName(clip); Loop() } }
+        let done = [expectation(description: "1"), expectation(description: "2"), expectation(description: "3")]
+        for (player, finished) in zip([first, second, other], done) {
+            Thread { player.runHeadless(); finished.fulfill() }.start()
+        }
+        try waitFor { first.state == .playing && second.state == .ready && other.state == .playing }
+        second.send(.play)
+        try waitFor { second.state == .playing && first.state == .paused }
+        XCTAssertEqual(other.state, .playing, "players outside the group are independent")
+        [first, second, other].forEach { $0.stop() }
+        wait(for: done, timeout: 5)
+    }
+
+    func testAsyncStreamsDeliverTheSameBatches() async throws {
+        let clip = try TestMedia.loopClip()
+        let player = ExtVideoPlayer { VideoSettings { SourceName(clip); Loop(); Events([.loopCompletedAny]); TimePublishing(2) } }
+        let batches = player.eventBatches()
+        let times = player.times()
+        let thread = Thread { player.runHeadless(timing: .untimed, until: StopCondition(duration: 8.5)) }
+        thread.start()
+        var received: [[PlayerEvent]] = []
+        for await batch in batches {
+            received.append(batch)
+            if received.count == 2 { break }
+        }
+        XCTAssertEqual(received, [[.loopCompleted(1)], [.loopCompleted(2)]])
+        var published: [Double] = []
+        for await time in times {
+            published.append(time)
+            if published.count == 4 { break }
+        }
+        XCTAssertEqual(published.map { ($0 * 1000).rounded() / 1000 }, [2, 0, 2, 0])
+    }
+
+    func testInvalidSettingsFailWithoutRunning() throws {
+        let player = ExtVideoPlayer { VideoSettings { SourceName("x"); TimePublishing(-1); Events() } }
+        let recorder = Recorder()
+        recorder.attach(to: player)
+        guard case .failed(.invalidSetting) = player.runHeadless(timing: .untimed) else { return XCTFail() }
+        if case .failed(.invalidSetting) = player.state {} else { XCTFail("\(player.state)") }
+        XCTAssertEqual(recorder.allEvents.count, 1)
+    }
+
+    struct Timeout: Error {}
+
+    private func waitFor(timeout: Double = 10, file: StaticString = #filePath, line: UInt = #line,
+                         _ condition: () -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() {
+            guard Date() < deadline else {
+                XCTFail("condition not met in \(timeout) s", file: file, line: line)
+                throw Timeout()
+            }
+            usleep(10_000)
+        }
+    }
+}
