@@ -32,7 +32,10 @@ def first_frame_ms(command, x, y, timeout=10.0):
             w = largest_window(d)
             if w is not None:
                 try:
-                    pixel = w.get_image(x, y, 1, 1, X.ZPixmap, 0xFFFFFFFF).data
+                    # Read the screen (root window) where the window is: what a viewer sees, and the
+                    # only reliable read for OpenGL windows (ffplay's default renderer).
+                    origin = w.translate_coords(d.screen().root, 0, 0)
+                    pixel = d.screen().root.get_image(-origin.x + x, -origin.y + y, 1, 1, X.ZPixmap, 0xFFFFFFFF).data
                     if len(pixel) >= 3 and min(pixel[0], pixel[1], pixel[2]) > 200:
                         return (time.monotonic() - start) * 1000
                 except Exception:
@@ -41,7 +44,11 @@ def first_frame_ms(command, x, y, timeout=10.0):
         return float("nan")
     finally:
         os.killpg(player.pid, signal.SIGTERM)
-        player.wait()
+        try:
+            player.wait(timeout=1)
+        except subprocess.TimeoutExpired:  # ffplay can miss SIGTERM while SDL starts up
+            os.killpg(player.pid, signal.SIGKILL)
+            player.wait()
         d.close()
         time.sleep(0.3)
 

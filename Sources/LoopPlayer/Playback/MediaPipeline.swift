@@ -108,12 +108,14 @@ final class MediaPipeline: @unchecked Sendable {
         readPackets(from: input)
     }
 
-    private func readPackets(from input: MediaInput) {
+    private func readPackets(from opened: MediaInput) {
+        var input = opened
         var generation = 0
         var pass = 0
         var offset: Int64 = 0
         var atEnd = false
         var packetsThisPass = 0
+        var reopenedThisPass = false
         while true {
             controlCondition.lock()
             while !abort.isRaised && atEnd && !control.looping && control.pendingSeek == nil {
@@ -128,14 +130,13 @@ final class MediaPipeline: @unchecked Sendable {
 
             if let seek {
                 packets.removeAll()
-                let target = performSeek(input, to: seek.position, inPass: seek.pass, generation: generation)
+                offset = performSeek(input, to: seek.position, inPass: seek.pass, generation: generation)
                 pass = seek.pass
-                offset = target
                 atEnd = false
                 continue
             }
             if atEnd {  // looping was switched on after the end: continue with the next pass
-                guard wrap(input, pass: &pass, offset: &offset) else { return }
+                guard wrap(&input, pass: &pass, offset: &offset) else { return }
                 atEnd = false
                 packetsThisPass = 0
                 continue
@@ -148,10 +149,20 @@ final class MediaPipeline: @unchecked Sendable {
             }
             if status < 0 {
                 if abort.isRaised { return }
-                // A pass that yielded nothing cannot loop; end instead of spinning.
+                // A rewind the server only pretended to do (no range requests): start over instead.
+                if looping && packetsThisPass == 0 && pass > 0 && !reopenedThisPass {
+                    reopenedThisPass = true
+                    if reopen(&input) { continue }
+                }
+                if looping && packetsThisPass == 0 {
+                    // A pass that yields nothing cannot loop: end instead of spinning.
+                    logger.warning("\(location): no packets after rewinding; looping stops")
+                    controlCondition.withLock { control.looping = false }
+                }
                 if looping && packetsThisPass > 0 {
-                    guard wrap(input, pass: &pass, offset: &offset) else { return }
+                    guard wrap(&input, pass: &pass, offset: &offset) else { return }
                     packetsThisPass = 0
+                    reopenedThisPass = false
                 } else {
                     atEnd = true
                     if !packets.push(.endOfStream(generation: generation)) { return }
@@ -175,9 +186,12 @@ final class MediaPipeline: @unchecked Sendable {
         if packet.pointee.dts != noTimestamp { packet.pointee.dts += offset }
     }
 
-    private func wrap(_ input: MediaInput, pass: inout Int, offset: inout Int64) -> Bool {
-        guard input.rewind() else {
-            logger.error("\(location): cannot seek back to the start; looping stops")
+    /// Moves the input back to its start for the next pass. An input that cannot seek there (a
+    /// server without range requests, a pipe) is opened again; the decoder is kept either way.
+    private func wrap(_ input: inout MediaInput, pass: inout Int, offset: inout Int64) -> Bool {
+        if !input.rewind() && !reopen(&input) {
+            if abort.isRaised { return false }
+            logger.error("\(location): cannot go back to the start; looping stops")
             controlCondition.withLock { control.looping = false }
             return packets.push(.endOfStream(generation: controlCondition.withLock { control.generation }))
         }
@@ -186,6 +200,16 @@ final class MediaPipeline: @unchecked Sendable {
             logger.debug("\(location): one pass lasts \(seconds) s; looping on one timeline")
         }
         pass += 1
+        return true
+    }
+
+    /// Opens the source again from its first byte (same stream required); the decoder is kept.
+    private func reopen(_ input: inout MediaInput) -> Bool {
+        guard let reopened = try? MediaInput(location: location, abort: abort),
+              reopened.video.codecName == input.video.codecName, reopened.video.width == input.video.width,
+              reopened.video.height == input.video.height else { return false }
+        input = reopened
+        logger.debug("\(location): reopened for the next pass (the input cannot seek back)")
         return true
     }
 
