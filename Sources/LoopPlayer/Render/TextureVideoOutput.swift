@@ -5,8 +5,7 @@ import CSDL
 /// does it on the CPU when there is no GPU).
 final class TextureVideoOutput: WindowVideoOutput {
     private var renderer: OpaquePointer?
-    private var texture: OpaquePointer?
-    private var textureFormat: (format: UInt32, width: Int32, height: Int32) = (0, 0, 0)
+    private var texture: YUVTexture?
     let name: String
     let isHardware: Bool
 
@@ -28,6 +27,7 @@ final class TextureVideoOutput: WindowVideoOutput {
             throw .renderFailed(reason: "no SDL renderer: \(String(cString: SDL_GetError()))")
         }
         renderer = chosen
+        texture = YUVTexture(renderer: chosen)
         var info = SDL_RendererInfo()
         SDL_GetRendererInfo(chosen, &info)
         name = "texture/\(info.name.map { String(cString: $0) } ?? "?")"
@@ -35,7 +35,7 @@ final class TextureVideoOutput: WindowVideoOutput {
     }
 
     func release() {
-        if let texture { SDL_DestroyTexture(texture) }
+        texture = nil  // before its renderer
         if let renderer { SDL_DestroyRenderer(renderer) }
         texture = nil
         renderer = nil
@@ -48,29 +48,12 @@ final class TextureVideoOutput: WindowVideoOutput {
     func draw(_ frame: VideoFrame?, layout: VideoLayout, geometry: VideoGeometry, window: OpaquePointer) {
         SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
         SDL_RenderClear(renderer)
-        if let frame, upload(frame) {
+        if let frame, let texture, texture.upload(frame) {
             var source = layout.source.sdlRect
             var destination = layout.unrotatedDestination(for: geometry).sdlRect
-            SDL_RenderCopyEx(renderer, texture, &source, &destination, Double(geometry.rotation), nil, SDL_FLIP_NONE)
+            SDL_RenderCopyEx(renderer, texture.texture, &source, &destination, Double(geometry.rotation), nil, SDL_FLIP_NONE)
         }
         SDL_RenderPresent(renderer)
-    }
-
-    private func upload(_ frame: VideoFrame) -> Bool {
-        let picture = frame.pointer.pointee
-        let nv12 = frame.pixelFormat == AV_PIX_FMT_NV12
-        let format = nv12 ? SDL_PIXELFORMAT_NV12.rawValue : SDL_PIXELFORMAT_IYUV.rawValue
-        if texture == nil || textureFormat != (format, picture.width, picture.height) {
-            if let texture { SDL_DestroyTexture(texture) }
-            texture = SDL_CreateTexture(renderer, format, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue), picture.width, picture.height)
-            textureFormat = (format, picture.width, picture.height)
-        }
-        guard let texture else { return false }
-        if nv12 {
-            return SDL_UpdateNVTexture(texture, nil, picture.data.0, picture.linesize.0, picture.data.1, picture.linesize.1) == 0
-        }
-        return SDL_UpdateYUVTexture(texture, nil, picture.data.0, picture.linesize.0, picture.data.1, picture.linesize.1,
-                                    picture.data.2, picture.linesize.2) == 0
     }
 
     /// OpenGL on llvmpipe/softpipe reports itself "accelerated"; ask GL who renders.
