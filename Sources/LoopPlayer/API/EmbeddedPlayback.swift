@@ -41,7 +41,10 @@ public final class EmbeddedPlayback {
     }
 
     /// Draws the current frame into `area` of the host's renderer with the player's gravity.
-    public func draw(in area: Rect) { embedded?.draw(in: area) }
+    public func draw(in area: Rect) {
+        embedded?.draw(in: area)
+        session.engine.reportBounds()  // reports only when the picture's rectangle changed
+    }
 
     /// The engine's state (same as `player.state`).
     public var state: PlaybackEngine.State { session.engine.state }

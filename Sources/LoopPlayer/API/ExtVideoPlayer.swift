@@ -36,6 +36,8 @@ public final class ExtVideoPlayer: @unchecked Sendable {
         var currentTime = 0.0
         var statistics = PlaybackStatistics()
         var timeHandlers: [@Sendable (Double) -> Void] = []
+        var stateHandlers: [@Sendable (PlaybackEngine.State) -> Void] = []
+        var stateContinuations: [UUID: AsyncStream<PlaybackEngine.State>.Continuation] = [:]
         var eventHandlers: [@Sendable ([PlayerEvent]) -> Void] = []
         var timeContinuations: [UUID: AsyncStream<Double>.Continuation] = [:]
         var eventContinuations: [UUID: AsyncStream<[PlayerEvent]>.Continuation] = [:]
@@ -69,6 +71,7 @@ public final class ExtVideoPlayer: @unchecked Sendable {
         shared.withLock { state in
             state.timeContinuations.values.forEach { $0.finish() }
             state.eventContinuations.values.forEach { $0.finish() }
+            state.stateContinuations.values.forEach { $0.finish() }
         }
     }
 
@@ -86,6 +89,22 @@ public final class ExtVideoPlayer: @unchecked Sendable {
     public func onPlayerEventChange(_ handler: @escaping @Sendable ([PlayerEvent]) -> Void) -> Self {
         shared.withLock { $0.eventHandlers.append(handler) }
         return self
+    }
+
+    /// Called with every state change (on the run thread).
+    @discardableResult
+    public func onStateChange(_ handler: @escaping @Sendable (PlaybackEngine.State) -> Void) -> Self {
+        shared.withLock { $0.stateHandlers.append(handler) }
+        return self
+    }
+
+    /// State changes, for async code. Each call makes a new subscriber.
+    public func states() -> AsyncStream<PlaybackEngine.State> {
+        let (stream, continuation) = AsyncStream<PlaybackEngine.State>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        let id = UUID()
+        shared.withLock { $0.stateContinuations[id] = continuation }
+        continuation.onTermination = { [weak self] _ in _ = self?.shared.withLock { $0.stateContinuations.removeValue(forKey: id) } }
+        return stream
     }
 
     /// Published times, for async code. Each call makes a new subscriber.

@@ -417,7 +417,7 @@ public final class PlaybackEngine {
     }
 
     /// Where the picture sits in the player area, reported when it changes.
-    private func reportBounds() {
+    func reportBounds() {
         guard let bounds = renderer?.pictureBounds, bounds != lastBounds else { return }
         lastBounds = bounds
         onEvent?(.boundsChanged(bounds))

@@ -67,11 +67,13 @@ final class PlayerSession {
 
     /// A failure before the engine exists (validation, no display) still reaches the user.
     static func report(_ error: PlayerError, to player: ExtVideoPlayer) {
-        let (admitted, handlers, continuations) = player.shared.withLock {
+        let (admitted, handlers, continuations, stateHandlers) = player.shared.withLock {
             $0.state = .failed(error)
             $0.statistics.errors[error.kind, default: 0] += 1
-            return ($0.settings.events.admits(.error(error)), $0.eventHandlers, Array($0.eventContinuations.values))
+            return ($0.settings.events.admits(.error(error)), $0.eventHandlers, Array($0.eventContinuations.values),
+                    $0.stateHandlers)
         }
+        stateHandlers.forEach { $0(.failed(error)) }
         guard admitted else { return }
         handlers.forEach { $0([.error(error)]) }
         continuations.forEach { $0.yield([.error(error)]) }
@@ -164,7 +166,12 @@ final class PlayerSession {
     }
 
     private func stateChanged(_ state: PlaybackEngine.State) {
-        player.shared.withLock { $0.state = state }
+        let (handlers, continuations) = player.shared.withLock {
+            $0.state = state
+            return ($0.stateHandlers, Array($0.stateContinuations.values))
+        }
+        handlers.forEach { $0(state) }
+        continuations.forEach { $0.yield(state) }
         switch state {
         case .playing:
             if !publisher.isRunning { publisher.start(at: engine.clock.now, interval: applied.timePublishing) }

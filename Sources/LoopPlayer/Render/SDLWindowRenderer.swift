@@ -97,16 +97,12 @@ final class SDLWindowRenderer: VideoRenderer {
         return (max(1, Int(width.rounded())), max(1, Int(height.rounded())))
     }
 
-    /// SDL converts YUV with BT.601 unless told; pick the matrix and range of the stream.
+    /// SDL converts YUV with BT.601 unless told; pick the matrix and range of the stream (SDL 2.26 has
+    /// no BT.2020 mode: BT.709 is the nearest).
     private static func setConversionMode(colorSpace: AVColorSpace, colorRange: AVColorRange, height: Int) {
-        let mode: SDL_YUV_CONVERSION_MODE
-        if colorRange == AVCOL_RANGE_JPEG {
-            mode = SDL_YUV_CONVERSION_JPEG
-        } else if colorSpace == AVCOL_SPC_BT709 || (colorSpace == AVCOL_SPC_UNSPECIFIED && height > 576) {
-            mode = SDL_YUV_CONVERSION_BT709
-        } else {
-            mode = SDL_YUV_CONVERSION_BT601
-        }
+        let conversion = ColorConversion(colorSpace: colorSpace, colorRange: colorRange, height: height)
+        let mode = conversion.fullRange ? SDL_YUV_CONVERSION_JPEG
+            : conversion.matrix == .bt601 ? SDL_YUV_CONVERSION_BT601 : SDL_YUV_CONVERSION_BT709
         SDL_SetYUVConversionMode(mode)
     }
 }

@@ -53,6 +53,7 @@ enum Snapshot {
             throw .renderFailed(reason: "cannot convert \(String(cString: av_get_pix_fmt_name(source))) to RGB")
         }
         defer { sws_freeContext(scaler) }
+        ColorConversion(frame: frame).apply(to: scaler)
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         pixels.withUnsafeMutableBufferPointer { buffer in
             var planes: [UnsafeMutablePointer<UInt8>?] = [buffer.baseAddress, nil, nil, nil]

@@ -5,7 +5,9 @@ import CSDL
 /// under Xvfb): one pass over the pixels, no intermediate texture. CPU only; no rotation.
 final class SurfaceVideoOutput: WindowVideoOutput {
     private var scaler: OpaquePointer?
-    private var lastLayout: VideoLayout?
+    /// The matrix set on `configuredScaler` (swscale keeps it until the context is remade).
+    private var appliedConversion: ColorConversion?
+    private var configuredScaler: OpaquePointer?
     let name = "surface/swscale"
 
     /// Nil if the window surface has a pixel format swscale cannot write.
@@ -48,6 +50,12 @@ final class SurfaceVideoOutput: WindowVideoOutput {
         scaler = sws_getCachedContext(scaler, cropW, cropH, frame.pixelFormat, destination.w, destination.h, format,
                                       flags, nil, nil, nil)
         guard let scaler else { return }
+        let conversion = ColorConversion(frame: frame)
+        if conversion != appliedConversion || scaler != configuredScaler {
+            conversion.apply(to: scaler)
+            appliedConversion = conversion
+            configuredScaler = scaler
+        }
         let nv12 = frame.pixelFormat == AV_PIX_FMT_NV12
         var planes: [UnsafePointer<UInt8>?] = [nil, nil, nil, nil]
         var strides: [Int32] = [0, 0, 0, 0]

@@ -208,6 +208,18 @@ final class ExtVideoPlayerTests: XCTestCase {
         XCTAssertEqual(published.map { ($0 * 1000).rounded() / 1000 }, [2, 0, 2, 0])
     }
 
+    func testStateChangesAreObservableAndUnloopEndsAtThePassEnd() throws {
+        let (player, recorder) = try player { [Loop(), NotAutoPlay(), Events([.ended, .loopCompletedAny])] }
+        let states = Mutex<[PlaybackEngine.State]>([])
+        player.onStateChange { state in states.withLock { $0.append(state) } }
+        player.send(.play)
+        player.send(.unloop)
+        XCTAssertEqual(player.runHeadless(timing: .untimed, until: StopCondition(exitAtEnd: true)), .finished)
+        XCTAssertEqual(states.withLock { $0 }, [.loading, .playing, .ended])
+        XCTAssertEqual(recorder.allEvents, [.ended], "unlooped before the first wrap: one pass, no loop")
+        XCTAssertEqual(player.statistics.framesPresented, 120)
+    }
+
     func testInvalidSettingsFailWithoutRunning() throws {
         let player = ExtVideoPlayer { VideoSettings { SourceName("x"); TimePublishing(-1); Events() } }
         let recorder = Recorder()

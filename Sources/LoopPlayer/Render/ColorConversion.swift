@@ -1,0 +1,39 @@
+import CFFmpeg
+
+/// Which YUV → RGB matrix and range a stream uses, decided once for every output (SDL texture,
+/// swscale surface, snapshots) so they all show the same colours. Untagged streams follow the
+/// common convention: BT.709 above 576 lines, BT.601 below.
+struct ColorConversion: Equatable {
+    enum Matrix: Equatable { case bt601, bt709, bt2020 }
+
+    var matrix: Matrix
+    var fullRange: Bool
+
+    init(colorSpace: AVColorSpace, colorRange: AVColorRange, height: Int) {
+        switch colorSpace {
+        case AVCOL_SPC_BT709: matrix = .bt709
+        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: matrix = .bt2020
+        case AVCOL_SPC_UNSPECIFIED, AVCOL_SPC_RESERVED: matrix = height > 576 ? .bt709 : .bt601
+        default: matrix = .bt601
+        }
+        fullRange = colorRange == AVCOL_RANGE_JPEG
+    }
+
+    init(frame: VideoFrame) {
+        let picture = frame.pointer.pointee
+        let range = frame.pixelFormat == AV_PIX_FMT_YUVJ420P ? AVCOL_RANGE_JPEG : picture.color_range
+        self.init(colorSpace: picture.colorspace, colorRange: range, height: frame.height)
+    }
+
+    /// Tells a swscale context converting to RGB to use this matrix and range.
+    func apply(to scaler: OpaquePointer) {
+        let space: Int32 = switch matrix {
+        case .bt601: SWS_CS_ITU601
+        case .bt709: SWS_CS_ITU709
+        case .bt2020: SWS_CS_BT2020
+        }
+        let coefficients = sws_getCoefficients(space)
+        sws_setColorspaceDetails(scaler, coefficients, fullRange ? 1 : 0, sws_getCoefficients(SWS_CS_DEFAULT), 1,
+                                 0, 1 << 16, 1 << 16)
+    }
+}
