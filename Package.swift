@@ -29,12 +29,12 @@ let package = Package(
             resources: [.copy("Resources/Media")]),
         .executableTarget(
             name: "loopplay",
-            dependencies: ["LoopPlayer", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["LoopPlayer", "Filters", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "WindowPlayer", dependencies: ["LoopPlayer"], path: "Examples/WindowPlayer"),
         .executableTarget(name: "EmbedInSDL", dependencies: ["LoopPlayer", "CSDL"], path: "Examples/EmbedInSDL"),
         .executableTarget(name: "HeadlessFrames", dependencies: ["LoopPlayer"], path: "Examples/HeadlessFrames"),
-        .testTarget(name: "LoopPlayerTests", dependencies: ["LoopPlayer", "CFFmpeg", "CSDL"]),
-        .testTarget(name: "FiltersTests", dependencies: ["Filters"]),
+        .testTarget(name: "LoopPlayerTests", dependencies: ["LoopPlayer", "Filters", "CFFmpeg", "CSDL"]),
+        .testTarget(name: "FiltersTests", dependencies: ["Filters", "CFFmpeg"]),
     ],
     swiftLanguageModes: [.v6]
 )

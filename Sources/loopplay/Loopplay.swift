@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Filters
 import LoopPlayer
 
 struct Loopplay: ParsableCommand {
@@ -8,7 +9,8 @@ struct Loopplay: ParsableCommand {
         commandName: "loopplay",
         abstract: "Play a video in a seamless loop (FFmpeg + SDL2).",
         discussion: """
-            Keys: space pause, ←/→ seek ∓5 s, ↑/↓ ±60 s, L loop on/off, f fullscreen, s snapshot, q/Esc quit.
+            Keys: space pause, ←/→ seek ∓5 s, ↑/↓ ±60 s, L loop on/off, f fullscreen, s snapshot, q/Esc quit,
+            1/2 contrast −/+, 3/4 brightness −/+, F clear the filters.
             Exit codes: 0 done, 64 usage error, 65 media error (not found, unreadable, no video), 70 other failure.
             """)
 
@@ -65,6 +67,19 @@ struct Loopplay: ParsableCommand {
 
     @Option(help: "Write statistics as one JSON object to PATH at exit (- for stdout).")
     var statsJson: String?
+
+    @Option(help: "Brightness −1…1 (clamped), after the filters.")
+    var brightness: Float = 0
+
+    @Option(help: "Contrast 0…4 (clamped), after the filters.")
+    var contrast: Float = 1
+
+    @Option(help: ArgumentHelp("A filter of the catalogue, NAME[=ARGS] (repeatable, in order): \(VideoFilter.names.joined(separator: ", ")).",
+                               valueName: "name[=args]"))
+    var filter: [String] = []
+
+    @Option(help: ArgumentHelp("A raw libavfilter chain, applied after --filter ones (e.g. 'hqdn3d=4,hflip').", valueName: "graph"))
+    var vf: String?
 
     @Flag(help: "Print each one-second batch of events as one JSON line on stdout.")
     var events = false
@@ -126,6 +141,17 @@ struct Loopplay: ParsableCommand {
     }
 
     private var fallbackSnapshot: String { "loopplay-snapshot.png" }
+
+    /// `--filter` values, then `--vf` (checked for syntax now; the graph itself when the video opens).
+    private func parsedFilters() throws(FilterError) -> [VideoFilter] {
+        var filters: [VideoFilter] = []
+        for text in filter { filters.append(try VideoFilter(parsing: text)) }
+        if let vf {
+            try FilterChain.checkSyntax(vf)
+            filters.append(.ffmpeg(vf))
+        }
+        return filters
+    }
     private var timing: ExtVideoPlayer.Timing { untimed ? .untimed : .realTime }
 
     private var windowOptions: WindowOptions {
@@ -134,10 +160,15 @@ struct Loopplay: ParsableCommand {
     }
 
     private func makePlayer() throws -> ExtVideoPlayer {
-        let settings = VideoSettings(
+        var settings = VideoSettings(
             sourceName: resolvedSource, ext: ext, gravity: try VideoGravity(parsing: gravity), timePublishing: timePublishing,
             loop: loop || loops != nil, events: events ? .all : .none)
+        settings.brightness = brightness
+        settings.contrast = contrast
         let player = ExtVideoPlayer(settings: settings)
+        // Checked once the player routes FFmpeg's log, so FFmpeg's own complaint stays out of the way.
+        do { settings.filters = try parsedFilters() } catch { throw ValidationError(error.description) }
+        player.settings = settings
         if events {
             player.onPlayerEventChange { batch in JSONLines.write(["events": batch.map(\.jsonObject)]) }
         }

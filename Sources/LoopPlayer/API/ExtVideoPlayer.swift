@@ -52,10 +52,12 @@ public final class ExtVideoPlayer: @unchecked Sendable {
 
     /// `ExtVideoPlayer { VideoSettings { … } }`.
     public init(_ settings: () -> VideoSettings) {
+        FFmpegLogBridge.install
         shared = Mutex(Shared(settings: settings()))
     }
 
     public init(settings: VideoSettings) {
+        FFmpegLogBridge.install
         shared = Mutex(Shared(settings: settings))
     }
 

@@ -1,7 +1,9 @@
+import Filters
+
 /// A command for a running player. Send from any thread with `ExtVideoPlayer.send(_:)`: every
 /// command is applied, in order (two identical commands are both applied), and commands sent
 /// before the media is ready wait until it is.
-public enum PlaybackCommand: Sendable, Equatable {
+public enum PlaybackCommand: Sendable {
     case play
     case pause
     /// Seeks inside the current pass: negative goes to the start, past the end to the last frame.
@@ -15,6 +17,18 @@ public enum PlaybackCommand: Sendable, Equatable {
     case unloop
     /// 1 is normal; clamped to ≥ 0 (0 holds the picture). Video only until the audio work lands.
     case playbackSpeed(Float)
+    /// −1 … 1, clamped; 0 leaves the picture alone. Applied after the filter stack and kept by
+    /// `removeAllFilters`.
+    case brightness(Float)
+    /// 0 … 4, clamped; 1 leaves the picture alone. Applied after the filter stack.
+    case contrast(Float)
+    /// Pushes a filter on the stack (emptying it first if `clear`). An invalid one gives an error
+    /// event and the previous stack stays.
+    case filter(VideoFilter, clear: Bool = false)
+    /// Pushes a filter written in Swift on the stack.
+    case customFilter(any PixelFilter, clear: Bool = false)
+    /// Empties the stack; brightness and contrast stay.
+    case removeAllFilters
     /// Does nothing (the model needed it between two equal commands; we do not).
     case idle
 }

@@ -1,3 +1,5 @@
+import CFFmpeg
+import Filters
 import Foundation
 
 /// Plays one source at a time: opens it off the main thread, decodes on dedicated threads, and
@@ -72,6 +74,9 @@ public final class PlaybackEngine {
     private var pendingSpeed = 1.0
     private var reportedDuration: Double?
     private var lastBounds: Rect?
+    /// The filters and brightness/contrast applied to every frame (kept across sources).
+    public private(set) var filters = FilterStack()
+    private let refilter = PausedFrameRefilter()
 
     /// Creates an engine. With a window output this initialises SDL video and throws
     /// `displayUnavailable` when there is no display.
@@ -116,6 +121,7 @@ public final class PlaybackEngine {
         onEvent?(.currentItemChanged)
         loadStartedAt = realClock.now
         pipeline = MediaPipeline(location: location, looping: configuration.looping, frameReady: waiter.wake)
+        pipeline?.setFilters(filters)
         state = .loading
     }
 
@@ -207,6 +213,10 @@ public final class PlaybackEngine {
             }
         }
         guard let presenter else { return .finished(.finished) }
+        if let failure = pipeline.takeFilterFailure() { record(.invalidFilter(failure)); onEvent?(.error(.invalidFilter(failure))) }
+        if let refreshed = refilter.take(), presenter.isPaused || presenter.speed == 0 {
+            presenter.replaceCurrent(with: refreshed)
+        }
         let step = presenter.step(frames: pipeline.frames, stop: configuration.stop)
         reportDurationIfMeasured()
         switch step {
@@ -303,6 +313,30 @@ public final class PlaybackEngine {
         reportBounds()
     }
 
+    /// Replaces the filter stack (and brightness/contrast). The stack is checked against the current
+    /// picture first: an invalid one throws `invalidFilter` and the previous stack stays. The next
+    /// decoded frame uses it; a paused picture is filtered again at once.
+    public func setFilters(_ stack: FilterStack) throws(PlayerError) {
+        let size = presenter?.current.map { ($0.width, $0.height) } ?? videoInfo.map { ($0.width, $0.height) }
+        do {
+            if let size, stack.revision != filters.revision || filters.stages.isEmpty != stack.stages.isEmpty {
+                try FilterChain.validate(stack, input: FilterGraph.Input(width: Int32(size.0), height: Int32(size.1),
+                                                                          timeBase: videoInfo?.timeBase ?? AVRational(num: 1, den: 90_000)))
+            } else {
+                try stack.validate()
+            }
+        } catch {
+            record(.invalidFilter(error))
+            onEvent?(.error(.invalidFilter(error)))
+            throw .invalidFilter(error)
+        }
+        filters = stack
+        pipeline?.setFilters(stack)
+        if let presenter, let current = presenter.current, let info = videoInfo, presenter.isPaused || presenter.speed == 0 {
+            refilter.start(current, stack: stack, timeBase: info.timeBase, done: waiter.wake)
+        }
+    }
+
     /// Position inside the current pass, in seconds.
     public var position: Double { presenter?.positionInPass ?? 0 }
 
@@ -348,10 +382,10 @@ public final class PlaybackEngine {
 
     /// The frame on screen as a viewer sees it at the video's own size.
     public func snapshot() throws(PlayerError) -> RGBImage {
-        guard let frame = presenter?.current, let info = videoInfo else {
+        guard let frame = presenter?.current else {
             throw .renderFailed(reason: "no frame has been shown yet")
         }
-        return try Snapshot.image(of: frame, geometry: info.geometry)
+        return try Snapshot.image(of: frame, geometry: frame.geometry)
     }
 
     /// Writes `snapshot()` as a PNG file.
@@ -453,6 +487,18 @@ public final class PlaybackEngine {
             case .redraw:
                 renderer?.redisplay()
                 reportBounds()
+            case let .adjustContrast(delta):
+                var stack = filters
+                stack.adjustment.contrast += delta
+                try? setFilters(stack)
+            case let .adjustBrightness(delta):
+                var stack = filters
+                stack.adjustment.brightness += delta
+                try? setFilters(stack)
+            case .clearFilters:
+                var stack = filters
+                stack.removeAll()
+                try? setFilters(stack)
             case .snapshot:
                 let path = "loopplay-\(Int(Date().timeIntervalSince1970 * 1000)).png"
                 do { try writeSnapshot(to: path); logger.notice("snapshot written to \(path)") } catch { record(error) }

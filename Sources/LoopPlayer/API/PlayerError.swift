@@ -4,6 +4,8 @@
 /// do { try player.load(.named("swipe")) }
 /// catch { print(error) }   // "swipe.mp4: source not found (looked in …)"
 /// ```
+import Filters
+
 public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No file or resource matched the source. `searched` lists where we looked.
     case sourceNotFound(source: String, searched: [String])
@@ -23,6 +25,8 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
     case displayUnavailable(reason: String)
     /// The renderer or the snapshot writer failed.
     case renderFailed(reason: String)
+    /// A filter (typed or raw) could not be applied; the previous stack stays in use.
+    case invalidFilter(FilterError)
 
     /// A short stable name for statistics and scripts, e.g. `sourceNotFound`.
     public var kind: String {
@@ -36,6 +40,7 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidSetting: "invalidSetting"
         case .displayUnavailable: "displayUnavailable"
         case .renderFailed: "renderFailed"
+        case .invalidFilter: "invalidFilter"
         }
     }
 
@@ -43,7 +48,7 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
     public var isMediaError: Bool {
         switch self {
         case .sourceNotFound, .notAFile, .emptyFile, .unreadableMedia, .noVideoStream, .decoderUnavailable: true
-        case .invalidSetting, .displayUnavailable, .renderFailed: false
+        case .invalidSetting, .displayUnavailable, .renderFailed, .invalidFilter: false
         }
     }
 
@@ -61,6 +66,7 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .invalidSetting(name, value, reason): "invalid \(name) '\(value)': \(reason)"
         case let .displayUnavailable(reason): "no display: \(reason)"
         case let .renderFailed(reason): "rendering failed: \(reason)"
+        case let .invalidFilter(error): "invalid \(error.description)"
         }
     }
 }

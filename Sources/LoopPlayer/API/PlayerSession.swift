@@ -1,3 +1,5 @@
+import Filters
+
 /// One run of an `ExtVideoPlayer` on its thread: owns the engine and turns the player's queued
 /// commands, live settings, events and time publishing into engine calls. Run thread only.
 final class PlayerSession {
@@ -25,6 +27,7 @@ final class PlayerSession {
         applied = settings
         appliedVersion = version
         batcher = EventBatcher(selection: settings.events)
+        try? engine.setFilters(settings.filterStack)  // validated above
         let wake = engine.waiter.wake
         player.shared.withLock {
             $0.wake = wake
@@ -127,8 +130,29 @@ final class PlayerSession {
         case .loop: engine.setLooping(true)
         case .unloop: engine.setLooping(false)
         case let .playbackSpeed(speed): engine.setSpeed(Double(speed))
+        case let .brightness(value): changeFilters { $0.adjustment.brightness = value }
+        case let .contrast(value): changeFilters { $0.adjustment.contrast = value }
+        case let .filter(filter, clear):
+            changeFilters { stack in
+                if clear { stack.removeAll() }
+                stack.append(filter)
+            }
+        case let .customFilter(filter, clear):
+            changeFilters { stack in
+                if clear { stack.removeAll() }
+                stack.append(custom: filter)
+            }
+        case .removeAllFilters: changeFilters { $0.removeAll() }
         case .idle: break
         }
+    }
+
+    /// Applies a changed copy of the current stack; an invalid one is reported by the engine
+    /// (error event) and the previous stack stays.
+    private func changeFilters(_ change: (inout FilterStack) -> Void) {
+        var stack = engine.filters
+        change(&stack)
+        try? engine.setFilters(stack)
     }
 
     private func seek(to position: Double) {
@@ -156,6 +180,11 @@ final class PlayerSession {
         }
         if settings.exclusiveGroup != previous.exclusiveGroup {
             ExclusivePlaybackRegistry.join(player, group: settings.exclusiveGroup)
+        }
+        if settings.filters != previous.filters || settings.brightness != previous.brightness
+            || settings.contrast != previous.contrast {
+            // The settings describe the whole stack: filters added by commands are replaced.
+            try? engine.setFilters(settings.filterStack)
         }
         if settings.sourceName != previous.sourceName || settings.ext != previous.ext { load(settings) }
     }

@@ -15,15 +15,32 @@ public final class VideoFrame: @unchecked Sendable {
     public let positionInPass: Double
     /// The seek generation it was decoded for.
     let generation: Int
+    /// Shape as shown: this frame's own size (filters may crop or turn it), the stream's rotation.
+    public let geometry: VideoGeometry
+    /// The decoded picture before filtering (a reference, no copy), kept so a paused picture can be
+    /// filtered again; nil when no filter ran.
+    let source: UnsafeMutablePointer<AVFrame>?
 
-    init(taking frame: UnsafeMutablePointer<AVFrame>, time: Double, duration: Double,
-         pass: Int, positionInPass: Double, generation: Int) {
+    init(taking frame: UnsafeMutablePointer<AVFrame>, source: UnsafeMutablePointer<AVFrame>? = nil, time: Double,
+         duration: Double, pass: Int, positionInPass: Double, generation: Int, rotation: Int, streamAspect: Double) {
         pointer = frame
+        self.source = source
         self.time = time
         self.duration = duration
         self.pass = pass
         self.positionInPass = positionInPass
         self.generation = generation
+        let sar = frame.pointee.sample_aspect_ratio
+        geometry = VideoGeometry(width: Int(frame.pointee.width), height: Int(frame.pointee.height),
+                                 sampleAspectRatio: sar.num > 0 && sar.den > 0 ? sar.seconds : streamAspect,
+                                 rotation: rotation)
+    }
+
+    /// The same moment shown with a differently filtered picture (a paused picture re-filtered).
+    func replacingPicture(with picture: UnsafeMutablePointer<AVFrame>) -> VideoFrame {
+        VideoFrame(taking: picture, source: source.flatMap { av_frame_clone($0) }, time: time, duration: duration,
+                   pass: pass, positionInPass: positionInPass, generation: generation, rotation: geometry.rotation,
+                   streamAspect: geometry.sampleAspectRatio)
     }
 
     public var width: Int { Int(pointer.pointee.width) }
@@ -31,7 +48,12 @@ public final class VideoFrame: @unchecked Sendable {
     var pixelFormat: AVPixelFormat { AVPixelFormat(rawValue: pointer.pointee.format) }
     var byteCount: Int { width * height * 3 / 2 }
 
-    deinit { var frame: UnsafeMutablePointer<AVFrame>? = pointer; av_frame_free(&frame) }
+    deinit {
+        var frame: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&frame)
+        var original = source
+        av_frame_free(&original)
+    }
 }
 
 /// What flows from a decoder to the presenter.

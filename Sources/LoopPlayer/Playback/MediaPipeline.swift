@@ -1,4 +1,5 @@
 import CFFmpeg
+import Filters
 import Foundation
 import Synchronization
 
@@ -37,6 +38,10 @@ final class MediaPipeline: @unchecked Sendable {
     private let decodedCount = Atomic<Int>(0)
     private let decodeErrorCount = Atomic<Int>(0)
     private let threads = Mutex<[WorkerThread]>([])
+    /// The filters the decode thread applies; it rebuilds its chain when the revision changes.
+    private let filterStack = Mutex(FilterStack())
+    /// A filter that failed at run time (after validation), for the engine to report.
+    private let filterFailure = Mutex<FilterError?>(nil)
     private let frameReady: @Sendable () -> Void
 
     /// Starts opening `location` on a new demux thread. `frameReady` is called from the decode
@@ -54,6 +59,12 @@ final class MediaPipeline: @unchecked Sendable {
     var timeline: LoopTimeline? { timelineState.withLock { $0 } }
     var framesDecoded: Int { decodedCount.load(ordering: .relaxed) }
     var decodeErrors: Int { decodeErrorCount.load(ordering: .relaxed) }
+
+    /// Replaces the filters for the frames decoded from now on.
+    func setFilters(_ stack: FilterStack) { filterStack.withLock { $0 = stack } }
+
+    /// The run-time filter failure since the last call, if any.
+    func takeFilterFailure() -> FilterError? { filterFailure.withLock { failure in defer { failure = nil }; return failure } }
 
     var isLooping: Bool {
         get { controlCondition.withLock { control.looping } }
@@ -230,28 +241,22 @@ final class MediaPipeline: @unchecked Sendable {
     // MARK: - Decode thread
 
     private func runDecoder(_ decoder: VideoDecoder, info: VideoStreamInfo) {
-        let normalizer = PixelFormatNormalizer()
+        var context = DecodeContext(info: info)
         var generation = 0
-        var floor: Int64?
-        var lastTimestamp: Int64?
         while let item = packets.pop() {
             switch item {
             case let .packet(packet):
                 if packet.generation != generation {
                     decoder.flush()
                     generation = packet.generation
-                    floor = controlCondition.withLock {
+                    context.floor = controlCondition.withLock {
                         control.seekFloor?.generation == generation ? control.seekFloor?.timestamp : nil
                     }
-                    lastTimestamp = nil
+                    context.lastTimestamp = nil
                 }
-                decoder.decode(packet.pointer) { frame in
-                    emit(frame, generation: generation, floor: floor, last: &lastTimestamp, normalizer: normalizer)
-                }
+                decoder.decode(packet.pointer) { frame in emit(frame, generation: generation, context: &context) }
             case let .endOfStream(endGeneration):
-                decoder.decode(nil) { frame in
-                    emit(frame, generation: generation, floor: floor, last: &lastTimestamp, normalizer: normalizer)
-                }
+                decoder.decode(nil) { frame in emit(frame, generation: generation, context: &context) }
                 decoder.flush()  // accept packets again if the user seeks or re-enables looping
                 if !frames.push(.endOfStream(generation: endGeneration)) { return }
                 frameReady()
@@ -260,29 +265,68 @@ final class MediaPipeline: @unchecked Sendable {
         }
     }
 
-    private func emit(_ frame: UnsafeMutablePointer<AVFrame>, generation: Int, floor: Int64?,
-                      last: inout Int64?, normalizer: PixelFormatNormalizer) {
+    /// What the decode thread carries from frame to frame.
+    private struct DecodeContext {
+        let info: VideoStreamInfo
+        let normalizer = PixelFormatNormalizer()
+        var floor: Int64?
+        var lastTimestamp: Int64?
+        var chain: FilterChain?
+        var failedRevision: Int?
+
+        init(info: VideoStreamInfo) { self.info = info }
+    }
+
+    private func emit(_ decoded: UnsafeMutablePointer<AVFrame>, generation: Int, context: inout DecodeContext) {
         guard let timeline = timelineState.withLock({ $0 }) else { return }
-        var duration = frame.pointee.pkt_duration
+        var frame: UnsafeMutablePointer<AVFrame>? = decoded
+        defer { av_frame_free(&frame) }
+        var duration = decoded.pointee.pkt_duration
         if duration <= 0 { duration = timeline.nominalFrameTicks }
         // The packet's own pts, reordered by the codec; FFmpeg's best-effort guess may switch to dts,
         // which is wrong for variable frame rates with B-frames.
-        var timestamp = frame.pointee.pts
-        if timestamp == noTimestamp { timestamp = frame.pointee.best_effort_timestamp }
-        if timestamp == noTimestamp { timestamp = (last ?? timeline.origin - duration) + duration }
-        last = timestamp
-        if let floor, timestamp + duration <= floor {
-            var skipped: UnsafeMutablePointer<AVFrame>? = frame
-            av_frame_free(&skipped)
-            return
-        }
+        var timestamp = decoded.pointee.pts
+        if timestamp == noTimestamp { timestamp = decoded.pointee.best_effort_timestamp }
+        if timestamp == noTimestamp { timestamp = (context.lastTimestamp ?? timeline.origin - duration) + duration }
+        context.lastTimestamp = timestamp
+        if let floor = context.floor, timestamp + duration <= floor { return }
+        decoded.pointee.pts = timestamp
+
         let pass = timeline.pass(of: timestamp)
         let time = timeline.seconds(timestamp)
-        let video = VideoFrame(
-            taking: normalizer.normalize(frame), time: time, duration: Double(duration) * timeline.tick,
-            pass: pass, positionInPass: time - timeline.seconds(timeline.origin + timeline.offset(forPass: pass)),
-            generation: generation)
-        decodedCount.add(1, ordering: .relaxed)
-        if frames.push(.frame(video), bytes: video.byteCount) { frameReady() }
+        let position = time - timeline.seconds(timeline.origin + timeline.offset(forPass: pass))
+        let picture = context.normalizer.normalize(decoded)
+        frame = picture
+        for (output, source) in filtered(picture, time: time, context: &context) {
+            let video = VideoFrame(taking: output, source: source, time: time, duration: Double(duration) * timeline.tick,
+                                   pass: pass, positionInPass: position, generation: generation,
+                                   rotation: context.info.rotation, streamAspect: context.info.sampleAspectRatio)
+            decodedCount.add(1, ordering: .relaxed)
+            if frames.push(.frame(video), bytes: video.byteCount) { frameReady() }
+        }
+    }
+
+    /// Runs the current filter stack; with no filters the picture passes as it is. A stack that
+    /// fails at run time is reported once and dropped (the previous chain is kept).
+    private func filtered(_ picture: UnsafeMutablePointer<AVFrame>, time: Double,
+                          context: inout DecodeContext) -> [(UnsafeMutablePointer<AVFrame>, UnsafeMutablePointer<AVFrame>?)] {
+        let stack = filterStack.withLock { $0 }
+        if stack.revision != context.chain?.revision && stack.revision != context.failedRevision {
+            context.chain = stack.isIdentity ? nil : FilterChain(stack: stack, timeBase: context.info.timeBase)
+        } else if let chain = context.chain, chain.adjustment != stack.adjustment {
+            chain.setAdjustment(stack.adjustment)
+        } else if context.chain == nil && !stack.isIdentity && stack.revision != context.failedRevision {
+            context.chain = FilterChain(stack: stack, timeBase: context.info.timeBase)
+        }
+        guard let chain = context.chain else { return [(av_frame_clone(picture)!, nil)] }
+        do {
+            return try chain.process(picture, time: time).map { ($0, av_frame_clone(picture)) }
+        } catch {
+            context.failedRevision = stack.revision
+            context.chain = nil
+            filterFailure.withLock { $0 = error }
+            frameReady()
+            return [(av_frame_clone(picture)!, nil)]
+        }
     }
 }

@@ -77,6 +77,14 @@ final class Presenter {
         speed = max(0, newSpeed)
     }
 
+    /// Shows `frame` in place of the current one (the paused picture with new filters).
+    func replaceCurrent(with frame: VideoFrame) {
+        guard let current, frame.generation == current.generation, frame.time == current.time else { return }
+        renderer.display(frame)
+        self.current = frame
+        onPresented?(frame)
+    }
+
     /// Forget the clock anchor and drop frames older than `generation` (after a seek).
     func restart(generation: Int) {
         self.generation = generation

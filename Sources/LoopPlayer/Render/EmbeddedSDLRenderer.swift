@@ -4,7 +4,7 @@ import CSDL
 /// The host calls `draw(in:)` from its loop and presents the renderer itself. Main thread only.
 final class EmbeddedSDLRenderer: VideoRenderer {
     private let renderer: OpaquePointer
-    private let geometry: VideoGeometry
+    private var geometry: VideoGeometry
     private let texture: YUVTexture
     private var uploaded = false
     private(set) var current: VideoFrame?
@@ -20,6 +20,7 @@ final class EmbeddedSDLRenderer: VideoRenderer {
 
     func display(_ frame: VideoFrame) {
         current = frame
+        geometry = frame.geometry
         uploaded = texture.upload(frame)
     }
 

@@ -9,6 +9,9 @@ enum InputAction: Equatable {
     case snapshot
     case quit
     case redraw
+    case adjustContrast(Float)
+    case adjustBrightness(Float)
+    case clearFilters
 
     /// Maps an SDL event to an action, if it is one we handle.
     init?(_ event: SDL_Event) {
@@ -27,9 +30,14 @@ enum InputAction: Equatable {
             case Int(SDLK_UP.rawValue): self = .seekRelative(60)
             case Int(SDLK_DOWN.rawValue): self = .seekRelative(-60)
             case Int(SDLK_l.rawValue): self = .toggleLoop
-            case Int(SDLK_f.rawValue): self = .toggleFullscreen
+            case Int(SDLK_f.rawValue) where event.key.keysym.mod & UInt16(KMOD_SHIFT.rawValue) == 0: self = .toggleFullscreen
             case Int(SDLK_s.rawValue): self = .snapshot
             case Int(SDLK_q.rawValue), Int(SDLK_ESCAPE.rawValue): self = .quit
+            case Int(SDLK_1.rawValue): self = .adjustContrast(-0.1)
+            case Int(SDLK_2.rawValue): self = .adjustContrast(0.1)
+            case Int(SDLK_3.rawValue): self = .adjustBrightness(-0.05)
+            case Int(SDLK_4.rawValue): self = .adjustBrightness(0.05)
+            case Int(SDLK_f.rawValue) where event.key.keysym.mod & UInt16(KMOD_SHIFT.rawValue) != 0: self = .clearFilters
             default: return nil
             }
         default:

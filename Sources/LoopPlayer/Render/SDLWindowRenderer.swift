@@ -40,6 +40,7 @@ final class SDLWindowRenderer: VideoRenderer {
 
     func display(_ frame: VideoFrame) {
         current = frame
+        geometry = frame.geometry  // filters may crop or turn the picture
         draw()
     }
 

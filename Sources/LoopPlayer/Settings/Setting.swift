@@ -1,3 +1,5 @@
+import Filters
+
 /// One entry of a `VideoSettings { … }` block. Settings apply in order: given twice, the last wins.
 public protocol Setting: Sendable {
     /// Writes this setting into `settings`.
@@ -135,4 +137,44 @@ public struct ExclusivePlayback: Setting, Equatable {
     public var group: String
     public init(group: String) { self.group = group }
     public func apply(to settings: inout VideoSettings) { settings.exclusiveGroup = group }
+}
+
+/// Brightness −1 … 1 (clamped), applied after the filters. Default 0.
+public struct Brightness: Setting, Equatable {
+    public static let defaultValue: Float = 0
+    public static let validRange = ColorAdjustment.brightnessRange
+    public var value: Float
+    public init(_ value: Float) { self.value = value }
+    public func apply(to settings: inout VideoSettings) { settings.brightness = value }
+}
+
+/// Contrast 0 … 4 (clamped), applied after the filters. Default 1.
+public struct Contrast: Setting, Equatable {
+    public static let defaultValue: Float = 1
+    public static let validRange = ColorAdjustment.contrastRange
+    public var value: Float
+    public init(_ value: Float) { self.value = value }
+    public func apply(to settings: inout VideoSettings) { settings.contrast = value }
+}
+
+/// The filter stack, in order: `Filters { VideoFilter.sepia(); FFmpegFilter("hqdn3d=4") }`.
+public struct Filters: Setting, Equatable {
+    public var filters: [VideoFilter]
+    public init(@FilterListBuilder _ content: () -> [VideoFilter]) { filters = content() }
+    public func apply(to settings: inout VideoSettings) { settings.filters = filters }
+}
+
+/// Builds a filter list with the same control flow as `VideoSettingsBuilder`.
+@resultBuilder
+public enum FilterListBuilder {
+    public static func buildExpression(_ filter: VideoFilter) -> [VideoFilter] { [filter] }
+    public static func buildExpression(_ filter: FFmpegFilter) -> [VideoFilter] { [filter.filter] }
+    public static func buildExpression(_ filter: VideoFilter?) -> [VideoFilter] { filter.map { [$0] } ?? [] }
+    public static func buildExpression(_ filters: [VideoFilter]) -> [VideoFilter] { filters }
+    public static func buildBlock(_ parts: [VideoFilter]...) -> [VideoFilter] { parts.flatMap { $0 } }
+    public static func buildOptional(_ part: [VideoFilter]?) -> [VideoFilter] { part ?? [] }
+    public static func buildEither(first part: [VideoFilter]) -> [VideoFilter] { part }
+    public static func buildEither(second part: [VideoFilter]) -> [VideoFilter] { part }
+    public static func buildArray(_ parts: [[VideoFilter]]) -> [VideoFilter] { parts.flatMap { $0 } }
+    public static func buildLimitedAvailability(_ part: [VideoFilter]) -> [VideoFilter] { part }
 }

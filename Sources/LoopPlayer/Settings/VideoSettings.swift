@@ -1,3 +1,5 @@
+import Filters
+
 /// Everything that configures a player, built with the DSL or member by member.
 ///
 /// ```swift
@@ -27,6 +29,11 @@ public struct VideoSettings: Sendable, Equatable {
     public var enableVector = false
     public var pictureInPicture = false
     public var exclusiveGroup: String?
+    /// Clamped to `Brightness.validRange`.
+    public var brightness: Float = Brightness.defaultValue
+    /// Clamped to `Contrast.validRange`.
+    public var contrast: Float = Contrast.defaultValue
+    public var filters: [VideoFilter] = []
 
     public init(@VideoSettingsBuilder _ content: () -> [any Setting]) {
         content().forEach { $0.apply(to: &self) }
@@ -62,6 +69,12 @@ public struct VideoSettings: Sendable, Equatable {
         if let exclusiveGroup, exclusiveGroup.isEmpty {
             throw .invalidSetting(name: "ExclusivePlayback", value: "", reason: "the group name is empty")
         }
+        do { try filterStack.validate() } catch { throw .invalidFilter(error) }
+    }
+
+    /// The filters with brightness and contrast (clamped) after them.
+    public var filterStack: FilterStack {
+        FilterStack(filters, adjustment: ColorAdjustment(brightness: brightness, contrast: contrast))
     }
 }
 

@@ -1,0 +1,122 @@
+import CFFmpeg
+
+/// A `FilterStack` compiled for running: consecutive libavfilter filters become one graph, split
+/// around custom Swift filters; `eq` for brightness/contrast ends the last graph. Graphs are built at
+/// the first frame (when the input is known) and again only if the input changes. One thread.
+public final class FilterChain: @unchecked Sendable {
+    private enum Segment {
+        case graph(chain: String, built: FilterGraph?)
+        case custom(any PixelFilter)
+    }
+
+    private var segments: [Segment]
+    private let timeBase: AVRational
+    public private(set) var adjustment: ColorAdjustment
+    public let revision: Int
+
+    public init(stack: FilterStack, timeBase: AVRational) {
+        self.timeBase = timeBase
+        adjustment = stack.adjustment
+        revision = stack.revision
+        var segments: [Segment] = []
+        var pending: [String] = []
+        func closeGraph() {
+            if !pending.isEmpty { segments.append(.graph(chain: pending.joined(separator: ","), built: nil)) }
+            pending.removeAll()
+        }
+        for stage in stack.stages {
+            switch stage {
+            case let .filter(filter): pending.append(filter.graphDescription)
+            case let .custom(custom):
+                // Custom filters get 8-bit 4:2:0 planes: a graph (at least `null`) comes first.
+                if pending.isEmpty && segments.isEmpty { pending.append("null") }
+                closeGraph()
+                segments.append(.custom(custom))
+            }
+        }
+        // Always end with eq, so brightness/contrast change later by command, without a rebuild.
+        pending.append(Self.equalizer(stack.adjustment))
+        closeGraph()
+        self.segments = segments
+    }
+
+    /// Runs `frame` through every segment. The caller keeps `frame`; returned frames are the caller's.
+    public func process(_ frame: UnsafeMutablePointer<AVFrame>, time: Double) throws(FilterError) -> [UnsafeMutablePointer<AVFrame>] {
+        guard let first = av_frame_clone(frame) else { return [] }
+        var current = [first]
+        for index in segments.indices {
+            var next: [UnsafeMutablePointer<AVFrame>] = []
+            defer { current.forEach { var f: UnsafeMutablePointer<AVFrame>? = $0; av_frame_free(&f) } ; current = next }
+            switch segments[index] {
+            case let .graph(chain, built):
+                for picture in current {
+                    let input = FilterGraph.Input(frame: picture, timeBase: timeBase)
+                    var graph = built
+                    if graph?.input != input {
+                        do {
+                            graph = try FilterGraph(chain: chain, input: input)
+                        } catch {
+                            next.forEach { var f: UnsafeMutablePointer<AVFrame>? = $0; av_frame_free(&f) }
+                            throw error
+                        }
+                        segments[index] = .graph(chain: chain, built: graph)
+                        applyAdjustmentCommands(to: graph!)
+                    }
+                    next += try graph!.process(picture)
+                }
+            case let .custom(filter):
+                for picture in current where av_frame_make_writable(picture) >= 0 {
+                    filter.apply(to: Self.planes(of: picture), time: time)
+                    next.append(av_frame_clone(picture)!)
+                }
+            }
+        }
+        return current
+    }
+
+    /// Changes brightness/contrast in the running `eq` (no rebuild, temporal filters keep state).
+    public func setAdjustment(_ adjustment: ColorAdjustment) {
+        self.adjustment = adjustment
+        if case let .graph(_, built?) = segments.last { applyAdjustmentCommands(to: built) }
+    }
+
+    /// Builds every graph segment for `input` without running a frame: the check made when a
+    /// stack is applied, so a bad raw filter is refused before it replaces the working one.
+    public static func validate(_ stack: FilterStack, input: FilterGraph.Input) throws(FilterError) {
+        try stack.validate()
+        let chain = FilterChain(stack: stack, timeBase: input.timeBase)
+        for case let .graph(description, _) in chain.segments {
+            _ = try FilterGraph(chain: description, input: input)
+        }
+    }
+
+    /// Parses a raw chain without configuring it (no picture size needed): catches unknown filters,
+    /// unknown options and syntax errors.
+    public static func checkSyntax(_ chain: String) throws(FilterError) {
+        var graph = avfilter_graph_alloc()
+        defer { avfilter_graph_free(&graph) }
+        var inputs: UnsafeMutablePointer<AVFilterInOut>?
+        var outputs: UnsafeMutablePointer<AVFilterInOut>?
+        let status = avfilter_graph_parse2(graph, chain, &inputs, &outputs)
+        avfilter_inout_free(&inputs)
+        avfilter_inout_free(&outputs)
+        if status < 0 { throw FilterError(filter: chain, reason: FilterGraph.text(of: status)) }
+    }
+
+    private func applyAdjustmentCommands(to graph: FilterGraph) {
+        guard case let .graph(_, last?) = segments.last, last === graph else { return }
+        graph.send(command: "brightness", to: "eq", argument: String(format: "%.6f", adjustment.brightness))
+        graph.send(command: "contrast", to: "eq", argument: String(format: "%.6f", adjustment.contrast))
+    }
+
+    private static func equalizer(_ adjustment: ColorAdjustment) -> String {
+        String(format: "eq=brightness=%.6f:contrast=%.6f", adjustment.brightness, adjustment.contrast)
+    }
+
+    private static func planes(of frame: UnsafeMutablePointer<AVFrame>) -> PixelPlanes {
+        let picture = frame.pointee
+        return PixelPlanes(width: Int(picture.width), height: Int(picture.height),
+                           luma: picture.data.0!, lumaStride: Int(picture.linesize.0),
+                           cb: picture.data.1!, cr: picture.data.2!, chromaStride: Int(picture.linesize.1))
+    }
+}

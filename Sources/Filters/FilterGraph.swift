@@ -1,0 +1,114 @@
+import CFFmpeg
+
+/// Owns one configured libavfilter graph: `buffer` → the chain → `format=yuv420p` → `buffersink`.
+/// Temporal filters keep their state as long as the graph lives. Used by one thread at a time.
+public final class FilterGraph: @unchecked Sendable {
+    /// What the graph is configured for; a frame that differs needs a new graph.
+    public struct Input: Equatable, Sendable {
+        public var width: Int32
+        public var height: Int32
+        public var pixelFormat: Int32
+        public var timeBase: AVRational
+        public var sampleAspect: AVRational
+
+        public init(frame: UnsafePointer<AVFrame>, timeBase: AVRational) {
+            width = frame.pointee.width
+            height = frame.pointee.height
+            pixelFormat = frame.pointee.format
+            self.timeBase = timeBase
+            let sar = frame.pointee.sample_aspect_ratio
+            sampleAspect = sar.num > 0 && sar.den > 0 ? sar : AVRational(num: 1, den: 1)
+        }
+
+        public init(width: Int32, height: Int32, pixelFormat: Int32 = AV_PIX_FMT_YUV420P.rawValue,
+                    timeBase: AVRational = AVRational(num: 1, den: 90_000)) {
+            self.width = width
+            self.height = height
+            self.pixelFormat = pixelFormat
+            self.timeBase = timeBase
+            sampleAspect = AVRational(num: 1, den: 1)
+        }
+
+        public static func == (a: Input, b: Input) -> Bool {
+            a.width == b.width && a.height == b.height && a.pixelFormat == b.pixelFormat
+                && av_cmp_q(a.timeBase, b.timeBase) == 0 && av_cmp_q(a.sampleAspect, b.sampleAspect) == 0
+        }
+    }
+
+    private var graph: UnsafeMutablePointer<AVFilterGraph>?
+    private let source: UnsafeMutablePointer<AVFilterContext>
+    private let sink: UnsafeMutablePointer<AVFilterContext>
+    public let input: Input
+    public let chain: String
+
+    public init(chain: String, input: Input) throws(FilterError) {
+        self.chain = chain
+        self.input = input
+        var graph = avfilter_graph_alloc()
+        guard let allocated = graph else { throw FilterError(filter: chain, reason: "out of memory") }
+        func fail(_ status: Int32, _ what: String) -> FilterError {
+            avfilter_graph_free(&graph)
+            return FilterError(filter: chain, reason: "\(what): \(FilterGraph.text(of: status))")
+        }
+        let arguments = "video_size=\(input.width)x\(input.height):pix_fmt=\(input.pixelFormat)"
+            + ":time_base=\(input.timeBase.num)/\(input.timeBase.den)"
+            + ":pixel_aspect=\(input.sampleAspect.num)/\(input.sampleAspect.den)"
+        var source: UnsafeMutablePointer<AVFilterContext>?
+        var sink: UnsafeMutablePointer<AVFilterContext>?
+        var status = avfilter_graph_create_filter(&source, avfilter_get_by_name("buffer"), "in", arguments, nil, allocated)
+        guard status >= 0, let source else { throw fail(status, "cannot create the source") }
+        status = avfilter_graph_create_filter(&sink, avfilter_get_by_name("buffersink"), "out", nil, nil, allocated)
+        guard status >= 0, let sink else { throw fail(status, "cannot create the sink") }
+
+        var outputs = avfilter_inout_alloc()
+        var inputs = avfilter_inout_alloc()
+        defer {
+            avfilter_inout_free(&outputs)
+            avfilter_inout_free(&inputs)
+        }
+        outputs?.pointee.name = av_strdup("in")
+        outputs?.pointee.filter_ctx = source
+        inputs?.pointee.name = av_strdup("out")
+        inputs?.pointee.filter_ctx = sink
+        // Whatever the chain does, the player receives 8-bit 4:2:0.
+        status = avfilter_graph_parse_ptr(allocated, "\(chain),format=yuv420p", &inputs, &outputs, nil)
+        guard status >= 0 else { throw fail(status, "invalid filter") }
+        status = avfilter_graph_config(allocated, nil)
+        guard status >= 0 else { throw fail(status, "cannot configure") }
+        self.graph = allocated
+        self.source = source
+        self.sink = sink
+    }
+
+    deinit { avfilter_graph_free(&graph) }
+
+    /// Pushes `frame` (a new reference is taken; the caller keeps its own) and returns every frame
+    /// the graph releases, owned by the caller.
+    public func process(_ frame: UnsafeMutablePointer<AVFrame>) throws(FilterError) -> [UnsafeMutablePointer<AVFrame>] {
+        let status = av_buffersrc_add_frame_flags(source, frame, Int32(AV_BUFFERSRC_FLAG_KEEP_REF))
+        guard status >= 0 else { throw FilterError(filter: chain, reason: FilterGraph.text(of: status)) }
+        var outputs: [UnsafeMutablePointer<AVFrame>] = []
+        while let output = av_frame_alloc() {
+            if av_buffersink_get_frame(sink, output) < 0 {
+                var unused: UnsafeMutablePointer<AVFrame>? = output
+                av_frame_free(&unused)
+                break
+            }
+            outputs.append(output)
+        }
+        return outputs
+    }
+
+    /// Changes an option of a running filter (e.g. `eq` `brightness`) without rebuilding.
+    @discardableResult
+    public func send(command: String, to target: String, argument: String) -> Bool {
+        var response = [CChar](repeating: 0, count: 64)
+        return avfilter_graph_send_command(graph, target, command, argument, &response, Int32(response.count), 0) >= 0
+    }
+
+    static func text(of status: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        av_strerror(status, &buffer, buffer.count)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,46 @@
+import Synchronization
+
+/// The filters applied to every frame, in order, then brightness and contrast.
+///
+/// Brightness and contrast live outside the list: `removeAll()` keeps them, and they always apply
+/// last (libavfilter's `eq`, see `ColorAdjustment` for the pixel math).
+public struct FilterStack: Sendable {
+    public enum Stage: Sendable {
+        case filter(VideoFilter)
+        case custom(any PixelFilter)
+    }
+
+    public private(set) var stages: [Stage] = []
+    public var adjustment = ColorAdjustment()
+    /// Unique to this list of stages in the process: it changes whenever `stages` changes, so a
+    /// running chain knows when it must be rebuilt (brightness/contrast changes never need that).
+    public private(set) var revision = 0
+
+    private static let revisions = Atomic<Int>(0)
+
+    public init(_ filters: [VideoFilter] = [], adjustment: ColorAdjustment = ColorAdjustment()) {
+        stages = filters.map { .filter($0) }
+        self.adjustment = adjustment
+        if !stages.isEmpty { touch() }
+    }
+
+    public mutating func append(_ filter: VideoFilter) { stages.append(.filter(filter)); touch() }
+    public mutating func append(_ filter: FFmpegFilter) { append(filter.filter) }
+    public mutating func append(custom filter: any PixelFilter) { stages.append(.custom(filter)); touch() }
+
+    /// Empties the list; brightness and contrast stay.
+    public mutating func removeAll() {
+        guard !stages.isEmpty else { return }
+        stages.removeAll()
+        touch()
+    }
+
+    private mutating func touch() { revision = Self.revisions.add(1, ordering: .relaxed).newValue }
+
+    public var isIdentity: Bool { stages.isEmpty && adjustment.isIdentity }
+
+    /// Checks every typed filter's parameters (graphs are checked when built).
+    public func validate() throws(FilterError) {
+        for case let .filter(filter) in stages { try filter.validate() }
+    }
+}

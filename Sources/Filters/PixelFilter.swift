@@ -1,0 +1,29 @@
+/// A filter written in Swift: it receives the picture's planes and changes them in place.
+///
+/// ```swift
+/// struct ScanLines: PixelFilter {
+///     func apply(to picture: PixelPlanes, time: Double) {
+///         for y in stride(from: 0, to: picture.height, by: 2) {
+///             for x in 0..<picture.width { picture.luma[y * picture.lumaStride + x] /= 2 }
+///         }
+///     }
+/// }
+/// ```
+/// It runs on the decode thread, between the libavfilter graphs around it in the stack.
+public protocol PixelFilter: Sendable {
+    func apply(to picture: PixelPlanes, time: Double)
+}
+
+/// The writable planes of an 8-bit 4:2:0 picture (Y full size; Cb and Cr half size each way).
+public struct PixelPlanes {
+    public let width: Int
+    public let height: Int
+    public let luma: UnsafeMutablePointer<UInt8>
+    public let lumaStride: Int
+    public let cb: UnsafeMutablePointer<UInt8>
+    public let cr: UnsafeMutablePointer<UInt8>
+    public let chromaStride: Int
+
+    public var chromaWidth: Int { (width + 1) / 2 }
+    public var chromaHeight: Int { (height + 1) / 2 }
+}
