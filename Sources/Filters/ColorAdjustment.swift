@@ -1,7 +1,9 @@
 /// Brightness and contrast, kept apart from the filter stack (the model's two `CIColorControls`).
 ///
-/// Pixel math on 8-bit luma, centred on mid-grey: `Y' = clamp((Y − 128)·contrast + 128 + brightness·255)`.
-/// The filter-stack issue applies this with libavfilter; the math lives here so both agree.
+/// Pixel math on 8-bit luma code values, centred on mid-grey, rounded to nearest and clamped:
+/// `Y' = clamp(round((Y − 128)·contrast + 128 + brightness·255), 0, 255)`; chroma is left alone.
+/// So brightness 0.1 adds 25.5 levels, contrast 2 doubles every distance from 128. The player applies
+/// exactly this as a libavfilter `lutyuv` after the filter stack (`lumaExpression`).
 public struct ColorAdjustment: Sendable, Equatable {
     public static let brightnessRange: ClosedRange<Float> = -1...1
     public static let contrastRange: ClosedRange<Float> = 0...4
@@ -22,6 +24,12 @@ public struct ColorAdjustment: Sendable, Equatable {
     public func adjust(luma: UInt8) -> UInt8 {
         let value = (Float(luma) - 128) * contrast + 128 + brightness * 255
         return UInt8(max(0, min(255, value.rounded())))
+    }
+
+    /// The same math as a libavfilter expression of `val`, for `lutyuv` (as a command argument;
+    /// inside a graph string its commas must be escaped).
+    public var lumaExpression: String {
+        String(format: "clip(floor((val-128)*%.6f+128+%.6f*255+0.5),0,255)", contrast, brightness)
     }
 
     private static func clamp(_ value: Float, to range: ClosedRange<Float>, default fallback: Float) -> Float {

@@ -1,8 +1,9 @@
 import CFFmpeg
 
 /// A `FilterStack` compiled for running: consecutive libavfilter filters become one graph, split
-/// around custom Swift filters; `eq` for brightness/contrast ends the last graph. Graphs are built at
-/// the first frame (when the input is known) and again only if the input changes. One thread.
+/// around custom Swift filters; brightness/contrast is a last graph of its own (a `lutyuv` with the
+/// exact `ColorAdjustment` math, changed by command). Graphs are built at the first frame (when the
+/// input is known) and again only if the input changes. One thread.
 public final class FilterChain: @unchecked Sendable {
     private enum Segment {
         case graph(chain: String, built: FilterGraph?)
@@ -34,9 +35,10 @@ public final class FilterChain: @unchecked Sendable {
                 segments.append(.custom(custom))
             }
         }
-        // Always end with eq, so brightness/contrast change later by command, without a rebuild.
-        pending.append(Self.equalizer(stack.adjustment))
         closeGraph()
+        // Always last and on its own, so brightness/contrast change by command, without a rebuild.
+        let expression = stack.adjustment.lumaExpression.replacingOccurrences(of: ",", with: "\\,")
+        segments.append(.graph(chain: "lutyuv=y='\(expression)'", built: nil))
         self.segments = segments
     }
 
@@ -105,12 +107,7 @@ public final class FilterChain: @unchecked Sendable {
 
     private func applyAdjustmentCommands(to graph: FilterGraph) {
         guard case let .graph(_, last?) = segments.last, last === graph else { return }
-        graph.send(command: "brightness", to: "eq", argument: String(format: "%.6f", adjustment.brightness))
-        graph.send(command: "contrast", to: "eq", argument: String(format: "%.6f", adjustment.contrast))
-    }
-
-    private static func equalizer(_ adjustment: ColorAdjustment) -> String {
-        String(format: "eq=brightness=%.6f:contrast=%.6f", adjustment.brightness, adjustment.contrast)
+        graph.send(command: "y", to: "lutyuv", argument: adjustment.lumaExpression)
     }
 
     private static func planes(of frame: UnsafeMutablePointer<AVFrame>) -> PixelPlanes {

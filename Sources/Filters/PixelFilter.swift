@@ -24,6 +24,17 @@ public struct PixelPlanes {
     public let cr: UnsafeMutablePointer<UInt8>
     public let chromaStride: Int
 
+    public init(width: Int, height: Int, luma: UnsafeMutablePointer<UInt8>, lumaStride: Int,
+                cb: UnsafeMutablePointer<UInt8>, cr: UnsafeMutablePointer<UInt8>, chromaStride: Int) {
+        self.width = width
+        self.height = height
+        self.luma = luma
+        self.lumaStride = lumaStride
+        self.cb = cb
+        self.cr = cr
+        self.chromaStride = chromaStride
+    }
+
     public var chromaWidth: Int { (width + 1) / 2 }
     public var chromaHeight: Int { (height + 1) / 2 }
 }

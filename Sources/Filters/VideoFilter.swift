@@ -64,8 +64,9 @@ public enum VideoFilter: Sendable, Equatable, Hashable {
         switch self {
         case .grayscale: return "hue=s=0"
         case let .monochrome(r, g, b, intensity):
-            let (hue, saturation, lightness) = Self.hsl(r, g, b)
-            return "hue=s=0,colorize=hue=\(n(hue)):saturation=\(n(saturation)):lightness=\(n(lightness - 0.5)):mix=\(n(intensity))"
+            // colorize paints hue and saturation and keeps the source's lightness (mix 1).
+            let (hue, saturation, _) = Self.hsl(r, g, b)
+            return "hue=s=0,colorize=hue=\(n(hue)):saturation=\(n(saturation * intensity)):lightness=0.5:mix=1"
         case let .sepia(intensity):
             return ColorMatrix.sepia.mixed(with: .identity, amount: 1 - intensity).graphDescription
         case .invert: return "negate"

@@ -76,7 +76,7 @@ public final class PlaybackEngine {
     private var lastBounds: Rect?
     /// The filters and brightness/contrast applied to every frame (kept across sources).
     public private(set) var filters = FilterStack()
-    private let refilter = PausedFrameRefilter()
+    private let refilter = FrameRefilter()
 
     /// Creates an engine. With a window output this initialises SDL video and throws
     /// `displayUnavailable` when there is no display.
@@ -214,8 +214,9 @@ public final class PlaybackEngine {
         }
         guard let presenter else { return .finished(.finished) }
         if let failure = pipeline.takeFilterFailure() { record(.invalidFilter(failure)); onEvent?(.error(.invalidFilter(failure))) }
-        if let refreshed = refilter.take(), presenter.isPaused || presenter.speed == 0 {
-            presenter.replaceCurrent(with: refreshed)
+        if presenter.isPaused || presenter.speed == 0, let current = presenter.current,
+           let refreshed = refiltered(current), refreshed !== current {
+            presenter.replaceCurrent(with: refreshed)  // the paused picture with the new stack
         }
         let step = presenter.step(frames: pipeline.frames, stop: configuration.stop)
         reportDurationIfMeasured()
@@ -332,9 +333,13 @@ public final class PlaybackEngine {
         }
         filters = stack
         pipeline?.setFilters(stack)
-        if let presenter, let current = presenter.current, let info = videoInfo, presenter.isPaused || presenter.speed == 0 {
-            refilter.start(current, stack: stack, timeBase: info.timeBase, done: waiter.wake)
-        }
+        waiter.wake()  // frames already decoded, and a paused picture, are filtered again
+    }
+
+    /// `frame` as the current stack makes it, or nil while the re-filtering worker makes it.
+    private func refiltered(_ frame: VideoFrame) -> VideoFrame? {
+        guard let info = videoInfo else { return frame }
+        return refilter.current(frame, stack: filters, timeBase: info.timeBase, done: waiter.wake)
     }
 
     /// Position inside the current pass, in seconds.
@@ -429,6 +434,7 @@ public final class PlaybackEngine {
             }
             onFramePresented?(frame)
         }
+        presenter.prepare = { [unowned self] frame in refiltered(frame) }
         presenter.onLoopCompleted = { [unowned self] count in
             onLoopCompleted?(count)
             onEvent?(.loopCompleted(count))

@@ -1,4 +1,5 @@
 import CFFmpeg
+import Filters
 
 /// A decoded picture on the loop's monotonic presentation timeline. Owns its `AVFrame`.
 ///
@@ -20,11 +21,15 @@ public final class VideoFrame: @unchecked Sendable {
     /// The decoded picture before filtering (a reference, no copy), kept so a paused picture can be
     /// filtered again; nil when no filter ran.
     let source: UnsafeMutablePointer<AVFrame>?
+    /// Which filter stack (`FilterStack.revision`) and brightness/contrast produced this picture.
+    let filtering: FilterStamp
 
-    init(taking frame: UnsafeMutablePointer<AVFrame>, source: UnsafeMutablePointer<AVFrame>? = nil, time: Double,
+    init(taking frame: UnsafeMutablePointer<AVFrame>, source: UnsafeMutablePointer<AVFrame>? = nil,
+         filtering: FilterStamp = FilterStamp(), time: Double,
          duration: Double, pass: Int, positionInPass: Double, generation: Int, rotation: Int, streamAspect: Double) {
         pointer = frame
         self.source = source
+        self.filtering = filtering
         self.time = time
         self.duration = duration
         self.pass = pass
@@ -36,12 +41,16 @@ public final class VideoFrame: @unchecked Sendable {
                                  rotation: rotation)
     }
 
-    /// The same moment shown with a differently filtered picture (a paused picture re-filtered).
-    func replacingPicture(with picture: UnsafeMutablePointer<AVFrame>) -> VideoFrame {
-        VideoFrame(taking: picture, source: source.flatMap { av_frame_clone($0) }, time: time, duration: duration,
-                   pass: pass, positionInPass: positionInPass, generation: generation, rotation: geometry.rotation,
+    /// The same moment with a differently filtered picture. `source` is the unfiltered picture.
+    func replacingPicture(with picture: UnsafeMutablePointer<AVFrame>, source: UnsafeMutablePointer<AVFrame>?,
+                          filtering: FilterStamp) -> VideoFrame {
+        VideoFrame(taking: picture, source: source, filtering: filtering, time: time, duration: duration, pass: pass,
+                   positionInPass: positionInPass, generation: generation, rotation: geometry.rotation,
                    streamAspect: geometry.sampleAspectRatio)
     }
+
+    /// The unfiltered picture: the kept source, or the picture itself when no filter ran.
+    var unfiltered: UnsafeMutablePointer<AVFrame> { source ?? pointer }
 
     public var width: Int { Int(pointer.pointee.width) }
     public var height: Int { Int(pointer.pointee.height) }
@@ -67,5 +76,20 @@ enum FrameItem: Sendable {
         case let .frame(frame): frame.generation
         case let .endOfStream(generation): generation
         }
+    }
+}
+
+/// The filter stack revision and brightness/contrast a picture was made with.
+struct FilterStamp: Equatable, Sendable {
+    var revision = 0
+    var adjustment = ColorAdjustment()
+
+    init(revision: Int = 0, adjustment: ColorAdjustment = ColorAdjustment()) {
+        self.revision = revision
+        self.adjustment = adjustment
+    }
+
+    init(_ stack: FilterStack) {
+        self.init(revision: stack.revision, adjustment: stack.adjustment)
     }
 }

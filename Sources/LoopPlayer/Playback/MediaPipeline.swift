@@ -297,8 +297,10 @@ final class MediaPipeline: @unchecked Sendable {
         let position = time - timeline.seconds(timeline.origin + timeline.offset(forPass: pass))
         let picture = context.normalizer.normalize(decoded)
         frame = picture
-        for (output, source) in filtered(picture, time: time, context: &context) {
-            let video = VideoFrame(taking: output, source: source, time: time, duration: Double(duration) * timeline.tick,
+        let (outputs, stamp) = filtered(picture, time: time, context: &context)
+        for (output, source) in outputs {
+            let video = VideoFrame(taking: output, source: source, filtering: stamp, time: time,
+                                   duration: Double(duration) * timeline.tick,
                                    pass: pass, positionInPass: position, generation: generation,
                                    rotation: context.info.rotation, streamAspect: context.info.sampleAspectRatio)
             decodedCount.add(1, ordering: .relaxed)
@@ -308,8 +310,8 @@ final class MediaPipeline: @unchecked Sendable {
 
     /// Runs the current filter stack; with no filters the picture passes as it is. A stack that
     /// fails at run time is reported once and dropped (the previous chain is kept).
-    private func filtered(_ picture: UnsafeMutablePointer<AVFrame>, time: Double,
-                          context: inout DecodeContext) -> [(UnsafeMutablePointer<AVFrame>, UnsafeMutablePointer<AVFrame>?)] {
+    private func filtered(_ picture: UnsafeMutablePointer<AVFrame>, time: Double, context: inout DecodeContext)
+        -> ([(UnsafeMutablePointer<AVFrame>, UnsafeMutablePointer<AVFrame>?)], FilterStamp) {
         let stack = filterStack.withLock { $0 }
         if stack.revision != context.chain?.revision && stack.revision != context.failedRevision {
             context.chain = stack.isIdentity ? nil : FilterChain(stack: stack, timeBase: context.info.timeBase)
@@ -318,15 +320,17 @@ final class MediaPipeline: @unchecked Sendable {
         } else if context.chain == nil && !stack.isIdentity && stack.revision != context.failedRevision {
             context.chain = FilterChain(stack: stack, timeBase: context.info.timeBase)
         }
-        guard let chain = context.chain else { return [(av_frame_clone(picture)!, nil)] }
+        guard let chain = context.chain else {
+            return ([(av_frame_clone(picture)!, nil)], stack.isIdentity ? FilterStamp(stack) : FilterStamp(revision: -1))
+        }
         do {
-            return try chain.process(picture, time: time).map { ($0, av_frame_clone(picture)) }
+            return (try chain.process(picture, time: time).map { ($0, av_frame_clone(picture)) }, FilterStamp(stack))
         } catch {
             context.failedRevision = stack.revision
             context.chain = nil
             filterFailure.withLock { $0 = error }
             frameReady()
-            return [(av_frame_clone(picture)!, nil)]
+            return ([(av_frame_clone(picture)!, nil)], FilterStamp(revision: -1))
         }
     }
 }

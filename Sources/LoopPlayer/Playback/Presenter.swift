@@ -40,6 +40,9 @@ final class Presenter {
     private let stallThreshold = 0.25
 
     var onPresented: ((VideoFrame) -> Void)?
+    /// Gives the picture to show for a due frame (re-filtered when the stack changed since it was
+    /// decoded), or nil while that is being made.
+    var prepare: ((VideoFrame) -> VideoFrame?)?
     var onLoopCompleted: ((Int) -> Void)?
     var onEnded: (() -> Void)?
 
@@ -140,8 +143,9 @@ final class Presenter {
                     anchor = (frame.time, clock.now)
                     anchorIsProvisional = true
                 }
+                guard let shown = prepare.map({ $0(frame) }) ?? frame else { return .waitForFrames }
                 _ = frames.tryPop()
-                present(frame)
+                present(shown)
                 return .presented
             }
         }
