@@ -306,6 +306,9 @@ public final class PlaybackEngine {
     public func setLooping(_ looping: Bool) {
         configuration.looping = looping
         pipeline?.isLooping = looping
+        presenter?.setLooping(looping)
+        if looping && state == .ended { state = wantsPause ? .paused : .playing }
+        waiter.wake()
     }
 
     public func setGravity(_ gravity: VideoGravity) {
@@ -446,6 +449,7 @@ public final class PlaybackEngine {
         if let generation = pendingSeekGeneration { presenter.restart(generation: generation) }
         presenter.setPaused(wantsPause)
         presenter.setSpeed(pendingSpeed)
+        presenter.setLooping(configuration.looping)
         self.renderer = renderer
         self.presenter = presenter
         onEvent?(.itemStatusChanged(.readyToPlay))

@@ -39,6 +39,9 @@ final class Presenter {
     /// Re-anchor rather than rush when this far behind with nothing to drop.
     private let stallThreshold = 0.25
 
+    /// With looping off, a frame of a later pass (the demuxer may have wrapped before `unloop`)
+    /// counts as the end; switching looping back on continues with it.
+    var looping = true
     var onPresented: ((VideoFrame) -> Void)?
     /// Gives the picture to show for a due frame (re-filtered when the stack changed since it was
     /// decoded), or nil while that is being made.
@@ -95,6 +98,11 @@ final class Presenter {
         ended = false
     }
 
+    func setLooping(_ looping: Bool) {
+        self.looping = looping
+        if looping { ended = false }
+    }
+
     /// One step of presentation against `frames`.
     func step(frames: BoundedQueue<FrameItem>, stop: StopCondition) -> Step {
         while true {
@@ -114,6 +122,13 @@ final class Presenter {
                 return stop.exitAtEnd ? .finished : .idle
             case let .frame(frame):
                 if speed == 0 && current != nil { return .idle }
+                if !looping, let current, frame.pass > current.pass, frame.generation == current.generation {
+                    if ended { return stop.exitAtEnd ? .finished : .idle }
+                    if let wait = waitForEndOfCurrentFrame() { return wait }
+                    ended = true
+                    onEnded?()
+                    return stop.exitAtEnd ? .finished : .idle
+                }
                 let now = clock.now
                 if anchor == nil {
                     anchor = (frame.time, now)
