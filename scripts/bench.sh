@@ -2,7 +2,7 @@
 # Benchmarks, not tests: loopplay against ffplay, mpv and `ffmpeg -f null` on the same machine in the
 # same run, with ../shared/bench (fixtures, Xvfb, watchers). Results go to docs/benchmarks.md by hand.
 #
-#   scripts/bench.sh [seam|cpu|throughput|firstframe|all]     (default all; about 10 minutes)
+#   scripts/bench.sh [seam|cpu|throughput|firstframe|filters|all]   (default all; about 12 minutes)
 # Env: F=/tmp/lp-fixtures  OUT=/tmp/lp-bench-loopplay  DISP=:7 (below :10, see the bench README)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -52,4 +52,35 @@ if [[ $what == firstframe || $what == all ]]; then
   /usr/bin/python3 scripts/bench/first_frame.py 7 8 300 -- "$LP" --source "$SWIPE" --loop
   /usr/bin/python3 scripts/bench/first_frame.py 7 8 300 -- ffplay -loglevel quiet -loop 0 -left 0 -top 0 "$SWIPE"
   /usr/bin/python3 scripts/bench/first_frame.py 7 8 300 -- mpv --no-config --vo=x11 --ao=null --loop-file=inf --geometry=+0+0 "$SWIPE"
+fi
+
+if [[ $what == filters || $what == all ]]; then
+  echo "## Filters at 1080p: frames per CPU-second against ffmpeg -vf with the same chain (300 frames)"
+  for flags in "--brightness 0.1 --contrast 1.2" \
+               "--brightness 0.1 --contrast 1.2 --filter sepia --filter vignette --filter blur=2"; do
+    # shellcheck disable=SC2086
+    graph=$("$LP" --source "$HD" $flags --print-filter-graph)
+    echo "### $flags"
+    echo "chain: $graph"
+    for run in 1 2 3; do
+      /usr/bin/time -f "ffmpeg -vf: cpu %U+%S s wall %e s" ffmpeg -hide_banner -nostdin -loglevel error -an -i "$HD" \
+        -vf "$graph" -f null - 2>&1
+      # shellcheck disable=SC2086
+      /usr/bin/time -f "loopplay:  cpu %U+%S s wall %e s" "$LP" --source "$HD" --headless --untimed $flags \
+        --stats-json "$OUT/filters-$run.json" 2>&1
+    done
+  done
+  echo "## Real time 1080p30 under Xvfb, 20 s, brightness+contrast+sepia+vignette, against mpv --vf"
+  flags="--brightness 0.1 --contrast 1.2 --filter sepia --filter vignette"
+  # shellcheck disable=SC2086
+  graph=$("$LP" --source "$HD" $flags --print-filter-graph)
+  Xvfb "$DISP" -screen 0 1920x1080x24 -nolisten tcp >/dev/null 2>&1 & xvfb2=$!
+  sleep 1
+  # shellcheck disable=SC2086
+  DISPLAY=$DISP SDL_AUDIODRIVER=dummy /usr/bin/time -f "loopplay: cpu %U+%S s, max RSS %M KB" \
+    "$LP" --source "$HD" --loop --duration 20 $flags --stats-json "$OUT/filters-realtime.json" 2>&1
+  python3 -c "import json; d = json.load(open('$OUT/filters-realtime.json')); print('  loopplay presented', d['framesPresented'], 'frames in 20 s, dropped', d['framesDropped'])"
+  DISPLAY=$DISP /usr/bin/time -f "mpv --vo=x11: cpu %U+%S s, max RSS %M KB" timeout 20 mpv --no-config --really-quiet \
+    --vo=x11 --ao=null --loop-file=inf --vf="lavfi=[$graph]" "$HD" 2>&1 | grep -v "^$" | tail -1
+  kill $xvfb2
 fi

@@ -37,8 +37,7 @@ public final class FilterChain: @unchecked Sendable {
         }
         closeGraph()
         // Always last and on its own, so brightness/contrast change by command, without a rebuild.
-        let expression = stack.adjustment.lumaExpression.replacingOccurrences(of: ",", with: "\\,")
-        segments.append(.graph(chain: "lutyuv=y='\(expression)'", built: nil))
+        segments.append(.graph(chain: Self.adjustmentGraph(stack.adjustment), built: nil))
         self.segments = segments
     }
 
@@ -103,6 +102,10 @@ public final class FilterChain: @unchecked Sendable {
         avfilter_inout_free(&inputs)
         avfilter_inout_free(&outputs)
         if status < 0 { throw FilterError(filter: chain, reason: FilterGraph.text(of: status)) }
+    }
+
+    static func adjustmentGraph(_ adjustment: ColorAdjustment) -> String {
+        "lutyuv=y='\(adjustment.lumaExpression.replacingOccurrences(of: ",", with: "\\,"))'"
     }
 
     private func applyAdjustmentCommands(to graph: FilterGraph) {

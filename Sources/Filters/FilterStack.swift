@@ -39,6 +39,18 @@ public struct FilterStack: Sendable {
 
     public var isIdentity: Bool { stages.isEmpty && adjustment.isIdentity }
 
+    /// The whole stack as one libavfilter chain, as the player runs it (nil if it holds Swift filters):
+    /// for comparing with `ffmpeg -vf` or mpv's `--vf=lavfi=[…]`.
+    public var graphDescription: String? {
+        var parts: [String] = []
+        for stage in stages {
+            guard case let .filter(filter) = stage else { return nil }
+            parts.append(filter.graphDescription)
+        }
+        parts.append(FilterChain.adjustmentGraph(adjustment))
+        return parts.joined(separator: ",")
+    }
+
     /// Checks every typed filter's parameters (graphs are checked when built).
     public func validate() throws(FilterError) {
         for case let .filter(filter) in stages { try filter.validate() }

@@ -81,6 +81,9 @@ struct Loopplay: ParsableCommand {
     @Option(help: ArgumentHelp("A raw libavfilter chain, applied after --filter ones (e.g. 'hqdn3d=4,hflip').", valueName: "graph"))
     var vf: String?
 
+    @Flag(help: "Print the libavfilter chain the filter flags compile to, then exit (to compare with ffmpeg -vf).")
+    var printFilterGraph = false
+
     @Flag(help: "Print each one-second batch of events as one JSON line on stdout.")
     var events = false
 
@@ -116,6 +119,10 @@ struct Loopplay: ParsableCommand {
             return handler
         }
         let player = try makePlayer()
+        if printFilterGraph {
+            print(player.settings.filterStack.graphDescription ?? "")
+            return
+        }
         var outcome = headless ? player.runHeadless(timing: timing, until: stopCondition(fallback: false))
             : player.run(window: windowOptions, timing: timing, until: stopCondition(fallback: false))
         var snapshotPath = snapshot
