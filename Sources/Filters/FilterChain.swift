@@ -10,6 +10,9 @@ public final class FilterChain: @unchecked Sendable {
         case custom(any PixelFilter)
     }
 
+    /// The brightness/contrast LUT is cheap and memory-bound: slice threads only add synchronisation.
+    private var lastGraphThreads: Int32 { 1 }
+
     private var segments: [Segment]
     private let timeBase: AVRational
     public private(set) var adjustment: ColorAdjustment
@@ -55,7 +58,8 @@ public final class FilterChain: @unchecked Sendable {
                     var graph = built
                     if graph?.input != input {
                         do {
-                            graph = try FilterGraph(chain: chain, input: input)
+                            graph = try FilterGraph(chain: chain, input: input,
+                                                    threads: index == segments.count - 1 ? lastGraphThreads : 0)
                         } catch {
                             next.forEach { var f: UnsafeMutablePointer<AVFrame>? = $0; av_frame_free(&f) }
                             throw error
