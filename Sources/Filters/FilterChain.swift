@@ -50,33 +50,44 @@ public final class FilterChain: @unchecked Sendable {
         var current = [first]
         for index in segments.indices {
             var next: [UnsafeMutablePointer<AVFrame>] = []
-            defer { current.forEach { var f: UnsafeMutablePointer<AVFrame>? = $0; av_frame_free(&f) } ; current = next }
-            switch segments[index] {
-            case let .graph(chain, built):
-                for picture in current {
-                    let input = FilterGraph.Input(frame: picture, timeBase: timeBase)
-                    var graph = built
-                    if graph?.input != input {
-                        do {
-                            graph = try FilterGraph(chain: chain, input: input,
-                                                    threads: index == segments.count - 1 ? lastGraphThreads : 0)
-                        } catch {
-                            next.forEach { var f: UnsafeMutablePointer<AVFrame>? = $0; av_frame_free(&f) }
-                            throw error
-                        }
-                        segments[index] = .graph(chain: chain, built: graph)
-                        applyAdjustmentCommands(to: graph!)
-                    }
-                    next += try graph!.process(picture)
-                }
-            case let .custom(filter):
-                for picture in current where av_frame_make_writable(picture) >= 0 {
-                    filter.apply(to: Self.planes(of: picture), time: time)
-                    next.append(av_frame_clone(picture)!)
-                }
+            do {
+                for picture in current { next += try run(segment: index, on: picture, time: time) }
+            } catch {
+                Self.free(current + next)
+                throw error
             }
+            Self.free(current)
+            current = next
         }
         return current
+    }
+
+    /// One segment on one picture; `picture` stays the caller's.
+    private func run(segment index: Int, on picture: UnsafeMutablePointer<AVFrame>,
+                     time: Double) throws(FilterError) -> [UnsafeMutablePointer<AVFrame>] {
+        switch segments[index] {
+        case let .graph(chain, built):
+            let input = FilterGraph.Input(frame: picture, timeBase: timeBase)
+            var graph = built
+            if graph?.input != input {
+                let made = try FilterGraph(chain: chain, input: input, threads: index == segments.count - 1 ? lastGraphThreads : 0)
+                segments[index] = .graph(chain: chain, built: made)
+                graph = made
+                applyAdjustmentCommands(to: made)
+            }
+            return try graph!.process(picture)
+        case let .custom(filter):
+            guard av_frame_make_writable(picture) >= 0, let copy = av_frame_clone(picture) else { return [] }
+            filter.apply(to: Self.planes(of: copy), time: time)
+            return [copy]
+        }
+    }
+
+    private static func free(_ frames: [UnsafeMutablePointer<AVFrame>]) {
+        for frame in frames {
+            var owned: UnsafeMutablePointer<AVFrame>? = frame
+            av_frame_free(&owned)
+        }
     }
 
     /// Changes brightness/contrast in the running `eq` (no rebuild, temporal filters keep state).
