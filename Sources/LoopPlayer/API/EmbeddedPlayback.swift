@@ -11,8 +11,10 @@
 /// }
 /// ```
 /// Pipeline threads wake the host's `SDL_WaitEvent*` with a user event when a frame is decoded.
-/// Use from the thread that owns the host's renderer.
+/// Use from the thread that owns the host's renderer, and `close()` it before destroying that renderer.
 public final class EmbeddedPlayback {
+    /// Held strongly: the session only refers back to it.
+    public let player: ExtVideoPlayer
     private let session: PlayerSession
     private var embedded: EmbeddedSDLRenderer?
 
@@ -20,6 +22,7 @@ public final class EmbeddedPlayback {
     public init(player: ExtVideoPlayer, renderer: OpaquePointer, timing: ExtVideoPlayer.Timing = .realTime,
                 until stop: StopCondition = .never) throws(PlayerError) {
         SDLVideo.attachToHost()
+        self.player = player
         session = try PlayerSession(player: player, output: .null, timing: timing, stop: stop, waiter: HostLoopWaiter())
         player.session = session
         session.engine.makeRenderer = { [unowned self] info in
@@ -30,7 +33,18 @@ public final class EmbeddedPlayback {
         session.start()
     }
 
-    deinit { session.finish() }
+    /// Stops playback and frees the texture: call before destroying the host's renderer (the
+    /// texture belongs to it). Idempotent; also done on deinit.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        session.finish()
+        embedded = nil
+    }
+
+    private var closed = false
+
+    deinit { close() }
 
     /// Applies commands and settings and shows at most one due frame. Returns the seconds until it
     /// wants to be called again (0: at once), or nil to wait for the next SDL event: a decoded frame

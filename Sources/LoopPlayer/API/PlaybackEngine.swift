@@ -76,6 +76,8 @@ public final class PlaybackEngine {
     private var lastBounds: Rect?
     /// The filters and brightness/contrast applied to every frame (kept across sources).
     public private(set) var filters = FilterStack()
+    /// The stack before the last change: what the decode thread falls back to if the new one fails.
+    private var lastWorkingFilters = FilterStack()
     private let refilter = FrameRefilter()
 
     /// Creates an engine. With a window output this initialises SDL video and throws
@@ -213,7 +215,12 @@ public final class PlaybackEngine {
             }
         }
         guard let presenter else { return .finished(.finished) }
-        if let failure = pipeline.takeFilterFailure() { record(.invalidFilter(failure)); onEvent?(.error(.invalidFilter(failure))) }
+        if let failure = pipeline.takeFilterFailure() {
+            // The decode thread went back to the last working stack; so does the engine.
+            filters = lastWorkingFilters
+            record(.invalidFilter(failure))
+            onEvent?(.error(.invalidFilter(failure)))
+        }
         if presenter.isPaused || presenter.speed == 0, let current = presenter.current,
            let refreshed = refiltered(current), refreshed !== current {
             presenter.replaceCurrent(with: refreshed)  // the paused picture with the new stack
@@ -257,6 +264,15 @@ public final class PlaybackEngine {
         guard let measured = pipeline?.timeline?.loopDurationSeconds, reportedDuration != measured else { return }
         reportedDuration = measured
         onEvent?(.duration(measured))
+    }
+
+    /// Ends playback after a run: joins the pipeline's threads and closes the window, keeping the
+    /// last frame for `snapshot()`. A later `load` starts again.
+    public func close() {
+        pipeline?.stop()
+        presenter?.detachRenderer()
+        renderer = nil
+        refilter.finish()
     }
 
     /// Asks `run()` to return `.quit` (from the engine's thread).
@@ -321,7 +337,9 @@ public final class PlaybackEngine {
     /// picture first: an invalid one throws `invalidFilter` and the previous stack stays. The next
     /// decoded frame uses it; a paused picture is filtered again at once.
     public func setFilters(_ stack: FilterStack) throws(PlayerError) {
-        let size = presenter?.current.map { ($0.width, $0.height) } ?? videoInfo.map { ($0.width, $0.height) }
+        // The decoded size: the stack applies to unfiltered pictures (a crop may be running now).
+        let size = presenter?.current.map { (Int($0.unfiltered.pointee.width), Int($0.unfiltered.pointee.height)) }
+            ?? videoInfo.map { ($0.width, $0.height) }
         do {
             if let size, stack.revision != filters.revision || filters.stages.isEmpty != stack.stages.isEmpty {
                 try FilterChain.validate(stack, input: FilterGraph.Input(width: Int32(size.0), height: Int32(size.1),
@@ -334,6 +352,7 @@ public final class PlaybackEngine {
             onEvent?(.error(.invalidFilter(error)))
             throw .invalidFilter(error)
         }
+        lastWorkingFilters = filters
         filters = stack
         pipeline?.setFilters(stack)
         waiter.wake()  // frames already decoded, and a paused picture, are filtered again
@@ -356,11 +375,12 @@ public final class PlaybackEngine {
     /// Seeks inside the current pass; negative goes to the start, past the end to the last frame.
     @discardableResult
     public func seek(to position: Double) -> Double? {
-        guard let pipeline else { return nil }
-        var target = position.isNaN ? 0 : max(0, position)
+        guard let pipeline, !position.isNaN else { return nil }
+        var target = max(0, position)
         if let duration {
             target = min(target, max(0, duration - (videoInfo?.nominalFrameInterval ?? 0)))
         }
+        guard target.isFinite else { return nil }  // "the end" of media whose length is not known yet
         let generation = pipeline.seek(to: target, inPass: presenter?.current?.pass ?? 0)
         if let presenter { presenter.restart(generation: generation) } else { pendingSeekGeneration = generation }
         if state == .ended { state = wantsPause ? .paused : .playing }

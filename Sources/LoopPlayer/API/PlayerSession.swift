@@ -59,6 +59,7 @@ final class PlayerSession {
 
     /// Delivers what is pending and publishes the final statistics.
     func finish() {
+        engine.close()
         deliver(batcher.drain())
         publisher.stop()
         let statistics = engine.statistics
@@ -85,7 +86,6 @@ final class PlayerSession {
     // MARK: Each loop iteration
 
     private func tick() {
-        let ready = engine.isReady
         let position = engine.position
         let (settings, version, retry, stop) = player.shared.withLock { shared in
             defer { shared.retryRequested = false }
@@ -95,7 +95,7 @@ final class PlayerSession {
         if stop { engine.requestQuit() }
         if version != appliedVersion { apply(settings, version: version) }
         if retry, case .failed = engine.state { load(applied) }
-        if ready { applyQueuedCommands() }
+        if engine.isReady { applyQueuedCommands() }  // after `apply`: a new source is not ready yet
         let now = engine.clock.now
         for batch in batcher.flush(at: now) { deliver(batch) }
         if engine.state == .playing, publisher.isDue(at: now) { publish(engine.position) }

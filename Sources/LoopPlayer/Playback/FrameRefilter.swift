@@ -9,27 +9,42 @@ final class FrameRefilter: Sendable {
         let frame = Mutex<VideoFrame?>(nil)
     }
 
+    private final class Flag: Sendable {
+        private let value = Atomic<Bool>(false)
+        var isSet: Bool { value.load(ordering: .acquiring) }
+        func set(_ newValue: Bool) { value.store(newValue, ordering: .releasing) }
+    }
+
     private let result = Mailbox()
     private let worker = Mutex<WorkerThread?>(nil)
+    /// True while a worker runs: the main thread never waits for one (a heavy filter must not
+    /// freeze the window); it asks again when the worker's wakeup arrives.
+    private let busy = Flag()
     /// The frame being worked on (main thread only).
     private let pending = Mutex<(time: Double, generation: Int, stamp: FilterStamp)?>(nil)
 
     /// Starts filtering `frame`'s unfiltered picture with `stack`; `done` wakes the main loop.
     func start(_ frame: VideoFrame, stack: FilterStack, timeBase: AVRational, done: @escaping @Sendable () -> Void) {
-        guard let source = av_frame_clone(frame.unfiltered) else { return }
+        guard !busy.isSet, let source = av_frame_clone(frame.unfiltered) else { return }
         let original = SendableFrame(pointer: source)
         let stamp = FilterStamp(stack)
         pending.withLock { $0 = (frame.time, frame.generation, stamp) }
-        worker.withLock { $0?.join() }
-        let thread = WorkerThread(name: "lp-refilter") { [result] in
+        busy.set(true)
+        worker.withLock { $0?.join() }  // already finished: `busy` was false
+        let thread = WorkerThread(name: "lp-refilter") { [result, busy] in
+            defer {
+                busy.set(false)
+                done()
+            }
             let chain = stack.isIdentity ? nil : FilterChain(stack: stack, timeBase: timeBase)
-            let picture = chain.flatMap { try? $0.process(original.pointer, time: frame.time).last } ?? av_frame_clone(original.pointer)
+            var outputs = chain.flatMap { try? $0.process(original.pointer, time: frame.time) } ?? []
+            let picture = outputs.popLast() ?? av_frame_clone(original.pointer)
+            for extra in outputs { var unused: UnsafeMutablePointer<AVFrame>? = extra; av_frame_free(&unused) }
             guard let picture else { return }
             let refiltered = frame.replacingPicture(with: picture, source: stack.isIdentity ? nil : original.pointer,
                                                     filtering: stamp)
             if stack.isIdentity { var unused: UnsafeMutablePointer<AVFrame>? = original.pointer; av_frame_free(&unused) }
             result.frame.withLock { $0 = refiltered }
-            done()
         }
         worker.withLock { $0 = thread }
     }
@@ -48,8 +63,17 @@ final class FrameRefilter: Sendable {
         }
         if let finished { return finished }
         let started = pending.withLock { $0.map { $0.time == frame.time && $0.generation == frame.generation && $0.stamp == stamp } ?? false }
-        if !started { start(frame, stack: stack, timeBase: timeBase, done: done) }
+        if !started || !busy.isSet && result.frame.withLock({ $0 == nil }) {
+            start(frame, stack: stack, timeBase: timeBase, done: done)
+        }
         return nil
+    }
+
+    /// Waits for a running worker (end of a run) and drops any result.
+    func finish() {
+        worker.withLock { $0?.join() }
+        result.frame.withLock { $0 = nil }
+        pending.withLock { $0 = nil }
     }
 }
 

@@ -37,7 +37,8 @@ final class MediaPipeline: @unchecked Sendable {
     private let timelineState = Mutex<LoopTimeline?>(nil)
     private let decodedCount = Atomic<Int>(0)
     private let decodeErrorCount = Atomic<Int>(0)
-    private let threads = Mutex<[WorkerThread]>([])
+    /// Started threads; `closed` once `stop()` ran, so a decode thread cannot start behind its back.
+    private let threads = Mutex<(list: [WorkerThread], closed: Bool)>(([], false))
     /// The filters the decode thread applies; it rebuilds its chain when the revision changes.
     private let filterStack = Mutex(FilterStack())
     /// A filter that failed at run time (after validation), for the engine to report.
@@ -52,7 +53,7 @@ final class MediaPipeline: @unchecked Sendable {
         self.frameReady = frameReady
         control = Control(looping: looping)
         let demux = WorkerThread(name: "lp-demux") { [self] in runDemuxer() }
-        threads.withLock { $0.append(demux) }
+        threads.withLock { $0.list.append(demux) }
     }
 
     var phase: Phase { phaseState.withLock { $0 } }
@@ -88,7 +89,10 @@ final class MediaPipeline: @unchecked Sendable {
         controlCondition.withLock { controlCondition.broadcast() }
         packets.close()
         frames.close()
-        let running = threads.withLock { list in defer { list.removeAll() }; return list }
+        let running = threads.withLock { state in
+            defer { state = ([], true) }
+            return state.list
+        }
         running.forEach { $0.join() }
     }
 
@@ -112,8 +116,12 @@ final class MediaPipeline: @unchecked Sendable {
             $0 = LoopTimeline(tick: info.timeBase.seconds, origin: input.startTimestamp,
                               nominalFrameInterval: info.nominalFrameInterval)
         }
-        let decodeThread = WorkerThread(name: "lp-vdecode") { [self] in runDecoder(decoder, info: info) }
-        threads.withLock { $0.append(decodeThread) }
+        let started = threads.withLock { state -> Bool in
+            guard !state.closed, !abort.isRaised else { return false }
+            state.list.append(WorkerThread(name: "lp-vdecode") { [self] in runDecoder(decoder, info: info) })
+            return true
+        }
+        guard started else { return }
         phaseState.withLock { $0 = .ready(info) }
         frameReady()
         readPackets(from: input)
@@ -252,6 +260,7 @@ final class MediaPipeline: @unchecked Sendable {
                     context.floor = controlCondition.withLock {
                         control.seekFloor?.generation == generation ? control.seekFloor?.timestamp : nil
                     }
+                    context.floorPass = context.floor.flatMap { floor in timelineState.withLock { $0?.pass(of: floor) } }
                     context.lastTimestamp = nil
                 }
                 decoder.decode(packet.pointer) { frame in emit(frame, generation: generation, context: &context) }
@@ -270,8 +279,14 @@ final class MediaPipeline: @unchecked Sendable {
         let info: VideoStreamInfo
         let normalizer = PixelFormatNormalizer()
         var floor: Int64?
+        /// The pass the seek target is in: once frames of a later pass arrive (the target was past
+        /// the end), nothing more is skipped.
+        var floorPass: Int?
         var lastTimestamp: Int64?
+        /// The last chain that worked and what it stamps, to fall back to when a new one fails.
+        var fallback: (chain: FilterChain?, stamp: FilterStamp)?
         var chain: FilterChain?
+        var stamp = FilterStamp()
         var failedRevision: Int?
 
         init(info: VideoStreamInfo) { self.info = info }
@@ -289,7 +304,13 @@ final class MediaPipeline: @unchecked Sendable {
         if timestamp == noTimestamp { timestamp = decoded.pointee.best_effort_timestamp }
         if timestamp == noTimestamp { timestamp = (context.lastTimestamp ?? timeline.origin - duration) + duration }
         context.lastTimestamp = timestamp
-        if let floor = context.floor, timestamp + duration <= floor { return }
+        if let floor = context.floor {
+            if timeline.pass(of: timestamp) > (context.floorPass ?? 0) {
+                context.floor = nil
+            } else if timestamp + duration <= floor {
+                return
+            }
+        }
         decoded.pointee.pts = timestamp
 
         let pass = timeline.pass(of: timestamp)
@@ -309,28 +330,32 @@ final class MediaPipeline: @unchecked Sendable {
     }
 
     /// Runs the current filter stack; with no filters the picture passes as it is. A stack that
-    /// fails at run time is reported once and dropped (the previous chain is kept).
+    /// fails at run time is reported once, and the last working chain takes over again.
     private func filtered(_ picture: UnsafeMutablePointer<AVFrame>, time: Double, context: inout DecodeContext)
         -> ([(UnsafeMutablePointer<AVFrame>, UnsafeMutablePointer<AVFrame>?)], FilterStamp) {
         let stack = filterStack.withLock { $0 }
-        if stack.revision != context.chain?.revision && stack.revision != context.failedRevision {
+        if stack.revision != context.stamp.revision && stack.revision != context.failedRevision {
+            context.fallback = (context.chain, context.stamp)
             context.chain = stack.isIdentity ? nil : FilterChain(stack: stack, timeBase: context.info.timeBase)
-        } else if let chain = context.chain, chain.adjustment != stack.adjustment {
-            chain.setAdjustment(stack.adjustment)
-        } else if context.chain == nil && !stack.isIdentity && stack.revision != context.failedRevision {
-            context.chain = FilterChain(stack: stack, timeBase: context.info.timeBase)
+            context.stamp = FilterStamp(stack)
+        } else if stack.revision == context.stamp.revision, stack.adjustment != context.stamp.adjustment {
+            if let chain = context.chain {
+                chain.setAdjustment(stack.adjustment)
+            } else if !stack.isIdentity {
+                context.chain = FilterChain(stack: stack, timeBase: context.info.timeBase)
+            }
+            context.stamp = FilterStamp(stack)
         }
-        guard let chain = context.chain else {
-            return ([(av_frame_clone(picture)!, nil)], stack.isIdentity ? FilterStamp(stack) : FilterStamp(revision: -1))
-        }
+        guard let chain = context.chain else { return ([(av_frame_clone(picture)!, nil)], context.stamp) }
         do {
-            return (try chain.process(picture, time: time).map { ($0, av_frame_clone(picture)) }, FilterStamp(stack))
+            return (try chain.process(picture, time: time).map { ($0, av_frame_clone(picture)) }, context.stamp)
         } catch {
             context.failedRevision = stack.revision
-            context.chain = nil
+            (context.chain, context.stamp) = context.fallback ?? (nil, FilterStamp())
+            context.fallback = nil  // a fallback that fails too leaves the picture unfiltered
             filterFailure.withLock { $0 = error }
             frameReady()
-            return ([(av_frame_clone(picture)!, nil)], FilterStamp(revision: -1))
+            return filtered(picture, time: time, context: &context)
         }
     }
 }

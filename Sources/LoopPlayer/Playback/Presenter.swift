@@ -19,7 +19,7 @@ final class Presenter {
     }
 
     private let clock: PlaybackClock
-    private let renderer: VideoRenderer
+    private var renderer: VideoRenderer
     private(set) var statistics = PlaybackStatistics()
     private(set) var current: VideoFrame?
     private(set) var ended = false
@@ -71,7 +71,9 @@ final class Presenter {
         if paused {
             pausedAt = now
         } else if let pausedAt, let anchor {
-            self.anchor = (anchor.media, anchor.clock + (now - pausedAt))
+            // Only the paused time after the anchor was set counts (a speed change or the first
+            // frame may have re-anchored during the pause).
+            self.anchor = (anchor.media, anchor.clock + (now - max(pausedAt, anchor.clock)))
         }
         if !paused { pausedAt = nil }
         isPaused = paused
@@ -82,6 +84,9 @@ final class Presenter {
         if anchor != nil { anchor = (mediaTime(at: now), now) }
         speed = max(0, newSpeed)
     }
+
+    /// Stops drawing (the window is going away); the current frame stays for snapshots.
+    func detachRenderer() { renderer = NullRenderer() }
 
     /// Shows `frame` in place of the current one (the paused picture with new filters).
     func replaceCurrent(with frame: VideoFrame) {
@@ -100,7 +105,11 @@ final class Presenter {
 
     func setLooping(_ looping: Bool) {
         self.looping = looping
-        if looping { ended = false }
+        if looping && ended {
+            // The next pass starts now, not when the held last frame was due.
+            ended = false
+            anchor = nil
+        }
     }
 
     /// One step of presentation against `frames`.
@@ -112,7 +121,8 @@ final class Presenter {
                 _ = frames.tryPop()
                 continue
             }
-            if isPaused && current != nil { return .idle }
+            // Paused, but the first frame after a seek is still shown (the new picture, the new time).
+            if isPaused, let current, current.generation == generation { return .idle }
             switch item {
             case .endOfStream:
                 if let wait = waitForEndOfCurrentFrame() { return wait }
@@ -143,13 +153,14 @@ final class Presenter {
                     guard clock.isVirtual else { return .waitUntil(due) }
                     clock.advance(to: due)
                 }
-                if let current, frame.pass > current.pass {
-                    statistics.loopsCompleted += frame.pass - current.pass
-                    onLoopCompleted?(statistics.loopsCompleted)
-                    if let loops = stop.loops, statistics.loopsCompleted >= loops { return .finished }
+                // `--loops N`: the first frame of pass N is not shown; the wrap still counts.
+                if let current, frame.pass > current.pass, let loops = stop.loops,
+                   statistics.loopsCompleted + frame.pass - current.pass >= loops {
+                    countWraps(to: frame)
+                    return .finished
                 }
                 let lateness = clock.now - due
-                if !clock.isVirtual && lateness > frame.duration / max(speed, 0.01) && frames.count > 1 {
+                if !clock.isVirtual && lateness > frame.duration / max(speed, 0.01), case .frame? = frames.peek(at: 1) {
                     _ = frames.tryPop()
                     statistics.framesDropped += 1
                     continue
@@ -166,10 +177,19 @@ final class Presenter {
         }
     }
 
+    /// Counts the wraps between the current frame and `frame` (once: `current` moves on right after).
+    private func countWraps(to frame: VideoFrame) {
+        guard let current, frame.pass > current.pass, frame.generation == current.generation else { return }
+        statistics.loopsCompleted += frame.pass - current.pass
+        onLoopCompleted?(statistics.loopsCompleted)
+    }
+
     private func present(_ frame: VideoFrame) {
+        countWraps(to: frame)
         renderer.display(frame)
         let shownAt = clock.now
         if startedAt == nil { startedAt = shownAt }
+        if isPaused { pausedAt = shownAt }  // a picture shown while paused (after a seek) starts the pause anew
         if anchorIsProvisional {
             anchor = (frame.time, shownAt)
             anchorIsProvisional = false

@@ -55,8 +55,11 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     }
 
     /// The oldest element, without removing it.
-    func peek() -> Element? {
-        condition.withLock { closed || head == items.count ? nil : items[head]?.element }
+    func peek() -> Element? { peek(at: 0) }
+
+    /// The element `offset` places after the oldest, without removing anything.
+    func peek(at offset: Int) -> Element? {
+        condition.withLock { closed || head + offset >= items.count ? nil : items[head + offset]?.element }
     }
 
     /// Removes every element (used by seeks; stale items are otherwise recognised by generation).

@@ -220,6 +220,26 @@ final class ExtVideoPlayerTests: XCTestCase {
         XCTAssertEqual(player.statistics.framesPresented, 120)
     }
 
+    func testSeekWhilePausedShowsTheNewPictureAndStaysPaused() throws {
+        let (player, _) = try player { [Loop()] }
+        let shown = Mutex<[Double]>([])
+        let finished = expectation(description: "run returned")
+        Thread { player.runFrames { frame in shown.withLock { $0.append(frame.positionInPass) } }; finished.fulfill() }.start()
+        try waitFor { shown.withLock { $0.count } >= 2 }
+        player.send(.pause)
+        try waitFor { player.state == .paused }
+        player.send(.seek(to: 3, play: false))
+        try waitFor { abs((shown.withLock { $0.last } ?? 0) - 3) < 1e-6 }
+        usleep(200_000)
+        XCTAssertEqual(player.state, .paused)
+        XCTAssertEqual(player.currentTime, 3, accuracy: 0.001, "the position is the new picture's, frozen")
+        let count = shown.withLock { $0.count }
+        usleep(200_000)
+        XCTAssertEqual(shown.withLock { $0.count }, count, "still paused after the seek")
+        player.stop()
+        wait(for: [finished], timeout: 5)
+    }
+
     func testInvalidSettingsFailWithoutRunning() throws {
         let player = ExtVideoPlayer { VideoSettings { SourceName("x"); TimePublishing(-1); Events() } }
         let recorder = Recorder()
