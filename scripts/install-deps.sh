@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages LoopPlayer needs; only missing ones, so it is cheap to repeat.
 #   scripts/install-deps.sh          build and run (FFmpeg and SDL2 development files)
-#   scripts/install-deps.sh --tests  also what the tests use (ffmpeg tool, Xvfb, xwininfo)
+#   scripts/install-deps.sh --tests  also what the tests use (ffmpeg tool, Xvfb, xwininfo, xdotool)
 set -euo pipefail
 packages=(pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
           libavfilter-dev libsdl2-dev)
-[[ ${1:-} == --tests ]] && packages+=(ffmpeg xvfb x11-utils)
+[[ ${1:-} == --tests ]] && packages+=(ffmpeg xvfb x11-utils xdotool)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

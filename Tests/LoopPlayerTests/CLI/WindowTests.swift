@@ -57,4 +57,55 @@ final class WindowTests: XCTestCase {
         let pixels = try display.capture(x: window.x, y: window.y, width: 320, height: 180)
         assertColor(pixels, width: 320, x: 100, y: 90, is: (255, 0, 0), "first second is red")
     }
+
+    func testKeysPauseSnapshotUnloopAndQuit() throws {
+        let display = try VirtualDisplay()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let stats = directory.appendingPathComponent("stats.json").path
+        let title = "lptest-keys"
+        let player = try LoopplayTool.start(["--source", TestMedia.loopClip(), "--loop", "--title", title,
+                                             "--stats-json", stats],
+                                            environment: ["DISPLAY": display.name], directory: directory.path)
+        defer { if player.process.isRunning { player.process.terminate() }; player.process.waitUntilExit() }
+        let window = try XCTUnwrap(try display.window(titled: title))
+        usleep(500_000)
+
+        try display.press(["space"], window: title)  // pause
+        let first = try display.capture(x: window.x, y: window.y, width: window.width, height: window.height)
+        usleep(400_000)
+        let second = try display.capture(x: window.x, y: window.y, width: window.width, height: window.height)
+        XCTAssertEqual(first, second, "paused: the picture does not change")
+
+        try display.press(["s"], window: title)  // snapshot into the working directory
+        let snapshots = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".png") }
+        XCTAssertEqual(snapshots.count, 1, "\(snapshots)")
+
+        try display.press(["space"], window: title)  // play on
+        usleep(400_000)
+        let moving = try display.capture(x: window.x, y: window.y, width: window.width, height: window.height)
+        XCTAssertNotEqual(moving, second, "playing again")
+
+        try display.press(["shift+l"], window: title)  // loop off: the pass ends and loopplay exits
+        let deadline = Date().addingTimeInterval(8)
+        while player.process.isRunning && Date() < deadline { usleep(50_000) }
+        XCTAssertFalse(player.process.isRunning, "without looping, loopplay exits at the end of the pass")
+        XCTAssertEqual(player.process.terminationStatus, 0)
+        let report = try XCTUnwrap(LoopplayTool.json(String(contentsOfFile: stats, encoding: .utf8)))
+        XCTAssertEqual(report["loopsCompleted"] as? Int, 0)
+        XCTAssertEqual(report["outcome"] as? String, "finished")
+    }
+
+    func testQuitKeyEndsPlayback() throws {
+        let display = try VirtualDisplay()
+        let player = try LoopplayTool.start(["--source", TestMedia.loopClip(), "--loop", "--title", "lptest-quit"],
+                                            environment: ["DISPLAY": display.name])
+        defer { if player.process.isRunning { player.process.terminate() }; player.process.waitUntilExit() }
+        XCTAssertNotNil(try display.window(titled: "lptest-quit"))
+        try display.press(["q"], window: "lptest-quit")
+        let deadline = Date().addingTimeInterval(5)
+        while player.process.isRunning && Date() < deadline { usleep(50_000) }
+        XCTAssertFalse(player.process.isRunning)
+        XCTAssertEqual(player.process.terminationStatus, 0)
+    }
 }

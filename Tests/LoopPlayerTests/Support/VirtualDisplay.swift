@@ -54,6 +54,21 @@ final class VirtualDisplay {
         return nil
     }
 
+    /// Types `keys` (xdotool names: `space`, `q`, `shift+l`) into the window titled `title`.
+    func press(_ keys: [String], window title: String) throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool") else { throw XCTSkip("xdotool is not installed") }
+        let found = try TestMedia.run("xdotool", ["search", "--name", "^\(title)$"], environment: ["DISPLAY": name])
+        guard let id = found.output.split(separator: "\n").first.map(String.init), !id.isEmpty else {
+            throw TestMediaError.ffmpegFailed("xdotool search", found.output)
+        }
+        // No window manager: give the window the keyboard focus directly, then type (XTEST).
+        try TestMedia.run("xdotool", ["windowfocus", "--sync", id], environment: ["DISPLAY": name])
+        for key in keys {
+            try TestMedia.run("xdotool", ["key", key], environment: ["DISPLAY": name])
+            usleep(150_000)
+        }
+    }
+
     /// The screen's pixels in a rectangle, as RGB triples (captured by ffmpeg's x11grab).
     func capture(x: Int, y: Int, width: Int, height: Int) throws -> [UInt8] {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("grab-\(UUID().uuidString).rgb").path
