@@ -40,7 +40,11 @@ final class FrameRefilter: Sendable {
             var outputs = chain.flatMap { try? $0.process(original.pointer, time: frame.time) } ?? []
             let picture = outputs.popLast() ?? av_frame_clone(original.pointer)
             for extra in outputs { var unused: UnsafeMutablePointer<AVFrame>? = extra; av_frame_free(&unused) }
-            guard let picture else { return }
+            guard let picture else {
+                var unused: UnsafeMutablePointer<AVFrame>? = original.pointer
+                av_frame_free(&unused)
+                return
+            }
             let refiltered = frame.replacingPicture(with: picture, source: stack.isIdentity ? nil : original.pointer,
                                                     filtering: stamp)
             if stack.isIdentity { var unused: UnsafeMutablePointer<AVFrame>? = original.pointer; av_frame_free(&unused) }
