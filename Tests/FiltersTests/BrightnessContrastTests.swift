@@ -34,7 +34,9 @@ final class BrightnessContrastTests: XCTestCase {
         XCTAssertEqual(try filter(TestFrame(grey: 40), stack).y[3][3], 255)
     }
 
-    func testChangingTheAdjustmentNeedsNoRebuild() throws {
+    /// `setAdjustment` changes the running chain by command (the graph itself is not rebuilt: the
+    /// chain keeps its graphs; see FilterChain.setAdjustment).
+    func testChangingTheAdjustmentTakesEffectOnTheRunningChain() throws {
         let chain = FilterChain(stack: FilterStack([.denoise(strength: 4)]), timeBase: .init(num: 1, den: 30))
         let frame = TestFrame(grey: 100)
         let before = Picture(try chain.process(frame.pointer, time: 0)[0])

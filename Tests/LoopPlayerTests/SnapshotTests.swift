@@ -14,31 +14,13 @@ final class SnapshotTests: XCTestCase {
         return (try engine.snapshot(), output)
     }
 
-    /// PSNR of two images, measured by ffmpeg's psnr filter.
-    private func psnr(_ a: String, _ b: String) throws -> Double {
-        let result = try TestMedia.run("ffmpeg", ["-hide_banner", "-nostdin", "-i", a, "-i", b, "-lavfi", "psnr", "-f", "null", "-"])
-        guard let range = result.output.range(of: "average:") else { throw TestMediaError.ffmpegFailed("psnr", result.output) }
-        let value = result.output[range.upperBound...].prefix { !$0.isWhitespace }
-        return value == "inf" ? .infinity : Double(value) ?? 0
-    }
-
-    /// FFmpeg's own decode of frame `frame`, converted to RGB with accurate rounding and full chroma
-    /// interpolation (the CLI's default conversion is cruder: about 28 dB from either).
-    private func reference(_ path: String, frame: Int) throws -> String {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("ref-\(UUID().uuidString).png").path
-        let result = try TestMedia.run("ffmpeg", ["-hide_banner", "-nostdin", "-loglevel", "error", "-i", path,
-                                                  "-vf", "select=eq(n\\,\(frame)),scale=flags=bicubic+accurate_rnd+full_chroma_int", "-frames:v", "1", output])
-        XCTAssertEqual(result.status, 0, result.output)
-        return output
-    }
-
     func testSnapshotMatchesFFmpegsDecode() throws {
         let clip = try TestMedia.loopClip()
         let (image, png) = try snapshot(of: clip, at: 1.0)
         XCTAssertEqual(image.width, 320)
         XCTAssertEqual(image.height, 180)
-        XCTAssertGreaterThan(try psnr(png, reference(clip, frame: 30)), 40)
-        XCTAssertLessThan(try psnr(png, reference(clip, frame: 45)), 40, "a different frame must not match")
+        XCTAssertGreaterThan(try TestMedia.psnr(png, TestMedia.reference(clip, frame: 30)), 40)
+        XCTAssertLessThan(try TestMedia.psnr(png, TestMedia.reference(clip, frame: 45)), 40, "a different frame must not match")
     }
 
     func testRotatedPhoneVideoIsShownUpright() throws {
@@ -48,7 +30,7 @@ final class SnapshotTests: XCTestCase {
         XCTAssertEqual(image.width, 180)
         XCTAssertEqual(image.height, 320)
         // ffmpeg's own decode applies the display matrix (autorotate) too.
-        XCTAssertGreaterThan(try psnr(png, reference(rotated, frame: 0)), 40)
+        XCTAssertGreaterThan(try TestMedia.psnr(png, TestMedia.reference(rotated, frame: 0)), 40)
     }
 
     func testAnamorphicVideoIsWidened() throws {

@@ -51,11 +51,13 @@ public final class EmbeddedPlayback {
     /// or a command wakes the host's event wait. After a stop condition, `state` tells why.
     @discardableResult
     public func update() -> Double? {
-        session.engine.pump().nextIn
+        guard !closed else { return nil }
+        return session.engine.pump().nextIn
     }
 
     /// Draws the current frame into `area` of the host's renderer with the player's gravity.
     public func draw(in area: Rect) {
+        guard !closed else { return }
         embedded?.draw(in: area)
         session.engine.reportBounds()  // reports only when the picture's rectangle changed
     }

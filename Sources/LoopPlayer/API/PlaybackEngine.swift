@@ -71,13 +71,13 @@ public final class PlaybackEngine {
     private var errorCounts: [String: Int] = [:]
     private var quitRequested = false
     private var holdingFirstFrame = false
+    /// After `close()`: nothing runs until the next `load`.
+    private var isClosed = false
     private var pendingSpeed = 1.0
     private var reportedDuration: Double?
     private var lastBounds: Rect?
     /// The filters and brightness/contrast applied to every frame (kept across sources).
     public private(set) var filters = FilterStack()
-    /// The stack before the last change: what the decode thread falls back to if the new one fails.
-    private var lastWorkingFilters = FilterStack()
     private let refilter = FrameRefilter()
 
     /// Creates an engine. With a window output this initialises SDL video and throws
@@ -100,7 +100,7 @@ public final class PlaybackEngine {
         self.waiter = waiter
     }
 
-    deinit { pipeline?.stop() }
+    deinit { close() }
 
     // MARK: Loading
 
@@ -119,6 +119,7 @@ public final class PlaybackEngine {
     /// Starts loading `location`, replacing whatever was playing. Returns at once.
     public func load(_ location: MediaLocation) {
         unload()
+        isClosed = false
         self.location = location
         onEvent?(.currentItemChanged)
         loadStartedAt = realClock.now
@@ -131,6 +132,7 @@ public final class PlaybackEngine {
     public func unload() {
         if pipeline != nil { onEvent?(.currentItemRemoved) }
         pipeline?.stop()
+        refilter.finish()
         pipeline = nil
         presenter = nil
         renderer = nil
@@ -193,6 +195,7 @@ public final class PlaybackEngine {
 
     /// Input, hooks, opening and one presenter step.
     private func advance() -> Advance {
+        if isClosed { return .finished(.finished) }
         handle(waiter.poll())
         onTick?()
         if quitRequested { return .finished(.quit) }
@@ -216,10 +219,11 @@ public final class PlaybackEngine {
         }
         guard let presenter else { return .finished(.finished) }
         if let failure = pipeline.takeFilterFailure() {
-            // The decode thread went back to the last working stack; so does the engine.
-            filters = lastWorkingFilters
-            record(.invalidFilter(failure))
-            onEvent?(.error(.invalidFilter(failure)))
+            // The decode thread went back to the last stack that worked: that is what runs now.
+            filters = failure.runningInstead
+            pipeline.setFilters(failure.runningInstead)
+            record(.invalidFilter(failure.error))
+            onEvent?(.error(.invalidFilter(failure.error)))
         }
         if presenter.isPaused || presenter.speed == 0, let current = presenter.current,
            let refreshed = refiltered(current), refreshed !== current {
@@ -269,10 +273,12 @@ public final class PlaybackEngine {
     /// Ends playback after a run: joins the pipeline's threads and closes the window, keeping the
     /// last frame for `snapshot()`. A later `load` starts again.
     public func close() {
-        pipeline?.stop()
+        pipeline?.stop()  // kept, stopped: its counters still feed `statistics`
+        isClosed = true
         presenter?.detachRenderer()
         renderer = nil
         refilter.finish()
+        if case .failed = state {} else { state = .idle }
     }
 
     /// Asks `run()` to return `.quit` (from the engine's thread).
@@ -352,7 +358,6 @@ public final class PlaybackEngine {
             onEvent?(.error(.invalidFilter(error)))
             throw .invalidFilter(error)
         }
-        lastWorkingFilters = filters
         filters = stack
         pipeline?.setFilters(stack)
         waiter.wake()  // frames already decoded, and a paused picture, are filtered again

@@ -4,81 +4,115 @@ import Synchronization
 
 /// Filters a picture again with a newer stack, off the main thread (a heavy filter must not freeze
 /// the window), and hands the result back: frames decoded before a stack change, and the paused picture.
+///
+/// The main thread asks with `current(_:…)` and never waits: it gets the frame itself when it is
+/// current, the re-filtered copy once made, or nil while a worker makes it; the worker's end always
+/// wakes the main loop. When no worker can be started, the frame is shown as it is.
 final class FrameRefilter: Sendable {
-    private final class Mailbox: Sendable {
-        let frame = Mutex<VideoFrame?>(nil)
-    }
+    private struct Job: Equatable {
+        var time: Double
+        var generation: Int
+        var stamp: FilterStamp
 
-    private final class Flag: Sendable {
-        private let value = Atomic<Bool>(false)
-        var isSet: Bool { value.load(ordering: .acquiring) }
-        func set(_ newValue: Bool) { value.store(newValue, ordering: .releasing) }
-    }
-
-    private let result = Mailbox()
-    private let worker = Mutex<WorkerThread?>(nil)
-    /// True while a worker runs: the main thread never waits for one (a heavy filter must not
-    /// freeze the window); it asks again when the worker's wakeup arrives.
-    private let busy = Flag()
-    /// The frame being worked on (main thread only).
-    private let pending = Mutex<(time: Double, generation: Int, stamp: FilterStamp)?>(nil)
-
-    /// Starts filtering `frame`'s unfiltered picture with `stack`; `done` wakes the main loop.
-    func start(_ frame: VideoFrame, stack: FilterStack, timeBase: AVRational, done: @escaping @Sendable () -> Void) {
-        guard !busy.isSet, let source = av_frame_clone(frame.unfiltered) else { return }
-        let original = SendableFrame(pointer: source)
-        let stamp = FilterStamp(stack)
-        pending.withLock { $0 = (frame.time, frame.generation, stamp) }
-        busy.set(true)
-        worker.withLock { $0?.join() }  // already finished: `busy` was false
-        let thread = WorkerThread(name: "lp-refilter") { [result, busy] in
-            defer {
-                busy.set(false)
-                done()
-            }
-            let chain = stack.isIdentity ? nil : FilterChain(stack: stack, timeBase: timeBase)
-            var outputs = chain.flatMap { try? $0.process(original.pointer, time: frame.time) } ?? []
-            let picture = outputs.popLast() ?? av_frame_clone(original.pointer)
-            for extra in outputs { var unused: UnsafeMutablePointer<AVFrame>? = extra; av_frame_free(&unused) }
-            guard let picture else {
-                var unused: UnsafeMutablePointer<AVFrame>? = original.pointer
-                av_frame_free(&unused)
-                return
-            }
-            let refiltered = frame.replacingPicture(with: picture, source: stack.isIdentity ? nil : original.pointer,
-                                                    filtering: stamp)
-            if stack.isIdentity { var unused: UnsafeMutablePointer<AVFrame>? = original.pointer; av_frame_free(&unused) }
-            result.frame.withLock { $0 = refiltered }
+        init(_ frame: VideoFrame, _ stamp: FilterStamp) {
+            time = frame.time
+            generation = frame.generation
+            self.stamp = stamp
         }
-        worker.withLock { $0 = thread }
     }
 
-    /// `frame` as `stack` makes it: itself if current, else the re-filtered copy once the worker has
-    /// made it (nil meanwhile; the work is started on the first call).
+    private struct State {
+        var job: Job?
+        var running = false
+        var result: VideoFrame?
+        var worker: WorkerThread?
+    }
+
+    private let state = Mutex(State())
+
+    /// `frame` as `stack` makes it: itself if current, else the re-filtered copy once a worker has
+    /// made it; nil meanwhile (the work starts on the first call; the worker's end wakes `done`).
     func current(_ frame: VideoFrame, stack: FilterStack, timeBase: AVRational,
                  done: @escaping @Sendable () -> Void) -> VideoFrame? {
         let stamp = FilterStamp(stack)
         if frame.filtering == stamp { return frame }
-        let finished = result.frame.withLock { finished -> VideoFrame? in
-            guard let candidate = finished, candidate.time == frame.time, candidate.generation == frame.generation,
-                  candidate.filtering == stamp else { return nil }
-            finished = nil
-            return candidate
+        let job = Job(frame, stamp)
+        enum Next { case show(VideoFrame), wait, start }
+        let next = state.withLock { state -> Next in
+            if state.job == job, let result = state.result {
+                state.result = nil
+                return .show(result)
+            }
+            if state.running { return .wait }  // this job, or another whose end wakes us
+            return .start
         }
-        if let finished { return finished }
-        let started = pending.withLock { $0.map { $0.time == frame.time && $0.generation == frame.generation && $0.stamp == stamp } ?? false }
-        if !started || !busy.isSet && result.frame.withLock({ $0 == nil }) {
-            start(frame, stack: stack, timeBase: timeBase, done: done)
+        switch next {
+        case let .show(result): return result
+        case .wait: return nil
+        case .start: return start(frame, job: job, stack: stack, timeBase: timeBase, done: done) ? nil : frame
         }
-        return nil
     }
 
-    /// Waits for a running worker (end of a run) and drops any result.
+    /// Waits for a running worker (end of a run, a new source) and forgets every result.
     func finish() {
-        worker.withLock { $0?.join() }
-        result.frame.withLock { $0 = nil }
-        pending.withLock { $0 = nil }
+        let worker = state.withLock { $0.worker }
+        worker?.join()
+        state.withLock { $0 = State() }
     }
+
+    deinit { finish() }
+
+    /// Starts a worker for `job`; false if none could run (then the caller shows the frame as it is).
+    private func start(_ frame: VideoFrame, job: Job, stack: FilterStack, timeBase: AVRational,
+                       done: @escaping @Sendable () -> Void) -> Bool {
+        guard let source = av_frame_clone(frame.unfiltered) else { return false }
+        let original = SendableFrame(pointer: source)
+        let previous = state.withLock { state -> WorkerThread? in
+            defer {
+                state.job = job
+                state.result = nil
+                state.running = true
+            }
+            return state.worker
+        }
+        previous?.join()  // it has finished: `running` was false
+        let worker = WorkerThread(name: "lp-refilter") { [self] in
+            let refiltered = Self.refilter(frame, source: original.pointer, stack: stack, stamp: job.stamp, timeBase: timeBase)
+            state.withLock { state in
+                if state.job == job { state.result = refiltered ?? frame }
+                state.running = false
+            }
+            done()
+        }
+        guard worker.started else {
+            av_frame_free_owned(original.pointer)
+            state.withLock { $0.running = false }
+            return false
+        }
+        state.withLock { $0.worker = worker }
+        return true
+    }
+
+    /// Runs the chain on the unfiltered picture (consumed); nil if no picture could be made.
+    private static func refilter(_ frame: VideoFrame, source: UnsafeMutablePointer<AVFrame>, stack: FilterStack,
+                                 stamp: FilterStamp, timeBase: AVRational) -> VideoFrame? {
+        let chain = stack.isIdentity ? nil : FilterChain(stack: stack, timeBase: timeBase)
+        var outputs = chain.flatMap { try? $0.process(source, time: frame.time) } ?? []
+        let picture = outputs.popLast() ?? av_frame_clone(source)
+        outputs.forEach(av_frame_free_owned)
+        guard let picture else {
+            av_frame_free_owned(source)
+            return nil
+        }
+        if stack.isIdentity { av_frame_free_owned(source) }
+        return frame.replacingPicture(with: picture, source: stack.isIdentity ? nil : source, filtering: stamp)
+    }
+}
+
+/// Frees a frame this code owns.
+func av_frame_free_owned(_ frame: UnsafeMutablePointer<AVFrame>) {
+    var owned: UnsafeMutablePointer<AVFrame>? = frame
+    av_frame_free(&owned)
 }
 
 /// An `AVFrame` handed to exactly one other thread.

@@ -39,10 +39,11 @@ final class MediaPipeline: @unchecked Sendable {
     private let decodeErrorCount = Atomic<Int>(0)
     /// Started threads; `closed` once `stop()` ran, so a decode thread cannot start behind its back.
     private let threads = Mutex<(list: [WorkerThread], closed: Bool)>(([], false))
-    /// The filters the decode thread applies; it rebuilds its chain when the revision changes.
-    private let filterStack = Mutex(FilterStack())
-    /// A filter that failed at run time (after validation), for the engine to report.
-    private let filterFailure = Mutex<FilterError?>(nil)
+    /// The filters the decode thread applies (it rebuilds its chain when the revision changes), and
+    /// how many times they were set (a stack set again is tried again even if it failed before).
+    private let filterState = Mutex<(stack: FilterStack, epoch: Int)>((FilterStack(), 0))
+    /// A stack that failed at run time (after validation) and the stack the decoder went back to.
+    private let filterFailure = Mutex<(error: FilterError, runningInstead: FilterStack)?>(nil)
     private let frameReady: @Sendable () -> Void
 
     /// Starts opening `location` on a new demux thread. `frameReady` is called from the decode
@@ -62,10 +63,12 @@ final class MediaPipeline: @unchecked Sendable {
     var decodeErrors: Int { decodeErrorCount.load(ordering: .relaxed) }
 
     /// Replaces the filters for the frames decoded from now on.
-    func setFilters(_ stack: FilterStack) { filterStack.withLock { $0 = stack } }
+    func setFilters(_ stack: FilterStack) { filterState.withLock { $0 = (stack, $0.epoch + 1) } }
 
-    /// The run-time filter failure since the last call, if any.
-    func takeFilterFailure() -> FilterError? { filterFailure.withLock { failure in defer { failure = nil }; return failure } }
+    /// The run-time filter failure since the last call, if any, with the stack now running instead.
+    func takeFilterFailure() -> (error: FilterError, runningInstead: FilterStack)? {
+        filterFailure.withLock { failure in defer { failure = nil }; return failure }
+    }
 
     var isLooping: Bool {
         get { controlCondition.withLock { control.looping } }
@@ -283,11 +286,14 @@ final class MediaPipeline: @unchecked Sendable {
         /// the end), nothing more is skipped.
         var floorPass: Int?
         var lastTimestamp: Int64?
-        /// The last chain that worked and what it stamps, to fall back to when a new one fails.
-        var fallback: (chain: FilterChain?, stamp: FilterStamp)?
+        /// The last chain that worked and its stack, to fall back to when a new one fails.
+        var fallback: (chain: FilterChain?, stack: FilterStack)?
         var chain: FilterChain?
         var stamp = FilterStamp()
+        /// The stack `chain` runs.
+        var running = FilterStack()
         var failedRevision: Int?
+        var epoch = 0
 
         init(info: VideoStreamInfo) { self.info = info }
     }
@@ -330,13 +336,18 @@ final class MediaPipeline: @unchecked Sendable {
     }
 
     /// Runs the current filter stack; with no filters the picture passes as it is. A stack that
-    /// fails at run time is reported once, and the last working chain takes over again.
+    /// fails at run time is reported once, with the last working stack, which takes over again.
     private func filtered(_ picture: UnsafeMutablePointer<AVFrame>, time: Double, context: inout DecodeContext)
         -> ([(UnsafeMutablePointer<AVFrame>, UnsafeMutablePointer<AVFrame>?)], FilterStamp) {
-        let stack = filterStack.withLock { $0 }
+        let (stack, epoch) = filterState.withLock { $0 }
+        if epoch != context.epoch {
+            context.epoch = epoch
+            context.failedRevision = nil
+        }
         if stack.revision != context.stamp.revision && stack.revision != context.failedRevision {
-            context.fallback = (context.chain, context.stamp)
+            context.fallback = (context.chain, context.running)
             context.chain = stack.isIdentity ? nil : FilterChain(stack: stack, timeBase: context.info.timeBase)
+            context.running = stack
             context.stamp = FilterStamp(stack)
         } else if stack.revision == context.stamp.revision, stack.adjustment != context.stamp.adjustment {
             if let chain = context.chain {
@@ -344,6 +355,7 @@ final class MediaPipeline: @unchecked Sendable {
             } else if !stack.isIdentity {
                 context.chain = FilterChain(stack: stack, timeBase: context.info.timeBase)
             }
+            context.running = stack
             context.stamp = FilterStamp(stack)
         }
         guard let chain = context.chain else { return ([(av_frame_clone(picture)!, nil)], context.stamp) }
@@ -351,9 +363,12 @@ final class MediaPipeline: @unchecked Sendable {
             return (try chain.process(picture, time: time).map { ($0, av_frame_clone(picture)) }, context.stamp)
         } catch {
             context.failedRevision = stack.revision
-            (context.chain, context.stamp) = context.fallback ?? (nil, FilterStamp())
-            context.fallback = nil  // a fallback that fails too leaves the picture unfiltered
-            filterFailure.withLock { $0 = error }
+            // The fallback is used once: if it fails too, the picture goes unfiltered.
+            (context.chain, context.running) = context.fallback ?? (nil, FilterStack())
+            context.fallback = nil
+            context.stamp = FilterStamp(context.running)
+            let instead = context.running
+            filterFailure.withLock { $0 = (error, instead) }
             frameReady()
             return filtered(picture, time: time, context: &context)
         }

@@ -179,7 +179,7 @@ final class Presenter {
 
     /// Counts the wraps between the current frame and `frame` (once: `current` moves on right after).
     private func countWraps(to frame: VideoFrame) {
-        guard let current, frame.pass > current.pass, frame.generation == current.generation else { return }
+        guard let current, frame.pass > current.pass else { return }
         statistics.loopsCompleted += frame.pass - current.pass
         onLoopCompleted?(statistics.loopsCompleted)
     }

@@ -7,6 +7,8 @@ final class WorkerThread: @unchecked Sendable {
     // Written once in `init`, read by `join`; pthread_join is the synchronisation point.
     private var handle: pthread_t?
     let name: String
+    /// False if the OS refused the thread: `body` will never run.
+    let started: Bool
 
     init(name: String, body: @escaping @Sendable () -> Void) {
         self.name = name
@@ -17,6 +19,7 @@ final class WorkerThread: @unchecked Sendable {
             body.run()
             return nil
         }, box)
+        started = status == 0
         if status == 0 {
             handle = thread
         } else {

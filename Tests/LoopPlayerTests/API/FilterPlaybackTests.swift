@@ -65,6 +65,8 @@ final class FilterPlaybackTests: XCTestCase {
         XCTAssertTrue(error.description.contains("nonsense"), error.description)
     }
 
+    /// Frames come out at the filtered size; the layout the renderers compute from a frame's own
+    /// geometry follows it.
     func testSettingsFiltersWithControlFlowAndASizeChangingFilter() throws {
         let wide = true
         let settings = VideoSettings {
@@ -99,8 +101,25 @@ final class FilterPlaybackTests: XCTestCase {
         let clip = try TestMedia.loopClip()
         let player = ExtVideoPlayer { VideoSettings { SourceName(clip); Loop(); Filters { VideoFilter.sepia(); VideoFilter.denoise(strength: 4) }; Contrast(1.2) } }
         var count = 0
-        player.runFrames(timing: .untimed, until: StopCondition(loops: 20)) { _ in count += 1 }
+        var lastPassChroma: [(u: Int, v: Int)] = []
+        player.runFrames(timing: .untimed, until: StopCondition(loops: 20)) { frame in
+            count += 1
+            guard frame.pass == 19 else { return }
+            // Sepia makes every picture warm: Cb below neutral, Cr above it (testsrc2 is colourful).
+            let picture = frame.pointer.pointee
+            var u = 0, v = 0
+            for y in 0..<Int(picture.height / 2) {
+                for x in 0..<Int(picture.width / 2) {
+                    u += Int(picture.data.1![y * Int(picture.linesize.1) + x])
+                    v += Int(picture.data.2![y * Int(picture.linesize.2) + x])
+                }
+            }
+            let n = Int(picture.width / 2) * Int(picture.height / 2)
+            lastPassChroma.append((u / n, v / n))
+        }
         XCTAssertEqual(count, 2400)
+        XCTAssertEqual(lastPassChroma.count, 120)
+        XCTAssertTrue(lastPassChroma.allSatisfy { $0.u < 124 && $0.v > 132 }, "sepia still on after 19 wraps: \(lastPassChroma.prefix(3))")
         XCTAssertEqual(player.statistics.loopsCompleted, 20)
         XCTAssertLessThan(player.statistics.seamMaxDeviationMs, 0.001)
         XCTAssertEqual(player.statistics.errors, [:])

@@ -20,34 +20,36 @@ final class VideoSettingsTests: XCTestCase {
     }
 
     func testControlFlowOptionalsAndNesting() {
-        let kiosk = Bool.random()
-        let maybeMute: Mute? = kiosk ? Mute() : nil
-        let absent: NotAutoPlay? = nil
-        let gravity = VideoGravity.allCases.randomElement()!
-        let settings = VideoSettings {
-            SourceName("a")
-            if kiosk { Loop() } else { NotAutoPlay() }
-            maybeMute
-            absent
-            switch gravity {
-            case .resize: Gravity(.resize)
-            case .resizeAspect: Gravity(.resizeAspect)
-            case .resizeAspectFill: Gravity(.resizeAspectFill)
+        for kiosk in [false, true] {
+            for gravity in VideoGravity.allCases {
+                let maybeMute: Mute? = kiosk ? Mute() : nil
+                let absent: NotAutoPlay? = nil
+                let settings = VideoSettings {
+                    SourceName("a")
+                    if kiosk { Loop() } else { NotAutoPlay() }
+                    maybeMute
+                    absent
+                    switch gravity {
+                    case .resize: Gravity(.resize)
+                    case .resizeAspect: Gravity(.resizeAspect)
+                    case .resizeAspectFill: Gravity(.resizeAspectFill)
+                    }
+                    for name in ["b", "c"] { SourceName(name) }
+                    ErrorGroup {
+                        EColor(.white)
+                        ErrorGroup { EFontSize(24) }
+                    }
+                    if #available(macOS 99, *) { PictureInPicture() }
+                }
+                XCTAssertEqual(settings.loop, kiosk)
+                XCTAssertEqual(settings.notAutoPlay, !kiosk)
+                XCTAssertEqual(settings.mute, kiosk)
+                XCTAssertEqual(settings.gravity, gravity)
+                XCTAssertEqual(settings.sourceName, "c", "the last setting wins")
+                XCTAssertEqual(settings.errorColor, .white)
+                XCTAssertEqual(settings.errorFontSize, 24)
             }
-            for name in ["b", "c"] { SourceName(name) }
-            ErrorGroup {
-                EColor(.white)
-                ErrorGroup { EFontSize(24) }
-            }
-            if #available(macOS 99, *) { PictureInPicture() }
         }
-        XCTAssertEqual(settings.loop, kiosk)
-        XCTAssertEqual(settings.notAutoPlay, !kiosk)
-        XCTAssertEqual(settings.mute, kiosk)
-        XCTAssertEqual(settings.gravity, gravity)
-        XCTAssertEqual(settings.sourceName, "c", "the last setting wins")
-        XCTAssertEqual(settings.errorColor, .white)
-        XCTAssertEqual(settings.errorFontSize, 24)
     }
 
     func testLastOneWins() {

@@ -51,6 +51,8 @@ final class LoopplayCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         let probe = try TestMedia.run("ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", output])
         XCTAssertEqual(probe.output.trimmingCharacters(in: .whitespacesAndNewlines), "320,180")
+        XCTAssertGreaterThan(try TestMedia.psnr(output, TestMedia.reference(TestMedia.loopClip(), frame: 60)), 40, "frame 60 = 2 s")
+        XCTAssertLessThan(try TestMedia.psnr(output, TestMedia.reference(TestMedia.loopClip(), frame: 0)), 40)
     }
 
     func testMissingSourceIsAMediaErrorOnOneLine() throws {

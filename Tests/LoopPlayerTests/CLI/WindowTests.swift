@@ -46,8 +46,8 @@ final class WindowTests: XCTestCase {
         assertColor(pixels, width: 320, x: 5, y: 310, is: (0, 0, 255), "bottom-left corner")
     }
 
-    func testScreenShowsTheFrameThePlayerSnapshots() throws {
-        // While red is up (t < 1 s) the screen is red; --duration stops before blue.
+    func testScreenShowsTheFirstSecondInRed() throws {
+        // Real time: 0.3 s after the window appears the first second (red) is on screen, not blue.
         let display = try VirtualDisplay()
         let player = try LoopplayTool.start(["--source", TestMedia.redThenBlue(), "--title", "lptest-red", "--window-size", "320x180"],
                                             environment: ["DISPLAY": display.name])

@@ -46,6 +46,24 @@ enum TestMedia {
             + h264 + ["-pix_fmt", "yuv420p"])
     }
 
+    /// PSNR of two images, measured by ffmpeg's psnr filter.
+    static func psnr(_ a: String, _ b: String) throws -> Double {
+        let result = try run("ffmpeg", ["-hide_banner", "-nostdin", "-i", a, "-i", b, "-lavfi", "psnr", "-f", "null", "-"])
+        guard let range = result.output.range(of: "average:") else { throw TestMediaError.ffmpegFailed("psnr", result.output) }
+        let value = result.output[range.upperBound...].prefix { !$0.isWhitespace }
+        return value == "inf" ? .infinity : Double(value) ?? 0
+    }
+
+    /// FFmpeg's own decode of frame `frame`, converted to RGB with accurate rounding and full chroma
+    /// interpolation (the CLI's default conversion is cruder: about 28 dB from either).
+    static func reference(_ path: String, frame: Int) throws -> String {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("ref-\(UUID().uuidString).png").path
+        let result = try run("ffmpeg", ["-hide_banner", "-nostdin", "-loglevel", "error", "-i", path,
+                                                  "-vf", "select=eq(n\\,\(frame)),scale=flags=bicubic+accurate_rnd+full_chroma_int", "-frames:v", "1", output])
+        guard result.status == 0 else { throw TestMediaError.ffmpegFailed("reference", result.output) }
+        return output
+    }
+
     @discardableResult
     static func run(_ tool: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
         let process = Process()
