@@ -1,5 +1,6 @@
 import Foundation
 import LoopPlayer
+import Synchronization
 import XCTest
 
 /// HTTP and HLS sources from a real HTTP server on loopback (Python's http.server).
@@ -74,5 +75,53 @@ final class NetworkSourceTests: XCTestCase {
         guard case let .failed(error) = engine.run() else { return XCTFail("played a missing URL") }
         XCTAssertEqual(error.kind, "unreadableMedia")
         XCTAssertTrue(error.description.contains("404") || error.description.contains("Not Found"), error.description)
+    }
+
+    /// A server slower than the video's bitrate: the player reports buffering, then plays on.
+    func testSlowServerReportsBuffering() throws {
+        let root = TestMedia.directory.appendingPathComponent("http-root").path
+        // Python's http.server with every response sent in 2 KiB pieces, 0.1 s apart (20 KiB/s,
+        // while the clip needs about 35 KiB/s).
+        let script = """
+        import http.server, sys, time
+        class Slow(http.server.SimpleHTTPRequestHandler):
+            def copyfile(self, source, destination):
+                while True:
+                    chunk = source.read(2048)
+                    if not chunk: break
+                    destination.write(chunk); destination.flush(); time.sleep(0.1)
+            def log_message(self, *args): pass
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), lambda *a: Slow(*a, directory=sys.argv[1]))
+        print("port", server.server_address[1], flush=True)
+        server.serve_forever()
+        """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-u", "-c", script, root]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { process.terminate(); process.waitUntilExit() }
+        var line = ""
+        while !line.contains("\n") {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line += String(decoding: chunk, as: UTF8.self)
+        }
+        let slowPort = try XCTUnwrap(Int(line.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""), line)
+
+        let player = ExtVideoPlayer { VideoSettings { SourceName("http://127.0.0.1:\(slowPort)/clip.mp4"); Events([.waitingToPlayAtSpecifiedRate, .playing]) } }
+        let states = Mutex<[PlaybackEngine.State]>([])
+        let events = Mutex<[PlayerEvent]>([])
+        player.onStateChange { state in states.withLock { $0.append(state) } }
+            .onPlayerEventChange { batch in events.withLock { $0 += batch } }
+        player.runHeadless(until: StopCondition(duration: 4))
+        XCTAssertTrue(states.withLock { $0 }.contains(.buffering), "\(states.withLock { $0 })")
+        XCTAssertTrue(events.withLock { $0 }.contains(.waitingToPlayAtSpecifiedRate), "\(events.withLock { $0 })")
+        let sequence = states.withLock { $0 }
+        if let firstBuffering = sequence.firstIndex(of: .buffering) {
+            XCTAssertTrue(sequence[firstBuffering...].contains(.playing), "it plays on when data arrives: \(sequence)")
+        }
     }
 }

@@ -239,7 +239,10 @@ public final class PlaybackEngine {
             return .wait(earliest(time, auxiliaryDeadline?()))
         case .waitForFrames:
             noteStarvation()
-            fallthrough
+            guard !clock.isVirtual else { return .wait(nil) }
+            // Wake when an empty queue would count as buffering, to say so while it lasts.
+            return .wait(earliest(earliest(presenter.deadline(for: configuration.stop), auxiliaryDeadline?()),
+                                  starvationDeadline))
         case .idle:
             guard !clock.isVirtual else { return .wait(nil) }
             return .wait(earliest(presenter.deadline(for: configuration.stop), auxiliaryDeadline?()))
@@ -256,12 +259,18 @@ public final class PlaybackEngine {
         }
     }
 
-    /// Playing with an empty queue for longer than two frames is buffering.
+    /// Playing with an empty queue for longer than two frames (and 50 ms) is buffering.
     private func noteStarvation() {
-        guard state == .playing, let presenter, let shown = presenter.lastShownAt, !clock.isVirtual,
-              let info = videoInfo, clock.now - shown > 2 * info.nominalFrameInterval + 0.05 else { return }
+        guard let deadline = starvationDeadline, clock.now >= deadline else { return }
         state = .buffering
         onEvent?(.waitingToPlayAtSpecifiedRate)
+    }
+
+    /// When an empty queue turns into buffering; nil unless playing in real time.
+    private var starvationDeadline: Double? {
+        guard state == .playing, !clock.isVirtual, let presenter, !presenter.isPaused, presenter.speed > 0,
+              let shown = presenter.lastShownAt, let info = videoInfo else { return nil }
+        return shown + 2 * info.nominalFrameInterval + 0.05
     }
 
     private func reportDurationIfMeasured() {
