@@ -23,7 +23,7 @@ public final class EmbeddedPlayback {
                 until stop: StopCondition = .never) throws(PlayerError) {
         SDLVideo.attachToHost()
         self.player = player
-        session = try PlayerSession(player: player, output: .null, timing: timing, stop: stop, waiter: HostLoopWaiter())
+        session = try PlayerSession(player: player, output: .offscreen, timing: timing, stop: stop, waiter: HostLoopWaiter())
         player.session = session
         session.engine.makeRenderer = { [unowned self] info in
             let made = EmbeddedSDLRenderer(renderer: renderer, geometry: info.geometry)

@@ -4,10 +4,8 @@ public struct EngineConfiguration: Sendable, Equatable {
     public enum Output: Sendable, Equatable {
         /// The engine's own SDL window (needs a display).
         case window(WindowOptions)
-        /// No window; the last frame is kept for snapshots.
+        /// No window (tests, benchmarks, servers); `snapshot()` still works.
         case offscreen
-        /// No window and nothing kept (benchmarks).
-        case null
     }
 
     public var output: Output

@@ -198,7 +198,7 @@ public final class ExtVideoPlayer: @unchecked Sendable {
     @discardableResult
     public func runFrames(timing: Timing = .realTime, until stop: StopCondition = .never,
                           _ handler: @escaping (VideoFrame) -> Void) -> PlaybackEngine.RunOutcome {
-        run(output: .null, timing: timing, stop: stop) { _ in FrameCallbackRenderer(handler: handler) }
+        run(output: .offscreen, timing: timing, stop: stop) { _ in FrameCallbackRenderer(handler: handler) }
     }
 
     /// The frame on screen at the video's display size (after or during a run, on the run thread).

@@ -455,8 +455,6 @@ public final class PlaybackEngine {
                 return error
             }
             case .offscreen:
-                renderer = OffscreenRenderer()
-            case .null:
                 renderer = NullRenderer()
             }
         }

@@ -7,7 +7,6 @@ final class EmbeddedSDLRenderer: VideoRenderer {
     private var geometry: VideoGeometry
     private let texture: YUVTexture
     private var uploaded = false
-    private(set) var current: VideoFrame?
     var gravity: VideoGravity = .default
     /// The rectangle of the last `draw(in:)`.
     private(set) var area: Rect?
@@ -19,7 +18,6 @@ final class EmbeddedSDLRenderer: VideoRenderer {
     }
 
     func display(_ frame: VideoFrame) {
-        current = frame
         geometry = frame.geometry
         uploaded = texture.upload(frame)
     }

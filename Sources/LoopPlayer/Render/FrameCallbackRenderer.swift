@@ -2,12 +2,10 @@
 final class FrameCallbackRenderer: VideoRenderer {
     var gravity: VideoGravity = .default
     private let handler: (VideoFrame) -> Void
-    private(set) var lastFrame: VideoFrame?
 
     init(handler: @escaping (VideoFrame) -> Void) { self.handler = handler }
 
     func display(_ frame: VideoFrame) {
-        lastFrame = frame
         handler(frame)
     }
 

@@ -64,5 +64,4 @@ enum SDLVideo {
         }
     }
 
-    static func isWakeEvent(_ event: SDL_Event) -> Bool { event.type == wakeType }
 }

@@ -14,17 +14,9 @@ extension VideoRenderer {
     var pictureBounds: Rect? { nil }
 }
 
-/// Draws nothing: for benchmarks of the pipeline alone.
+/// Draws nothing (headless). Snapshots need no renderer: the presenter keeps the frame it showed.
 final class NullRenderer: VideoRenderer {
     var gravity: VideoGravity = .default
     func display(_ frame: VideoFrame) {}
-    func redisplay() {}
-}
-
-/// Keeps the last shown frame, so a snapshot shows exactly what a window would.
-final class OffscreenRenderer: VideoRenderer {
-    var gravity: VideoGravity = .default
-    private(set) var lastFrame: VideoFrame?
-    func display(_ frame: VideoFrame) { lastFrame = frame }
     func redisplay() {}
 }
