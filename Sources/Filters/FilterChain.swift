@@ -116,7 +116,7 @@ public final class FilterChain: @unchecked Sendable {
         let status = avfilter_graph_parse2(graph, chain, &inputs, &outputs)
         avfilter_inout_free(&inputs)
         avfilter_inout_free(&outputs)
-        if status < 0 { throw FilterError(filter: chain, reason: FilterGraph.text(of: status)) }
+        if status < 0 { throw FilterError(filter: chain, reason: ffmpegErrorText(status)) }
     }
 
     static func adjustmentGraph(_ adjustment: ColorAdjustment) -> String {

@@ -51,7 +51,7 @@ public final class FilterGraph: @unchecked Sendable {
         allocated.pointee.nb_threads = threads
         func fail(_ status: Int32, _ what: String) -> FilterError {
             avfilter_graph_free(&graph)
-            return FilterError(filter: chain, reason: "\(what): \(FilterGraph.text(of: status))")
+            return FilterError(filter: chain, reason: "\(what): \(ffmpegErrorText(status))")
         }
         let arguments = "video_size=\(input.width)x\(input.height):pix_fmt=\(input.pixelFormat)"
             + ":time_base=\(input.timeBase.num)/\(input.timeBase.den)"
@@ -89,7 +89,7 @@ public final class FilterGraph: @unchecked Sendable {
     /// the graph releases, owned by the caller.
     public func process(_ frame: UnsafeMutablePointer<AVFrame>) throws(FilterError) -> [UnsafeMutablePointer<AVFrame>] {
         let status = av_buffersrc_add_frame_flags(source, frame, Int32(AV_BUFFERSRC_FLAG_KEEP_REF))
-        guard status >= 0 else { throw FilterError(filter: chain, reason: FilterGraph.text(of: status)) }
+        guard status >= 0 else { throw FilterError(filter: chain, reason: ffmpegErrorText(status)) }
         var outputs: [UnsafeMutablePointer<AVFrame>] = []
         while let output = av_frame_alloc() {
             if av_buffersink_get_frame(sink, output) < 0 {
@@ -107,11 +107,5 @@ public final class FilterGraph: @unchecked Sendable {
     public func send(command: String, to target: String, argument: String) -> Bool {
         var response = [CChar](repeating: 0, count: 64)
         return avfilter_graph_send_command(graph, target, command, argument, &response, Int32(response.count), 0) >= 0
-    }
-
-    static func text(of status: Int32) -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        av_strerror(status, &buffer, buffer.count)
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

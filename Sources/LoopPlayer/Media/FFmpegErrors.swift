@@ -1,11 +1,10 @@
 import CFFmpeg
+import Filters
 
 extension FFmpegError {
     /// The error for an FFmpeg return code, with `av_strerror`'s text.
     init(code: Int32, context: String? = nil) {
-        var buffer = [CChar](repeating: 0, count: 256)
-        av_strerror(code, &buffer, buffer.count)
-        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let text = ffmpegErrorText(code)
         self.init(code: code, message: context.map { "\($0): \(text)" } ?? text)
     }
 
