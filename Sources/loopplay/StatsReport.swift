@@ -7,15 +7,25 @@ struct StatsReport: Encodable {
     let outcome: String
     let statistics: PlaybackStatistics
 
+    private enum Keys: String, CodingKey {
+        case source, outcome, loopDurationMs, firstFrameMs
+    }
+
+    /// The statistics' own keys plus `source` and `outcome`; fields not known yet are `null`,
+    /// never missing, so scripts can rely on every key.
+    func encode(to encoder: Encoder) throws {
+        try statistics.encode(to: encoder)
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(source, forKey: .source)
+        try container.encode(outcome, forKey: .outcome)
+        if statistics.loopDurationMs == nil { try container.encodeNil(forKey: .loopDurationMs) }
+        if statistics.firstFrameMs == nil { try container.encodeNil(forKey: .firstFrameMs) }
+    }
+
     func encoded() -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        var object = (try? JSONSerialization.jsonObject(with: encoder.encode(statistics))) as? [String: Any] ?? [:]
-        object["source"] = source
-        object["outcome"] = outcome
-        if statistics.loopDurationMs == nil { object["loopDurationMs"] = NSNull() }
-        if statistics.firstFrameMs == nil { object["firstFrameMs"] = NSNull() }
-        return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)) ?? Data("{}".utf8)
     }
 
     func write(to destination: String) throws {
