@@ -71,6 +71,8 @@ public final class PlaybackEngine {
     private var errorCounts: [String: Int] = [:]
     private var quitRequested = false
     private var holdingFirstFrame = false
+    /// Snapshots being written (`s` key); joined when the engine closes.
+    private var snapshotWriters: [WorkerThread] = []
     /// After `close()`: nothing runs until the next `load`.
     private var isClosed = false
     private var pendingSpeed = 1.0
@@ -287,7 +289,24 @@ public final class PlaybackEngine {
         presenter?.detachRenderer()
         renderer = nil
         refilter.finish()
+        snapshotWriters.forEach { $0.join() }
+        snapshotWriters.removeAll()
         if case .failed = state {} else { state = .idle }
+    }
+
+    /// The `s` key: converting and encoding a 1080p PNG takes long enough to drop frames, so it
+    /// happens on its own thread, from the frame on screen (frames are immutable once shown).
+    private func writeSnapshotInBackground() {
+        guard let frame = presenter?.current else { return }
+        let path = "loopplay-\(Int(Date().timeIntervalSince1970 * 1000)).png"
+        snapshotWriters.append(WorkerThread(name: "lp-snapshot") {
+            do {
+                try Snapshot.writePNG(try Snapshot.image(of: frame, geometry: frame.geometry), to: path)
+                logger.notice("snapshot written to \(path)")
+            } catch {
+                logger.error("\(String(describing: error))")
+            }
+        })
     }
 
     /// Asks `run()` to return `.quit` (from the engine's thread).
@@ -542,8 +561,7 @@ public final class PlaybackEngine {
                 stack.removeAll()
                 try? setFilters(stack)
             case .snapshot:
-                let path = "loopplay-\(Int(Date().timeIntervalSince1970 * 1000)).png"
-                do { try writeSnapshot(to: path); logger.notice("snapshot written to \(path)") } catch { record(error) }
+                writeSnapshotInBackground()
             }
         }
     }
