@@ -9,7 +9,7 @@ final class VirtualDisplay {
     /// Starts Xvfb, or skips the test when it is not installed.
     init(width: Int = 1280, height: Int = 720) throws {
         let binary = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let binary else { throw XCTSkip("Xvfb is not installed") }
+        guard let binary else { throw requirementMissing("Xvfb is not installed") }
         process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"]
@@ -26,7 +26,7 @@ final class VirtualDisplay {
         }
         guard let number = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             process.terminate()
-            throw XCTSkip("Xvfb did not start: \(text)")
+            throw requirementMissing("Xvfb did not start: \(text)")
         }
         name = ":\(number)"
     }
@@ -56,7 +56,7 @@ final class VirtualDisplay {
 
     /// Types `keys` (xdotool names: `space`, `q`, `shift+l`) into the window titled `title`.
     func press(_ keys: [String], window title: String) throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool") else { throw XCTSkip("xdotool is not installed") }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool") else { throw requirementMissing("xdotool is not installed") }
         let found = try TestMedia.run("xdotool", ["search", "--name", "^\(title)$"], environment: ["DISPLAY": name])
         guard let id = found.output.split(separator: "\n").first.map(String.init), !id.isEmpty else {
             throw TestMediaError.ffmpegFailed("xdotool search", found.output)
