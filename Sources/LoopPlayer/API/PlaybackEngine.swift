@@ -35,8 +35,8 @@ public final class PlaybackEngine {
         case failed(PlayerError)
     }
 
-    public private(set) var state: State = .idle { didSet { if state != oldValue { onStateChange?(state) } } }
-    public private(set) var configuration: EngineConfiguration
+    public internal(set) var state: State = .idle { didSet { if state != oldValue { onStateChange?(state) } } }
+    public internal(set) var configuration: EngineConfiguration
     /// The opened video stream, once loaded.
     public private(set) var videoInfo: VideoStreamInfo?
     public private(set) var location: MediaLocation?
@@ -61,26 +61,26 @@ public final class PlaybackEngine {
     let clock: PlaybackClock
     private let realClock = MonotonicClock()
     let waiter: MainLoopWaiter
-    private var pipeline: MediaPipeline?
-    private var presenter: Presenter?
-    private var renderer: VideoRenderer?
+    var pipeline: MediaPipeline?
+    var presenter: Presenter?
+    var renderer: VideoRenderer?
     private var loadStartedAt = 0.0
-    private var firstFrameMs: Double?
-    private var pendingSeekGeneration: Int?
-    private var wantsPause = false
-    private var errorCounts: [String: Int] = [:]
-    private var quitRequested = false
-    private var holdingFirstFrame = false
+    var firstFrameMs: Double?
+    var pendingSeekGeneration: Int?
+    var wantsPause = false
+    var errorCounts: [String: Int] = [:]
+    var quitRequested = false
+    var holdingFirstFrame = false
     /// Snapshots being written (`s` key); joined when the engine closes.
-    private var snapshotWriters: [WorkerThread] = []
+    var snapshotWriters: [WorkerThread] = []
     /// After `close()`: nothing runs until the next `load`.
     private var isClosed = false
-    private var pendingSpeed = 1.0
+    var pendingSpeed = 1.0
     private var reportedDuration: Double?
     private var lastBounds: Rect?
     /// The filters and brightness/contrast applied to every frame (kept across sources).
-    public private(set) var filters = FilterStack()
-    private let refilter = FrameRefilter()
+    public internal(set) var filters = FilterStack()
+    let refilter = FrameRefilter()
 
     /// Creates an engine. With a window output this initialises SDL video and throws
     /// `displayUnavailable` when there is no display.
@@ -294,164 +294,10 @@ public final class PlaybackEngine {
         if case .failed = state {} else { state = .idle }
     }
 
-    /// The `s` key: converting and encoding a 1080p PNG takes long enough to drop frames, so it
-    /// happens on its own thread, from the frame on screen (frames are immutable once shown).
-    private func writeSnapshotInBackground() {
-        guard let frame = presenter?.current else { return }
-        let path = "loopplay-\(Int(Date().timeIntervalSince1970 * 1000)).png"
-        snapshotWriters.append(WorkerThread(name: "lp-snapshot") {
-            do {
-                try Snapshot.writePNG(try Snapshot.image(of: frame, geometry: frame.geometry), to: path)
-                logger.notice("snapshot written to \(path)")
-            } catch {
-                logger.error("\(String(describing: error))")
-            }
-        })
-    }
-
     /// Asks `run()` to return `.quit` (from the engine's thread).
     public func requestQuit() {
         quitRequested = true
         waiter.wake()
-    }
-
-    // MARK: Controls
-
-    public var isPaused: Bool { presenter?.isPaused ?? wantsPause }
-
-    /// True once the stream is open and frames can be presented (commands apply from here on).
-    public var isReady: Bool { presenter != nil }
-
-    public func setPaused(_ paused: Bool) {
-        // A player still waiting on its first frame (`NotAutoPlay`) stays ready when paused.
-        if paused && holdingFirstFrame { return }
-        let changed = paused != wantsPause || state == .ready
-        wantsPause = paused
-        if !paused { holdingFirstFrame = false }
-        presenter?.setPaused(paused)
-        if [.playing, .paused, .ready, .buffering].contains(state) { state = paused ? .paused : .playing }
-        if changed { onEvent?(paused ? .paused : .playing) }
-        waiter.wake()
-    }
-
-    /// Whether the next source waits on its first frame (`NotAutoPlay`): state `.ready` until `play`.
-    /// Call before `load`.
-    public func setHoldsFirstFrame(_ hold: Bool) {
-        wantsPause = hold
-        holdingFirstFrame = hold
-    }
-
-    /// Playback rate: 1 is normal, 0 holds the picture. Clamped to 0…16.
-    public var speed: Double { presenter?.speed ?? pendingSpeed }
-
-    public func setSpeed(_ speed: Double) {
-        let clamped = speed.isNaN ? 1 : min(max(speed, 0), 16)
-        pendingSpeed = clamped
-        presenter?.setSpeed(clamped)
-        waiter.wake()
-    }
-
-    public var isLooping: Bool { configuration.looping }
-
-    public func setLooping(_ looping: Bool) {
-        configuration.looping = looping
-        pipeline?.isLooping = looping
-        presenter?.setLooping(looping)
-        if looping && state == .ended { state = wantsPause ? .paused : .playing }
-        waiter.wake()
-    }
-
-    public func setGravity(_ gravity: VideoGravity) {
-        configuration.gravity = gravity
-        renderer?.gravity = gravity
-        reportBounds()
-    }
-
-    /// Replaces the filter stack (and brightness/contrast). The stack is checked against the current
-    /// picture first: an invalid one throws `invalidFilter` and the previous stack stays. The next
-    /// decoded frame uses it; a paused picture is filtered again at once.
-    public func setFilters(_ stack: FilterStack) throws(PlayerError) {
-        // The decoded size: the stack applies to unfiltered pictures (a crop may be running now).
-        let size = presenter?.current.map { (Int($0.unfiltered.pointee.width), Int($0.unfiltered.pointee.height)) }
-            ?? videoInfo.map { ($0.width, $0.height) }
-        do {
-            if let size, stack.revision != filters.revision || filters.stages.isEmpty != stack.stages.isEmpty {
-                try FilterChain.validate(stack, input: FilterGraph.Input(width: Int32(size.0), height: Int32(size.1),
-                                                                          timeBase: videoInfo?.timeBase ?? AVRational(num: 1, den: 90_000)))
-            } else {
-                try stack.validate()
-            }
-        } catch {
-            record(.invalidFilter(error))
-            onEvent?(.error(.invalidFilter(error)))
-            throw .invalidFilter(error)
-        }
-        filters = stack
-        pipeline?.setFilters(stack)
-        waiter.wake()  // frames already decoded, and a paused picture, are filtered again
-    }
-
-    /// `frame` as the current stack makes it, or nil while the re-filtering worker makes it.
-    private func refiltered(_ frame: VideoFrame) -> VideoFrame? {
-        guard let info = videoInfo else { return frame }
-        return refilter.current(frame, stack: filters, timeBase: info.timeBase, done: waiter.wake)
-    }
-
-    /// Position inside the current pass, in seconds.
-    public var position: Double { presenter?.positionInPass ?? 0 }
-
-    /// Length of one pass: measured once the first pass was read, announced by the container before.
-    public var duration: Double? {
-        pipeline?.timeline?.loopDurationSeconds ?? videoInfo?.announcedDuration
-    }
-
-    /// Seeks inside the current pass; negative goes to the start, past the end to the last frame.
-    @discardableResult
-    public func seek(to position: Double) -> Double? {
-        guard let pipeline, !position.isNaN else { return nil }
-        var target = max(0, position)
-        if let duration {
-            target = min(target, max(0, duration - (videoInfo?.nominalFrameInterval ?? 0)))
-        }
-        guard target.isFinite else { return nil }  // "the end" of media whose length is not known yet
-        let generation = pipeline.seek(to: target, inPass: presenter?.current?.pass ?? 0)
-        if let presenter { presenter.restart(generation: generation) } else { pendingSeekGeneration = generation }
-        if state == .ended { state = wantsPause ? .paused : .playing }
-        waiter.wake()
-        return target
-    }
-
-    public func seek(by delta: Double) { seek(to: position + delta) }
-
-    // MARK: Results
-
-    public var statistics: PlaybackStatistics {
-        var statistics = presenter?.statistics ?? PlaybackStatistics()
-        if let info = videoInfo { statistics.nominalFrameIntervalMs = info.nominalFrameInterval * 1000 }
-        statistics.framesDecoded = pipeline?.framesDecoded ?? 0
-        statistics.decodeErrors = pipeline?.decodeErrors ?? 0
-        statistics.loopDurationMs = pipeline?.timeline?.loopDurationSeconds.map { $0 * 1000 }
-        statistics.firstFrameMs = firstFrameMs
-        statistics.peakRSSBytes = ProcessUsage.peakRSSBytes
-        statistics.cpuSeconds = ProcessUsage.cpuSeconds
-        statistics.errors = errorCounts
-        return statistics
-    }
-
-    /// The frame on screen.
-    public var currentFrame: VideoFrame? { presenter?.current }
-
-    /// The frame on screen as a viewer sees it at the video's own size.
-    public func snapshot() throws(PlayerError) -> RGBImage {
-        guard let frame = presenter?.current else {
-            throw .renderFailed(reason: "no frame has been shown yet")
-        }
-        return try Snapshot.image(of: frame, geometry: frame.geometry)
-    }
-
-    /// Writes `snapshot()` as a PNG file.
-    public func writeSnapshot(to path: String) throws(PlayerError) {
-        try Snapshot.writePNG(try snapshot(), to: path)
     }
 
     // MARK: Internals
@@ -532,37 +378,9 @@ public final class PlaybackEngine {
         onEvent?(.error(error))
     }
 
-    private func record(_ error: PlayerError) {
+    func record(_ error: PlayerError) {
         errorCounts[error.kind, default: 0] += 1
         logger.debug("\(error.description)")
     }
 
-    private func handle(_ actions: [InputAction]) {
-        for action in actions {
-            switch action {
-            case .quit: quitRequested = true
-            case .togglePause: setPaused(!isPaused)
-            case let .seekRelative(delta): seek(by: delta)
-            case .toggleLoop: setLooping(!isLooping)
-            case .toggleFullscreen: (renderer as? SDLWindowRenderer)?.toggleFullscreen()
-            case .redraw:
-                renderer?.redisplay()
-                reportBounds()
-            case let .adjustContrast(delta):
-                var stack = filters
-                stack.adjustment.contrast += delta
-                try? setFilters(stack)
-            case let .adjustBrightness(delta):
-                var stack = filters
-                stack.adjustment.brightness += delta
-                try? setFilters(stack)
-            case .clearFilters:
-                var stack = filters
-                stack.removeAll()
-                try? setFilters(stack)
-            case .snapshot:
-                writeSnapshotInBackground()
-            }
-        }
-    }
 }
