@@ -4,7 +4,6 @@ import Foundation
 
 /// Playback controls: pause, speed, loop, gravity, filters, seeking. Engine thread only.
 extension PlaybackEngine {
-
     public var isPaused: Bool { presenter?.isPaused ?? wantsPause }
 
     /// True once the stream is open and frames can be presented (commands apply from here on).

@@ -2,7 +2,6 @@ import Foundation
 
 /// What a run produced: statistics and snapshots.
 extension PlaybackEngine {
-
     public var statistics: PlaybackStatistics {
         var statistics = presenter?.statistics ?? PlaybackStatistics()
         if let info = videoInfo { statistics.nominalFrameIntervalMs = info.nominalFrameInterval * 1000 }
