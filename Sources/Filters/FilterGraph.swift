@@ -1,7 +1,8 @@
 import CFFmpeg
 
-/// Owns one configured libavfilter graph: `buffer` → the chain → `format=yuv420p` → `buffersink`.
-/// Temporal filters keep their state as long as the graph lives. Used by one thread at a time.
+/// Owns one configured libavfilter graph: `buffer` → the chain → `format=yuv420p` → `buffersink` for
+/// pictures, or any source → chain → sink (audio). Temporal filters keep their state as long as the
+/// graph lives. Used by one thread at a time.
 public final class FilterGraph: @unchecked Sendable {
     /// What the graph is configured for; a frame that differs needs a new graph.
     public struct Input: Equatable, Sendable {
@@ -38,12 +39,25 @@ public final class FilterGraph: @unchecked Sendable {
     private var graph: UnsafeMutablePointer<AVFilterGraph>?
     private let source: UnsafeMutablePointer<AVFilterContext>
     private let sink: UnsafeMutablePointer<AVFilterContext>
-    public let input: Input
+    /// The picture the graph was configured for (nil for audio graphs).
+    public let input: Input?
     public let chain: String
 
     /// `threads`: slice threads for the graph's filters; 0 lets libavfilter use one per core. A cheap
     /// memory-bound chain (a LUT) is faster on one: measured 1.8 % less CPU at 1080p.
-    public init(chain: String, input: Input, threads: Int32 = 0) throws(FilterError) {
+    public convenience init(chain: String, input: Input, threads: Int32 = 0) throws(FilterError) {
+        let arguments = "video_size=\(input.width)x\(input.height):pix_fmt=\(input.pixelFormat)"
+            + ":time_base=\(input.timeBase.num)/\(input.timeBase.den)"
+            + ":pixel_aspect=\(input.sampleAspect.num)/\(input.sampleAspect.den)"
+        // Whatever the chain does, the player receives 8-bit 4:2:0.
+        try self.init(source: "buffer", arguments: arguments, chain: "\(chain),format=yuv420p", sink: "buffersink",
+                      threads: threads, input: input, name: chain)
+    }
+
+    /// A graph from the source filter `source` (configured by `arguments`) through `chain` into `sink`.
+    public init(source sourceName: String, arguments: String, chain fullChain: String, sink sinkName: String,
+                threads: Int32 = 0, input: Input? = nil, name: String? = nil) throws(FilterError) {
+        let chain = name ?? fullChain
         self.chain = chain
         self.input = input
         var graph = avfilter_graph_alloc()
@@ -53,14 +67,11 @@ public final class FilterGraph: @unchecked Sendable {
             avfilter_graph_free(&graph)
             return FilterError(filter: chain, reason: "\(what): \(ffmpegErrorText(status))")
         }
-        let arguments = "video_size=\(input.width)x\(input.height):pix_fmt=\(input.pixelFormat)"
-            + ":time_base=\(input.timeBase.num)/\(input.timeBase.den)"
-            + ":pixel_aspect=\(input.sampleAspect.num)/\(input.sampleAspect.den)"
         var source: UnsafeMutablePointer<AVFilterContext>?
         var sink: UnsafeMutablePointer<AVFilterContext>?
-        var status = avfilter_graph_create_filter(&source, avfilter_get_by_name("buffer"), "in", arguments, nil, allocated)
+        var status = avfilter_graph_create_filter(&source, avfilter_get_by_name(sourceName), "in", arguments, nil, allocated)
         guard status >= 0, let source else { throw fail(status, "cannot create the source") }
-        status = avfilter_graph_create_filter(&sink, avfilter_get_by_name("buffersink"), "out", nil, nil, allocated)
+        status = avfilter_graph_create_filter(&sink, avfilter_get_by_name(sinkName), "out", nil, nil, allocated)
         guard status >= 0, let sink else { throw fail(status, "cannot create the sink") }
 
         var outputs = avfilter_inout_alloc()
@@ -73,8 +84,7 @@ public final class FilterGraph: @unchecked Sendable {
         outputs?.pointee.filter_ctx = source
         inputs?.pointee.name = av_strdup("out")
         inputs?.pointee.filter_ctx = sink
-        // Whatever the chain does, the player receives 8-bit 4:2:0.
-        status = avfilter_graph_parse_ptr(allocated, "\(chain),format=yuv420p", &inputs, &outputs, nil)
+        status = avfilter_graph_parse_ptr(allocated, fullChain, &inputs, &outputs, nil)
         guard status >= 0 else { throw fail(status, "invalid filter") }
         status = avfilter_graph_config(allocated, nil)
         guard status >= 0 else { throw fail(status, "cannot configure") }
@@ -87,7 +97,8 @@ public final class FilterGraph: @unchecked Sendable {
 
     /// Pushes `frame` (a new reference is taken; the caller keeps its own) and returns every frame
     /// the graph releases, owned by the caller.
-    public func process(_ frame: UnsafeMutablePointer<AVFrame>) throws(FilterError) -> [UnsafeMutablePointer<AVFrame>] {
+    /// A nil frame ends the stream: the graph releases what it holds.
+    public func process(_ frame: UnsafeMutablePointer<AVFrame>?) throws(FilterError) -> [UnsafeMutablePointer<AVFrame>] {
         let status = av_buffersrc_add_frame_flags(source, frame, Int32(AV_BUFFERSRC_FLAG_KEEP_REF))
         guard status >= 0 else { throw FilterError(filter: chain, reason: ffmpegErrorText(status)) }
         var outputs: [UnsafeMutablePointer<AVFrame>] = []

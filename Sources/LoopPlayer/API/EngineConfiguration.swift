@@ -14,9 +14,12 @@ public struct EngineConfiguration: Sendable, Equatable {
     /// Show every frame as soon as it is decoded (a virtual clock): exact, fast tests and benchmarks.
     public var untimed: Bool
     public var stop: StopCondition
+    /// The sound: track, device, volume and mute (changed at run time by the engine's controls).
+    public var audio: AudioOptions
 
     public init(output: Output = .window(WindowOptions()), looping: Bool = false, gravity: VideoGravity = .default,
-                untimed: Bool = false, stop: StopCondition = .never) {
+                untimed: Bool = false, stop: StopCondition = .never, audio: AudioOptions = AudioOptions()) {
+        self.audio = audio
         self.output = output
         self.looping = looping
         self.gravity = gravity

@@ -28,13 +28,15 @@ extension PlaybackEngine {
         holdingFirstFrame = hold
     }
 
-    /// Playback rate: 1 is normal, 0 holds the picture. Clamped to 0…16.
+    /// Playback rate: 1 is normal, 0 holds the picture (and silences the sound). Clamped to 0…16;
+    /// the sound keeps its pitch (`atempo`).
     public var speed: Double { presenter?.speed ?? pendingSpeed }
 
     public func setSpeed(_ speed: Double) {
         let clamped = speed.isNaN ? 1 : min(max(speed, 0), 16)
         pendingSpeed = clamped
         presenter?.setSpeed(clamped)
+        pipeline?.setAudio { $0.speed = clamped }
         waiter.wake()
     }
 

@@ -12,6 +12,8 @@ extension PlaybackEngine {
         statistics.peakRSSBytes = ProcessUsage.peakRSSBytes
         statistics.cpuSeconds = ProcessUsage.cpuSeconds
         statistics.errors = errorCounts
+        statistics.audioDevice = pipeline?.audioOutput?.format
+        statistics.audioUnderruns = pipeline?.audioOutput?.underruns ?? 0
         return statistics
     }
 

@@ -76,6 +76,9 @@ public final class PlaybackEngine {
     /// After `close()`: nothing runs until the next `load`.
     private var isClosed = false
     var pendingSpeed = 1.0
+    /// What the sound was last told (silent until the first frame is shown).
+    var audioPaused = true
+    var reportedUnderruns = 0
     private var reportedDuration: Double?
     private var lastBounds: Rect?
     /// The filters and brightness/contrast applied to every frame (kept across sources).
@@ -125,8 +128,15 @@ public final class PlaybackEngine {
         self.location = location
         onEvent?(.currentItemChanged)
         loadStartedAt = realClock.now
-        pipeline = MediaPipeline(location: location, looping: configuration.looping, frameReady: waiter.wake)
+        pipeline = MediaPipeline(location: location, looping: configuration.looping, audio: configuration.audio,
+                                 audioDriver: audioDriver(), frameReady: waiter.wake)
         pipeline?.setFilters(filters)
+        pipeline?.setAudio { controls in
+            controls = .init(volume: configuration.audio.volume, muted: configuration.audio.muted, paused: true,
+                             speed: pendingSpeed)
+        }
+        audioPaused = true
+        reportedUnderruns = 0
         state = .loading
     }
 
@@ -220,6 +230,7 @@ public final class PlaybackEngine {
             }
         }
         guard let presenter else { return .finished(.finished) }
+        reportAudioProblems(pipeline)
         if let failure = pipeline.takeFilterFailure() {
             // The decode thread went back to the last stack that worked: that is what runs now.
             filters = failure.runningInstead
@@ -233,6 +244,7 @@ public final class PlaybackEngine {
         }
         let step = presenter.step(frames: pipeline.frames, stop: configuration.stop)
         reportDurationIfMeasured()
+        updateAudioPause()
         switch step {
         case .presented:
             if state == .buffering { state = .playing }
@@ -335,6 +347,7 @@ public final class PlaybackEngine {
             onFramePresented?(frame)
         }
         presenter.prepare = { [unowned self] frame in refiltered(frame) }
+        presenter.masterTime = { [weak pipeline = self.pipeline] now in pipeline?.audioOutput?.audibleMediaTime(at: now) }
         presenter.onLoopCompleted = { [unowned self] count in
             onLoopCompleted?(count)
             onEvent?(.loopCompleted(count))

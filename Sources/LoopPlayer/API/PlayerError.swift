@@ -27,6 +27,12 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
     case renderFailed(reason: String)
     /// A filter (typed or raw) could not be applied; the previous stack stays in use.
     case invalidFilter(FilterError)
+    /// No audio device could be opened (or the audio track cannot be decoded); the video plays on
+    /// without sound, on the monotonic clock.
+    case audioUnavailable(reason: String)
+    /// No audio track has the requested language; `available` lists the tracks there are. The
+    /// current track keeps playing.
+    case audioTrackNotFound(language: String, available: [String])
 
     /// A short stable name for statistics and scripts, e.g. `sourceNotFound`.
     public var kind: String {
@@ -41,6 +47,8 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .displayUnavailable: "displayUnavailable"
         case .renderFailed: "renderFailed"
         case .invalidFilter: "invalidFilter"
+        case .audioUnavailable: "audioUnavailable"
+        case .audioTrackNotFound: "audioTrackNotFound"
         }
     }
 
@@ -48,7 +56,8 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
     public var isMediaError: Bool {
         switch self {
         case .sourceNotFound, .notAFile, .emptyFile, .unreadableMedia, .noVideoStream, .decoderUnavailable: true
-        case .invalidSetting, .displayUnavailable, .renderFailed, .invalidFilter: false
+        case .invalidSetting, .displayUnavailable, .renderFailed, .invalidFilter, .audioUnavailable,
+             .audioTrackNotFound: false
         }
     }
 
@@ -67,6 +76,10 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .displayUnavailable(reason): "no display: \(reason)"
         case let .renderFailed(reason): "rendering failed: \(reason)"
         case let .invalidFilter(error): "invalid \(error.description)"
+        case let .audioUnavailable(reason): "no sound: \(reason); playing the video without it"
+        case let .audioTrackNotFound(language, available):
+            "no audio track in '\(language)'" + (available.isEmpty ? " (the media has no audio)"
+                : " (tracks: \(available.joined(separator: ", ")))") + "; the current track plays on"
         }
     }
 }

@@ -1,7 +1,8 @@
 import CFFmpeg
 import Foundation
 
-/// Owns an opened `AVFormatContext` and knows which stream is the video. Used by the demux thread.
+/// Owns an opened `AVFormatContext` and knows which streams are played: the video and at most one
+/// audio track. Every other stream is discarded by the demuxer. Used by the demux thread.
 final class MediaInput: @unchecked Sendable {
     private var context: UnsafeMutablePointer<AVFormatContext>?
     let location: MediaLocation
@@ -10,10 +11,14 @@ final class MediaInput: @unchecked Sendable {
     let videoStream: UnsafeMutablePointer<AVStream>
     /// Start of the presentation timeline in stream time base (container start time honoured).
     let startTimestamp: Int64
+    /// Every audio stream of the source, in container order.
+    let audioTracks: [AudioTrack]
+    /// The audio track being read, if any.
+    private(set) var audioTrack: AudioTrack?
     private let abort: AbortFlag
 
-    /// Opens `location` and selects its best video stream. Other streams are discarded for now.
-    init(location: MediaLocation, abort: AbortFlag) throws(PlayerError) {
+    /// Opens `location` and selects its best video stream and the audio track `choice` asks for.
+    init(location: MediaLocation, abort: AbortFlag, audio choice: AudioTrackChoice = .automatic) throws(PlayerError) {
         self.location = location
         self.abort = abort
         let name = location.description
@@ -48,15 +53,36 @@ final class MediaInput: @unchecked Sendable {
             avformat_close_input(&doomed)
             throw .noVideoStream(source: name)
         }
-        for i in 0..<Int(context.pointee.nb_streams) where i != index {
-            context.pointee.streams[i]!.pointee.discard = AVDISCARD_ALL
-        }
         let stream = context.pointee.streams[Int(index)]!
         self.context = context
+        audioTracks = (0..<Int(context.pointee.nb_streams))
+            .map { context.pointee.streams[$0]! }
+            .filter { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
+            .enumerated().map { AudioTrack(number: $0.offset, stream: $0.element) }
         videoStreamIndex = index
         videoStream = stream
         video = VideoStreamInfo(stream: stream, format: context)
         startTimestamp = stream.pointee.start_time != noTimestamp ? stream.pointee.start_time : 0
+        let best = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, index, nil, 0)
+        audioTrack = choice.pick(from: audioTracks, best: best)
+        updateDiscards()
+    }
+
+    /// Reads `track` from now on (nil: no audio).
+    func select(audio track: AudioTrack?) {
+        audioTrack = track
+        updateDiscards()
+    }
+
+    var audioStream: UnsafeMutablePointer<AVStream>? {
+        audioTrack.map { context!.pointee.streams[Int($0.streamIndex)]! }
+    }
+
+    private func updateDiscards() {
+        for i in 0..<Int(context!.pointee.nb_streams) {
+            let kept = Int32(i) == videoStreamIndex || Int32(i) == audioTrack?.streamIndex
+            context!.pointee.streams[i]!.pointee.discard = kept ? AVDISCARD_DEFAULT : AVDISCARD_ALL
+        }
     }
 
     deinit {
@@ -65,12 +91,14 @@ final class MediaInput: @unchecked Sendable {
 
     var formatContext: UnsafeMutablePointer<AVFormatContext> { context! }
 
-    /// Reads the next packet of the video stream into `packet`. Returns 0 or an FFmpeg error.
-    func readVideoPacket(into packet: UnsafeMutablePointer<AVPacket>) -> Int32 {
+    /// Reads the next packet of the video or the selected audio stream into `packet`. Returns 0 or
+    /// an FFmpeg error.
+    func readPacket(into packet: UnsafeMutablePointer<AVPacket>) -> Int32 {
         while true {
             let status = av_read_frame(context, packet)
             if status < 0 { return status }
-            if packet.pointee.stream_index == videoStreamIndex { return 0 }
+            let index = packet.pointee.stream_index
+            if index == videoStreamIndex || index == audioTrack?.streamIndex { return 0 }
             av_packet_unref(packet)
         }
     }

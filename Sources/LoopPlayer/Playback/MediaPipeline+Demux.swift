@@ -8,10 +8,10 @@ import Synchronization
 extension MediaPipeline {
     func runDemuxer() {
         let input: MediaInput
-        let decoder: VideoDecoder
+        let decoder: StreamDecoder
         do {
-            input = try MediaInput(location: location, abort: abort)
-            decoder = try VideoDecoder(stream: input.videoStream, sourceName: location.description)
+            input = try MediaInput(location: location, abort: abort, audio: audioOptions.track)
+            decoder = try StreamDecoder(stream: input.videoStream, sourceName: location.description)
         } catch {
             phaseState.withLock { $0 = .failed(error) }
             frameReady()
@@ -28,6 +28,7 @@ extension MediaPipeline {
             return true
         }
         guard started else { return }
+        startAudio(for: input)
         phaseState.withLock { $0 = .ready(info) }
         frameReady()
         readPackets(from: input)
@@ -48,13 +49,20 @@ extension MediaPipeline {
             }
             let seek = control.pendingSeek
             control.pendingSeek = nil
+            let audioTrack = control.pendingAudioTrack
+            control.pendingAudioTrack = nil
             let looping = control.looping
             if seek != nil { generation = control.generation }
             controlCondition.unlock()
             if abort.isRaised { return }
 
+            if let audioTrack {
+                input.select(audio: audioTrack)
+                startAudio(for: input)
+            }
             if let seek {
                 packets.removeAll()
+                audioPackets.removeAll()
                 offset = performSeek(input, to: seek.position, inPass: seek.pass, generation: generation)
                 pass = seek.pass
                 atEnd = false
@@ -67,7 +75,7 @@ extension MediaPipeline {
                 continue
             }
             guard let packet = Packet(generation: generation) else { return }
-            let status = input.readVideoPacket(into: packet.pointer)
+            let status = input.readPacket(into: packet.pointer)
             if status == FFmpegError.tryAgain {
                 usleep(5_000)
                 continue
@@ -91,7 +99,14 @@ extension MediaPipeline {
                 } else {
                     atEnd = true
                     if !packets.push(.endOfStream(generation: generation)) { return }
+                    if input.audioTrack != nil && !audioPackets.push(.endOfStream(generation: generation)) { return }
                 }
+                continue
+            }
+            if packet.pointer.pointee.stream_index != input.videoStreamIndex {
+                let offset = offset == 0 ? 0 : av_rescale_q(offset, input.video.timeBase, input.audioStream!.pointee.time_base)
+                shift(packet.pointer, by: offset)
+                if !audioPackets.push(.packet(packet), bytes: packet.byteCount) { return }
                 continue
             }
             packetsThisPass += 1
@@ -106,8 +121,13 @@ extension MediaPipeline {
         if pass == 0, pts != noTimestamp, packet.pointee.flags & AV_PKT_FLAG_DISCARD == 0 {
             timelineState.withLock { $0?.observeFirstPass(pts: pts, duration: packet.pointee.duration) }
         }
+        shift(packet, by: offset)
+    }
+
+    /// Moves a packet of a later pass onto the timeline (`offset` in the packet's time base).
+    private func shift(_ packet: UnsafeMutablePointer<AVPacket>, by offset: Int64) {
         guard offset != 0 else { return }
-        if pts != noTimestamp { packet.pointee.pts = pts + offset }
+        if packet.pointee.pts != noTimestamp { packet.pointee.pts += offset }
         if packet.pointee.dts != noTimestamp { packet.pointee.dts += offset }
     }
 
@@ -118,7 +138,9 @@ extension MediaPipeline {
             if abort.isRaised { return false }
             logger.error("\(location): cannot go back to the start; looping stops")
             controlCondition.withLock { control.looping = false }
-            return packets.push(.endOfStream(generation: controlCondition.withLock { control.generation }))
+            let generation = controlCondition.withLock { control.generation }
+            if input.audioTrack != nil { _ = audioPackets.push(.endOfStream(generation: generation)) }
+            return packets.push(.endOfStream(generation: generation))
         }
         offset = timelineState.withLock { $0?.wrap() ?? 0 }
         if pass == 0, let seconds = timeline?.loopDurationSeconds {
@@ -130,7 +152,8 @@ extension MediaPipeline {
 
     /// Opens the source again from its first byte (same stream required); the decoder is kept.
     private func reopen(_ input: inout MediaInput) -> Bool {
-        guard let reopened = try? MediaInput(location: location, abort: abort),
+        let audio = input.audioTrack.map { AudioTrackChoice.number($0.number) } ?? AudioTrackChoice.none
+        guard let reopened = try? MediaInput(location: location, abort: abort, audio: audio),
               reopened.video.codecName == input.video.codecName, reopened.video.width == input.video.width,
               reopened.video.height == input.video.height else { return false }
         input = reopened

@@ -3,7 +3,8 @@ import Filters
 import Foundation
 import Synchronization
 
-/// One opened source: a demux thread and a video decode thread joined by bounded queues.
+/// One opened source: a demux thread feeding a video decode thread and an audio decode thread
+/// through bounded queues.
 ///
 /// The demux thread opens the input itself, so a slow network never blocks the caller. At the end
 /// of the file it rewinds and keeps feeding the same decoder with timestamps shifted by one loop
@@ -21,6 +22,16 @@ final class MediaPipeline: @unchecked Sendable {
         var generation = 0
         /// Frames before this timeline timestamp are skipped after a seek (accurate seeking).
         var seekFloor: (generation: Int, timestamp: Int64)?
+        /// An audio track to switch to (`.some(nil)`: none), applied with the next seek.
+        var pendingAudioTrack: AudioTrack??
+    }
+
+    /// What the engine sets for the sound; applied to the device when it opens.
+    struct AudioControls: Equatable {
+        var volume: Float = 1
+        var muted = false
+        var paused = true
+        var speed = 1.0
     }
 
     let location: MediaLocation
@@ -29,6 +40,20 @@ final class MediaPipeline: @unchecked Sendable {
     let frames = BoundedQueue<FrameItem>(maxCount: 4, maxBytes: 64 << 20)
     /// About 4 s of read-ahead at 30 fps, capped at 8 MiB, like ffplay's bounded packet queues.
     let packets = BoundedQueue<PacketItem>(maxCount: 120, maxBytes: 8 << 20)
+    /// The same read-ahead for audio: 400 AAC packets are 8.5 s at 48 kHz.
+    let audioPackets = BoundedQueue<PacketItem>(maxCount: 400, maxBytes: 4 << 20)
+    let audioOptions: AudioOptions
+    /// SDL's audio driver (or why there is none); nil when no sound is wanted.
+    let audioDriver: Result<String, PlayerError>?
+    let audioControls = Mutex(AudioControls())
+    /// The open device (from when the demux thread opened it until `stop()`).
+    let audioOutputState = Mutex<AudioOutput?>(nil)
+    /// The source's audio tracks and the one playing, once opened.
+    let audioTrackState = Mutex<(all: [AudioTrack], current: AudioTrack?)>(([], nil))
+    /// A decoder for a newly selected track, taken by the audio thread at its next generation.
+    let audioDecoderHandoff = Mutex<StreamDecoder?>(nil)
+    /// Audio problems the engine has not reported yet (no device, undecodable track).
+    let audioFailures = Mutex<[PlayerError]>([])
     let abort = AbortFlag()
     let controlCondition = NSCondition()
     // Guarded by `controlCondition`.
@@ -48,9 +73,13 @@ final class MediaPipeline: @unchecked Sendable {
 
     /// Starts opening `location` on a new demux thread. `frameReady` is called from the decode
     /// thread after each frame is queued (to wake the presenter).
-    init(location: MediaLocation, looping: Bool, frameReady: @escaping @Sendable () -> Void) {
+    init(location: MediaLocation, looping: Bool, audio: AudioOptions = AudioOptions(),
+         audioDriver: Result<String, PlayerError>? = nil,
+         frameReady: @escaping @Sendable () -> Void) {
         FFmpegLogBridge.install
         self.location = location
+        audioOptions = audio
+        self.audioDriver = audio.track == .none ? nil : audioDriver
         self.frameReady = frameReady
         control = Control(looping: looping)
         let demux = WorkerThread(name: "lp-demux") { [self] in runDemuxer() }
@@ -77,13 +106,16 @@ final class MediaPipeline: @unchecked Sendable {
 
     /// Asks for a seek to `position` seconds inside pass `pass`. Returns the new generation.
     @discardableResult
-    func seek(to position: Double, inPass pass: Int) -> Int {
-        controlCondition.withLock {
+    func seek(to position: Double, inPass pass: Int, audioTrack: AudioTrack?? = nil) -> Int {
+        let generation = controlCondition.withLock {
             control.pendingSeek = (position, pass)
+            if let audioTrack { control.pendingAudioTrack = audioTrack }
             control.generation += 1
             controlCondition.broadcast()
             return control.generation
         }
+        audioOutput?.flush(generation: generation)  // stale sound stops at once
+        return generation
     }
 
     /// Stops both threads, waits for them and releases every queued packet and frame. Idempotent.
@@ -91,7 +123,9 @@ final class MediaPipeline: @unchecked Sendable {
         abort.raise()
         controlCondition.withLock { controlCondition.broadcast() }
         packets.close()
+        audioPackets.close()
         frames.close()
+        audioOutput?.close()
         let running = threads.withLock { state in
             defer { state = ([], true) }
             return state.list

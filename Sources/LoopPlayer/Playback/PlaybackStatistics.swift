@@ -22,8 +22,23 @@ public struct PlaybackStatistics: Sendable, Equatable, Codable {
     public var cpuSeconds: Double = 0
     /// Errors seen, by `PlayerError.kind`.
     public var errors: [String: Int] = [:]
+    /// What the audio device was opened with; nil without sound.
+    public var audioDevice: AudioDeviceFormat?
+    /// Times the device found nothing to play while playing (each is one gap in the sound).
+    public var audioUnderruns = 0
+    /// Picture minus sound (frame time − time heard) when each frame was shown, while following
+    /// the sound: mean, largest magnitude, and how many frames were measured.
+    public var avOffsetMeanMs: Double?
+    public var avOffsetMaxMs: Double?
+    public var avOffsetSamples = 0
 
     public init() {}
+
+    mutating func recordAVOffset(ms: Double) {
+        avOffsetMeanMs = ((avOffsetMeanMs ?? 0) * Double(avOffsetSamples) + ms) / Double(avOffsetSamples + 1)
+        avOffsetMaxMs = max(avOffsetMaxMs ?? 0, abs(ms))
+        avOffsetSamples += 1
+    }
 
     mutating func recordSeam(intervalMs: Double) {
         seamIntervalsMs.append(intervalMs)

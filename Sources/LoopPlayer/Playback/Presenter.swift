@@ -4,6 +4,10 @@
 /// when to come back. Frames late by more than their own duration are dropped when a newer frame is
 /// already waiting (counted); after a long stall with nothing to drop it re-anchors the clock instead
 /// of rushing. The presentation interval at every wrap and the period of every pass are measured here.
+///
+/// With sound, the audio device is the master clock: after every frame the presenter compares its
+/// media time with what is being heard and slews its anchor toward it (at most 1 ms per frame, so
+/// the motion stays even), or jumps to it when it (re)joins after a start, pause or seek.
 final class Presenter {
     enum Step: Equatable {
         /// A frame was shown; call again at once.
@@ -38,6 +42,8 @@ final class Presenter {
     private var passStartedAt: Double?
     /// Re-anchor rather than rush when this far behind with nothing to drop.
     private let stallThreshold = 0.25
+    /// Following the sound's clock (false until the first reading after a start, pause or seek).
+    private var lockedToMaster = false
 
     /// With looping off, a frame of a later pass (the demuxer may have wrapped before `unloop`)
     /// counts as the end; switching looping back on continues with it.
@@ -47,6 +53,9 @@ final class Presenter {
     /// decoded), or nil while that is being made.
     var prepare: ((VideoFrame) -> VideoFrame?)?
     var onLoopCompleted: ((Int) -> Void)?
+    /// The timeline time being heard at a clock time, or nil when nothing is heard (no sound,
+    /// paused, starting, buffering): the monotonic clock leads then.
+    var masterTime: ((Double) -> Double?)?
     var onEnded: (() -> Void)?
 
     init(clock: PlaybackClock, renderer: VideoRenderer, nominalFrameInterval: Double) {
@@ -82,6 +91,7 @@ final class Presenter {
     func setSpeed(_ newSpeed: Double) {
         let now = clock.now
         if anchor != nil { anchor = (mediaTime(at: now), now) }
+        lockedToMaster = false
         speed = max(0, newSpeed)
     }
 
@@ -100,6 +110,7 @@ final class Presenter {
     func restart(generation: Int) {
         self.generation = generation
         anchor = nil
+        lockedToMaster = false
         ended = false
     }
 
@@ -204,7 +215,26 @@ final class Presenter {
         lastPresentedAt = shownAt
         current = frame
         statistics.framesPresented += 1
+        followMaster(shownFrame: frame, at: shownAt)
         onPresented?(frame)
+    }
+
+    /// Moves the anchor toward the sound's clock; records how far the picture was from the sound.
+    private func followMaster(shownFrame frame: VideoFrame, at now: Double) {
+        guard let masterTime, !clock.isVirtual, !isPaused, speed > 0, let anchor, !anchorIsProvisional,
+              let heard = masterTime(now) else {
+            lockedToMaster = false
+            return
+        }
+        let drift = mediaTime(at: now) - heard  // > 0: the picture is ahead of the sound
+        if lockedToMaster { statistics.recordAVOffset(ms: (frame.time - heard) * 1000) }
+        if !lockedToMaster || abs(drift) > 0.2 {
+            lockedToMaster = true
+            self.anchor = (anchor.media, anchor.clock + drift / speed)
+        } else if abs(drift) > 0.0005 {
+            let correction = (drift * 0.1).clamped(to: -0.001...0.001)
+            self.anchor = (anchor.media, anchor.clock + correction / speed)
+        }
     }
 
     private func dueTime(of frame: VideoFrame) -> Double {

@@ -1,8 +1,9 @@
 import CFFmpeg
 import Foundation
 
-/// Owns an opened video `AVCodecContext` using FFmpeg's own frame threads. Used by one decode thread.
-final class VideoDecoder: @unchecked Sendable {
+/// Owns an opened `AVCodecContext` (video with FFmpeg's own frame threads, or audio). Used by one
+/// decode thread.
+final class StreamDecoder: @unchecked Sendable {
     private var context: UnsafeMutablePointer<AVCodecContext>?
     /// Frames that failed to decode or packets rejected as corrupt (concealed, playback goes on).
     private(set) var errorCount = 0
@@ -18,10 +19,14 @@ final class VideoDecoder: @unchecked Sendable {
         var status = avcodec_parameters_to_context(context, parameters)
         if status >= 0 {
             context!.pointee.pkt_timebase = stream.pointee.time_base
-            // One frame thread per core. FFmpeg's automatic choice is cores + 1, which on a small
-            // machine adds a whole picture pool of memory and no throughput.
-            context!.pointee.thread_count = Int32(min(16, max(1, ProcessInfo.processInfo.activeProcessorCount)))
-            context!.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+            if parameters.pointee.codec_type == AVMEDIA_TYPE_VIDEO {
+                // One frame thread per core. FFmpeg's automatic choice is cores + 1, which on a small
+                // machine adds a whole picture pool of memory and no throughput.
+                context!.pointee.thread_count = Int32(min(16, max(1, ProcessInfo.processInfo.activeProcessorCount)))
+                context!.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+            } else {
+                context!.pointee.thread_count = 1  // audio decodes far faster than real time on one thread
+            }
             status = avcodec_open2(context, codec, nil)
         }
         guard status >= 0 else {
@@ -32,6 +37,9 @@ final class VideoDecoder: @unchecked Sendable {
     }
 
     deinit { avcodec_free_context(&context) }
+
+    /// The stream's time base, in which packets and frames are stamped.
+    var timeBase: AVRational { context!.pointee.pkt_timebase }
 
     /// Feeds one packet (nil drains) and hands every frame it releases to `emit`.
     /// Decoding errors are counted and skipped: the codec conceals them.

@@ -1,0 +1,94 @@
+/// Sound controls: volume, mute, audio tracks. Engine thread only.
+extension PlaybackEngine {
+    /// Linear gain 0…1 (kept across sources).
+    public var volume: Float { configuration.audio.volume }
+    public var isMuted: Bool { configuration.audio.muted }
+
+    /// Sets the volume, clamped to 0…1; the change is ramped over one device buffer (no click).
+    /// Emits `volumeChanged`.
+    public func setVolume(_ volume: Float) {
+        let clamped = volume.isNaN ? 1 : min(max(volume, 0), 1)
+        configuration.audio.volume = clamped
+        pipeline?.setAudio { $0.volume = clamped }
+        onEvent?(.volumeChanged(clamped))
+    }
+
+    /// Mutes or unmutes. The device keeps running at zero gain, so the sound's clock goes on and
+    /// the picture never jumps when the sound comes back.
+    public func setMuted(_ muted: Bool) {
+        configuration.audio.muted = muted
+        pipeline?.setAudio { $0.muted = muted }
+    }
+
+    /// The source's audio tracks (empty until it opened).
+    public var audioTracks: [AudioTrack] { pipeline?.audioTracks ?? [] }
+
+    /// The track being played, if any.
+    public var audioTrack: AudioTrack? { pipeline?.currentAudioTrack }
+
+    /// Switches to the first track in `language` (`en` or `eng`). Throws `audioTrackNotFound` (also
+    /// sent as an error event) if none matches; the current track plays on.
+    public func selectAudioTrack(language: String) throws(PlayerError) {
+        guard let track = audioTracks.first(where: { $0.matches(language: language) }) else {
+            let error = PlayerError.audioTrackNotFound(language: language, available: audioTracks.map(\.label))
+            record(error)
+            onEvent?(.error(error))
+            throw error
+        }
+        select(track)
+    }
+
+    /// The next audio track, after the last one none, then the first again (mpv's `#`).
+    public func cycleAudioTrack() {
+        let tracks = audioTracks
+        guard !tracks.isEmpty else { return }
+        guard let current = audioTrack else { return select(tracks[0]) }
+        select(tracks.first { $0.number > current.number })
+    }
+
+    /// Plays `track` (nil: none) from the current position: the demuxer seeks back to the picture on
+    /// screen, as mpv does, so the new track starts in sync and the picture does not jump.
+    private func select(_ track: AudioTrack?) {
+        guard let pipeline, track != audioTrack else { return }
+        configuration.audio.track = track.map { .number($0.number) } ?? .none
+        let generation = pipeline.seek(to: position, inPass: presenter?.current?.pass ?? 0, audioTrack: .some(track))
+        if let presenter { presenter.restart(generation: generation) } else { pendingSeekGeneration = generation }
+        audioPaused = true  // the flushed device starts again with the new track's first samples
+        waiter.wake()
+    }
+
+    /// SDL's audio driver for a new source, or why there is none; nil when no sound is wanted
+    /// (no track, or a virtual clock: sound cannot play faster than real time).
+    func audioDriver() -> Result<String, PlayerError>? {
+        guard configuration.audio.track != .none, !clock.isVirtual else { return nil }
+        do {
+            return .success(try SDLAudio.start(driver: configuration.audio.driver))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The sound plays while frames are shown and is silent otherwise (paused, held, ended, before
+    /// the first frame, speed 0).
+    func updateAudioPause() {
+        guard let presenter, let pipeline else { return }
+        let silent = presenter.isPaused || presenter.current == nil || presenter.ended || presenter.speed == 0
+            || state == .ready
+        guard silent != audioPaused else { return }
+        audioPaused = silent
+        pipeline.setAudio { $0.paused = silent }
+    }
+
+    /// Errors from the audio thread and underruns, as events.
+    func reportAudioProblems(_ pipeline: MediaPipeline) {
+        for error in pipeline.takeAudioFailures() {
+            record(error)
+            onEvent?(.error(error))
+        }
+        let underruns = pipeline.audioOutput?.underruns ?? 0
+        if underruns > reportedUnderruns {
+            reportedUnderruns = underruns
+            onEvent?(.waitingToPlayAtSpecifiedRate)
+        }
+    }
+}

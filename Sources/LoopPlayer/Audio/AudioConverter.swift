@@ -1,0 +1,74 @@
+import CFFmpeg
+import Filters
+
+/// Turns placed source audio into the device's format — interleaved 32-bit float at the device's
+/// rate and channel count, downmixed by libswresample when the device has fewer channels — and,
+/// at a speed other than 1, changes the tempo keeping the pitch (`atempo`). One libavfilter graph.
+///
+/// Input frames carry their timeline sample index as pts (time base 1/source rate); each output
+/// block comes back with the timeline time of its first sample, so the clock can follow.
+final class AudioConverter {
+    struct Block {
+        let frame: UnsafeMutablePointer<AVFrame>
+        /// Timeline seconds of the first sample.
+        let mediaTime: Double
+        /// Timeline seconds each output sample stands for (speed / device rate).
+        let secondsPerSample: Double
+    }
+
+    let speed: Double
+    private let graph: FilterGraph
+    private let sourceRate: Int32
+    private let deviceRate: Int32
+    /// Timeline index of the first sample pushed: `atempo` counts its output from there.
+    private var firstIndex: Int64?
+
+    init(source frame: UnsafePointer<AVFrame>, device: AudioDeviceFormat, speed: Double) throws(FilterError) {
+        self.speed = speed
+        sourceRate = frame.pointee.sample_rate
+        deviceRate = Int32(device.rate)
+        var layout = frame.pointee.ch_layout
+        if layout.order == AV_CHANNEL_ORDER_UNSPEC { av_channel_layout_default(&layout, layout.nb_channels) }
+        let format = String(cString: av_get_sample_fmt_name(AVSampleFormat(frame.pointee.format)))
+        let arguments = "time_base=1/\(sourceRate):sample_rate=\(sourceRate):sample_fmt=\(format)"
+            + ":channel_layout=\(Self.describe(layout))"
+        var deviceLayout = AVChannelLayout()
+        av_channel_layout_default(&deviceLayout, Int32(device.channels))
+        var chain = Self.tempoChain(speed)
+        chain.append("aformat=sample_fmts=flt:sample_rates=\(device.rate):channel_layouts=\(Self.describe(deviceLayout))")
+        graph = try FilterGraph(source: "abuffer", arguments: arguments, chain: chain.joined(separator: ","),
+                                sink: "abuffersink", threads: 1)
+    }
+
+    /// Pushes `frame` (pts = timeline sample index; nil drains) and returns the converted blocks.
+    func convert(_ frame: UnsafeMutablePointer<AVFrame>?) throws(FilterError) -> [Block] {
+        if let frame, firstIndex == nil { firstIndex = frame.pointee.pts }
+        return try graph.process(frame).map { output in
+            // Output pts counts output samples at the device rate from `firstIndex`; at speed s each
+            // stands for s samples of the timeline.
+            let first = Double(firstIndex ?? 0) / Double(sourceRate)
+            let produced = Double(output.pointee.pts) / Double(deviceRate) - first
+            return Block(frame: output, mediaTime: first + produced * speed, secondsPerSample: speed / Double(deviceRate))
+        }
+    }
+
+    /// `atempo` takes factors from 0.5 to 100: slower speeds chain several.
+    static func tempoChain(_ speed: Double) -> [String] {
+        guard abs(speed - 1) > 1e-6 else { return [] }
+        var chain: [String] = []
+        var remaining = speed
+        while remaining < 0.5 {
+            chain.append("atempo=0.5")
+            remaining /= 0.5
+        }
+        chain.append("atempo=\(remaining)")
+        return chain
+    }
+
+    private static func describe(_ layout: AVChannelLayout) -> String {
+        var layout = layout
+        var text = [CChar](repeating: 0, count: 128)
+        av_channel_layout_describe(&layout, &text, text.count)
+        return text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+}

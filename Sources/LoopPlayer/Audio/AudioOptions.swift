@@ -1,0 +1,25 @@
+/// How a player plays sound. The volume, mute and speed controls change at run time; these pick
+/// the device and the track when a source opens.
+public struct AudioOptions: Sendable, Equatable {
+    /// Which audio track to play (`.none`: no audio at all).
+    public var track: AudioTrackChoice
+    /// SDL audio driver (`pulseaudio`, `alsa`, `disk`, `dummy`, …); nil: `SDL_AUDIODRIVER` or SDL's choice.
+    public var driver: String?
+    /// SDL device name; nil for the default device. With the `disk` driver: the file to write.
+    public var device: String?
+    /// Most channels to ask the device for; sources with more are downmixed (nil: as many as the source).
+    public var maxChannels: Int?
+    /// Linear gain 0…1.
+    public var volume: Float
+    public var muted: Bool
+
+    public init(track: AudioTrackChoice = .automatic, driver: String? = nil, device: String? = nil,
+                maxChannels: Int? = nil, volume: Float = 1, muted: Bool = false) {
+        self.track = track
+        self.volume = volume
+        self.muted = muted
+        self.driver = driver
+        self.device = device
+        self.maxChannels = maxChannels
+    }
+}

@@ -1,0 +1,219 @@
+import CSDL
+import Foundation
+
+/// The SDL audio device and the ring that feeds it. The decode thread writes converted samples;
+/// SDL's audio thread pulls them in the callback, applies the volume (ramped over a buffer, so
+/// changes never click) and records which timeline time it handed over when, which is the master
+/// clock the presenter follows. The device is opened once per source and runs until the source
+/// closes: a wrap is just more samples.
+final class AudioOutput: @unchecked Sendable {
+    /// What the device was opened with (set once, in `init`).
+    private(set) var format: AudioDeviceFormat
+    private var device: SDL_AudioDeviceID = 0
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var ring: AudioRing
+    private var generation = 0
+    private var paused = true
+    /// Enough is buffered to start (again) without an immediate underrun.
+    private var started = false
+    /// The source ended (looping off): an empty ring is not an underrun.
+    private var ended = false
+    private var closed = false
+    private var volume: Float = 1
+    private var muted = false
+    private var gain: Float = 1
+    private var underrunCount = 0
+    /// The last buffer handed to the device: when it starts playing, the timeline time of its first
+    /// sample, the timeline seconds per sample, and how many real samples it held.
+    private var lastBuffer: (time: Double, mediaTime: Double, step: Double, frames: Int)?
+
+    /// Simulated drivers (`dummy`, `disk`) sleep whole milliseconds between callbacks and so drift
+    /// by up to 2 %; the callback keeps their schedule on the monotonic clock instead.
+    private let pacesItself: Bool
+    private var schedule: (start: Double, frames: Int64)?
+    /// How long after the callback a sample is heard: one buffer on a real device.
+    private var latency: Double
+    private var prefill: Int
+    private let clock = MonotonicClock()
+
+    /// Opens the device for a source of `rate` Hz and `channels` channels, playing silence until
+    /// samples arrive and `setPaused(false)`.
+    init(rate: Int, channels: Int, options: AudioOptions, driver: String) throws(PlayerError) {
+        var desired = SDL_AudioSpec()
+        desired.freq = Int32(rate)
+        desired.format = SDL_AudioFormat(AUDIO_F32SYS)
+        desired.channels = UInt8(Self.deviceChannels(for: min(channels, options.maxChannels ?? 8)))
+        // 20.5 ms: SDL's simulated drivers sleep `buffer_ms` rounded down, and the half millisecond
+        // left is the slack that lets the callback keep an exact schedule (see `pacesItself`).
+        desired.samples = UInt16(max(256, Int((Double(rate) * 0.0205).rounded())))
+        desired.callback = audioCallback
+        var obtained = SDL_AudioSpec()
+        pacesItself = SDLAudio.isSimulated(driver)
+        ring = AudioRing(channels: 1, capacity: 1)
+        format = AudioDeviceFormat(rate: 0, channels: 0, driver: driver, bufferFrames: 0)
+        latency = 0
+        prefill = 0
+        let opaque = Unmanaged.passUnretained(self).toOpaque()
+        desired.userdata = opaque
+        let flags = Int32(SDL_AUDIO_ALLOW_FREQUENCY_CHANGE | SDL_AUDIO_ALLOW_CHANNELS_CHANGE)
+        let id = SDL_OpenAudioDevice(options.device, 0, &desired, &obtained, flags)
+        guard id != 0 else { throw .audioUnavailable(reason: String(cString: SDL_GetError())) }
+        device = id
+        format = AudioDeviceFormat(rate: Int(obtained.freq), channels: Int(obtained.channels), driver: driver,
+                                   bufferFrames: Int(obtained.samples))
+        latency = pacesItself ? 0 : format.bufferDuration
+        prefill = 3 * format.bufferFrames
+        // 200 ms of converted audio: enough to ride out a slow decode, short enough that a speed
+        // change is heard soon.
+        ring = AudioRing(channels: format.channels, capacity: max(prefill * 2, format.rate / 5))
+        SDL_PauseAudioDevice(id, 0)
+    }
+
+    deinit { close() }
+
+    /// SDL's channel counts: 1, 2, 4 (quad), 6 (5.1) or 8 (7.1).
+    private static func deviceChannels(for channels: Int) -> Int {
+        switch channels {
+        case ...1: 1
+        case 2: 2
+        case 3...4: 4
+        case 5...6: 6
+        default: 8
+        }
+    }
+
+    /// Stops the device (joins SDL's audio thread) and wakes a blocked writer. Idempotent.
+    func close() {
+        condition.withLock {
+            closed = true
+            condition.broadcast()
+        }
+        if device != 0 {
+            SDL_CloseAudioDevice(device)
+            device = 0
+        }
+    }
+
+    // MARK: Writer side (the audio decode thread)
+
+    /// Queues `frames` interleaved frames in the device format, blocking while the ring is full.
+    /// False once closed or if `generation` is stale (a seek happened): the caller drops them.
+    func write(_ samples: UnsafePointer<Float>, frames: Int, mediaTime: Double, step: Double, generation: Int) -> Bool {
+        var done = 0
+        condition.lock()
+        defer { condition.unlock() }
+        while done < frames {
+            if closed || generation != self.generation { return false }
+            let taken = ring.append(samples + done * format.channels, frames: frames - done,
+                                    mediaTime: mediaTime + Double(done) * step, step: step)
+            done += taken
+            if taken == 0 { condition.wait() }
+        }
+        ended = false
+        return true
+    }
+
+    /// The source ended with looping off: what is queued plays out, then silence without underruns.
+    func finish(generation: Int) {
+        condition.withLock { if generation == self.generation { ended = true } }
+    }
+
+    // MARK: Controls (any thread)
+
+    /// Forgets everything queued (a seek or a track change); only writes of `generation` count now.
+    func flush(generation: Int) {
+        condition.withLock {
+            self.generation = generation
+            ring.removeAll()
+            started = false
+            ended = false
+            lastBuffer = nil
+            condition.broadcast()
+        }
+    }
+
+    func setPaused(_ paused: Bool) {
+        condition.withLock {
+            self.paused = paused
+            if paused { lastBuffer = nil }
+        }
+    }
+
+    func setVolume(_ volume: Float, muted: Bool) {
+        condition.withLock {
+            self.volume = volume
+            self.muted = muted
+        }
+    }
+
+    var underruns: Int { condition.withLock { underrunCount } }
+
+    /// The timeline time being heard at `now` (monotonic seconds), or nil while nothing plays.
+    func audibleMediaTime(at now: Double) -> Double? {
+        condition.withLock {
+            guard let buffer = lastBuffer else { return nil }
+            let rate = Double(format.rate)
+            let elapsed = ((now - buffer.time - latency) * rate)
+                .clamped(to: -latency * rate...Double(buffer.frames + format.bufferFrames))
+            return buffer.mediaTime + elapsed * buffer.step
+        }
+    }
+
+    // MARK: SDL's audio thread
+
+    fileprivate func fill(_ stream: UnsafeMutablePointer<UInt8>, bytes: Int) {
+        let frames = bytes / (MemoryLayout<Float>.size * format.channels)
+        let output = UnsafeMutableRawPointer(stream).bindMemory(to: Float.self, capacity: frames * format.channels)
+        let handedAt = pacesItself ? keepSchedule(frames: frames) : clock.now
+        condition.lock()
+        defer { condition.unlock() }
+        if !started && !paused && (ring.buffered >= min(prefill, ring.capacity) || (ended && ring.buffered > 0)) {
+            started = true
+        }
+        guard started && !paused && !closed else {
+            output.update(repeating: 0, count: frames * format.channels)
+            lastBuffer = nil
+            return
+        }
+        let target: Float = muted ? 0 : volume
+        let next = ring.nextMediaTime
+        let moved = ring.take(into: output, frames: frames, gain: (gain, target), total: frames)
+        gain = target
+        if moved < frames {
+            (output + moved * format.channels).update(repeating: 0, count: (frames - moved) * format.channels)
+            if !ended {
+                underrunCount += 1
+                started = false  // buffer up again before playing on
+            }
+        }
+        if let next, moved > 0 {
+            lastBuffer = (handedAt, next.time, next.step, moved)
+        } else {
+            lastBuffer = nil
+        }
+        condition.broadcast()
+    }
+
+    /// For simulated drivers: waits until this buffer is due on an exact schedule, so the device
+    /// consumes exactly `rate` frames per second. Returns when the buffer is due.
+    private func keepSchedule(frames: Int) -> Double {
+        let now = clock.now
+        let rate = Double(format.rate)
+        if let current = schedule, now - (current.start + Double(current.frames) / rate) < 0.1 {
+            schedule = current
+        } else {
+            schedule = (now, 0)  // the first buffer, or far behind (a stall): start a new schedule
+        }
+        let due = schedule!.start + Double(schedule!.frames) / rate
+        if due > now { usleep(UInt32((due - now) * 1e6)) }
+        schedule!.frames += Int64(frames)
+        return due
+    }
+}
+
+/// SDL's callback: `userdata` is the `AudioOutput`, alive until `close()` has closed the device.
+private let audioCallback: SDL_AudioCallback = { userdata, stream, length in
+    guard let userdata, let stream else { return }
+    Unmanaged<AudioOutput>.fromOpaque(userdata).takeUnretainedValue().fill(stream, bytes: Int(length))
+}

@@ -1,0 +1,71 @@
+/// Lays decoded audio on the loop's timeline, sample-exactly, so that every pass of the audio lasts
+/// exactly one loop duration (the video's): samples past the end of their pass are cut (audio longer
+/// than the video), silence fills what a pass lacks (audio shorter), overlaps are dropped and gaps
+/// filled. Pass *k* starts at sample `round(k · loopDuration · rate)`, so passes never accumulate
+/// rounding. Priming samples are already gone: libavcodec trims them (`AV_PKT_DATA_SKIP_SAMPLES`).
+struct AudioPassPlacer: Equatable {
+    /// What to do with one decoded frame.
+    struct Placement: Equatable {
+        /// Silence to play before the frame's samples.
+        var silence: Int
+        /// Samples to drop from the frame's start.
+        var skip: Int
+        /// Samples of the frame to play after `skip`.
+        var keep: Int
+        /// Timeline sample index of the first sample played (silence included).
+        var start: Int64
+    }
+
+    let sampleRate: Int
+    /// Length of one pass in seconds; nil while unknown (or not looping): nothing is cut then.
+    var loopDuration: Double?
+    /// Timeline sample index (from the start of pass 0) the output has reached.
+    private(set) var cursor: Int64
+    /// Two timestamps this close (in samples) are contiguous: container rounding, not a gap.
+    private let tolerance: Int64 = 1
+    /// A gap longer than this is a jump in the source, not missing audio: start again there.
+    private let longestFill: Int64
+
+    init(sampleRate: Int, startingAt seconds: Double = 0) {
+        self.sampleRate = sampleRate
+        cursor = Int64((seconds * Double(sampleRate)).rounded())
+        longestFill = Int64(sampleRate) * 10
+    }
+
+    /// Starts again at `seconds` (after a seek): earlier samples are dropped, a later start is padded.
+    mutating func restart(at seconds: Double) {
+        cursor = Int64((seconds * Double(sampleRate)).rounded())
+    }
+
+    /// The sample where pass `pass` starts.
+    func passStart(_ pass: Int) -> Int64 {
+        guard let loopDuration else { return 0 }
+        return Int64((Double(pass) * loopDuration * Double(sampleRate)).rounded())
+    }
+
+    /// Places a frame of `count` samples starting at `seconds` on the timeline (pass offset included).
+    /// Nil if nothing of it is played.
+    mutating func place(startingAt seconds: Double, count: Int) -> Placement? {
+        let rate = Double(sampleRate)
+        var index: Int64
+        var passEnd = Int64.max
+        if let loopDuration, loopDuration > 0 {
+            // Half a sample of slack: a frame that starts a pass must not count as the previous one's end.
+            let pass = max(0, Int(((seconds + 0.5 / rate) / loopDuration).rounded(.down)))
+            index = passStart(pass) + Int64(((seconds - Double(pass) * loopDuration) * rate).rounded())
+            passEnd = passStart(pass + 1)
+        } else {
+            index = Int64((seconds * rate).rounded())
+        }
+        if abs(index - cursor) <= tolerance { index = cursor }
+        if index - cursor > longestFill { cursor = index }
+        let end = min(index + Int64(count), passEnd)
+        guard end > cursor else { return nil }
+        let silence = max(0, index - cursor)
+        let skip = max(0, cursor - index)
+        let placement = Placement(silence: Int(silence), skip: Int(skip), keep: Int(end - index - skip),
+                                  start: cursor)
+        cursor = end
+        return placement
+    }
+}

@@ -1,0 +1,84 @@
+/// Interleaved float samples waiting for the device, with the timeline time of each stretch so the
+/// clock knows what is being played. Not thread-safe: `AudioOutput` guards it.
+struct AudioRing {
+    /// A run of samples written together: where it starts in the ring's running count, the timeline
+    /// time of its first sample and the timeline seconds per sample (speed / rate).
+    private struct Stretch {
+        var start: Int64
+        var mediaTime: Double
+        var step: Double
+    }
+
+    let channels: Int
+    let capacity: Int
+    private var storage: [Float]
+    /// Frames ever written and read: their difference is what is buffered.
+    private(set) var written: Int64 = 0
+    private(set) var read: Int64 = 0
+    private var stretches: [Stretch] = []
+
+    init(channels: Int, capacity: Int) {
+        self.channels = channels
+        self.capacity = capacity
+        storage = [Float](repeating: 0, count: channels * capacity)
+    }
+
+    var buffered: Int { Int(written - read) }
+    var space: Int { capacity - buffered }
+
+    mutating func removeAll() {
+        read = written
+        stretches.removeAll()
+    }
+
+    /// Appends up to `space` frames from `samples`; returns how many were taken.
+    mutating func append(_ samples: UnsafePointer<Float>, frames: Int, mediaTime: Double, step: Double) -> Int {
+        let count = min(frames, space)
+        guard count > 0 else { return 0 }
+        if let last = stretches.last, abs(last.mediaTime + Double(written - last.start) * last.step - mediaTime) < step / 2,
+           last.step == step {
+            // Continues the previous stretch: nothing to record.
+        } else {
+            stretches.append(Stretch(start: written, mediaTime: mediaTime, step: step))
+        }
+        storage.withUnsafeMutableBufferPointer { ring in
+            var done = 0
+            while done < count {
+                let slot = Int((written + Int64(done)) % Int64(capacity))
+                let run = min(count - done, capacity - slot)
+                (ring.baseAddress! + slot * channels).update(from: samples + done * channels, count: run * channels)
+                done += run
+            }
+        }
+        written += Int64(count)
+        return count
+    }
+
+    /// Timeline time and step of the next frame to be read.
+    var nextMediaTime: (time: Double, step: Double)? {
+        guard buffered > 0, let stretch = stretches.last(where: { $0.start <= read }) else { return nil }
+        return (stretch.mediaTime + Double(read - stretch.start) * stretch.step, stretch.step)
+    }
+
+    /// Moves up to `frames` frames into `output`, scaled by a gain going linearly from `gain.from`
+    /// to `gain.to` over `total` frames. Returns how many were moved.
+    mutating func take(into output: UnsafeMutablePointer<Float>, frames: Int, gain: (from: Float, to: Float), total: Int) -> Int {
+        let count = min(frames, buffered)
+        let slope = (gain.to - gain.from) / Float(max(1, total))
+        storage.withUnsafeBufferPointer { ring in
+            for frame in 0..<count {
+                let slot = Int((read + Int64(frame)) % Int64(capacity))
+                let scale = gain.from + slope * Float(frame + 1)
+                for channel in 0..<channels {
+                    output[frame * channels + channel] = ring[slot * channels + channel] * scale
+                }
+            }
+        }
+        read += Int64(count)
+        // Keep only the stretch the next frame is in and those after it.
+        if let current = stretches.lastIndex(where: { $0.start <= read }), current > 0 {
+            stretches.removeFirst(current)
+        }
+        return count
+    }
+}

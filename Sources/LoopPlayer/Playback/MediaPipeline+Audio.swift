@@ -1,0 +1,68 @@
+import CFFmpeg
+import Foundation
+import Synchronization
+
+/// The sound controls of a pipeline, for the engine's thread.
+extension MediaPipeline {
+    var audioOutput: AudioOutput? { audioOutputState.withLock { $0 } }
+    var audioTracks: [AudioTrack] { audioTrackState.withLock { $0.all } }
+    var currentAudioTrack: AudioTrack? { audioTrackState.withLock { $0.current } }
+
+    func setAudio(_ change: (inout AudioControls) -> Void) {
+        let controls = audioControls.withLock { controls in
+            change(&controls)
+            return controls
+        }
+        audioOutput?.apply(controls)
+    }
+
+    /// Audio problems since the last call.
+    func takeAudioFailures() -> [PlayerError] {
+        audioFailures.withLock { failures in defer { failures.removeAll() }; return failures }
+    }
+
+    /// Opens the device and the decoder for the input's selected track and starts the audio thread.
+    /// Failures leave the video playing without sound (reported once). Demux thread.
+    func startAudio(for input: MediaInput) {
+        audioTrackState.withLock { $0 = (input.audioTracks, input.audioTrack) }
+        guard let track = input.audioTrack, let stream = input.audioStream else { return }
+        do {
+            guard let driver = try audioDriver?.get() else {
+                input.select(audio: nil)
+                audioTrackState.withLock { $0.current = nil }
+                return
+            }
+            let decoder = try StreamDecoder(stream: stream, sourceName: location.description)
+            let output = try audioOutput ?? AudioOutput(rate: track.sampleRate, channels: track.channels,
+                                                        options: audioOptions, driver: driver)
+            let controls = audioControls.withLock { $0 }
+            let started = threads.withLock { state -> Bool in
+                guard !state.closed, !abort.isRaised else { return false }
+                audioOutputState.withLock { $0 = output }
+                output.apply(controls)
+                if state.list.contains(where: { $0.name == "lp-adecode" }) {
+                    audioDecoderHandoff.withLock { $0 = decoder }
+                } else {
+                    state.list.append(WorkerThread(name: "lp-adecode") { [self] in
+                        runAudioDecoder(decoder, output: output)
+                    })
+                }
+                return true
+            }
+            if !started { output.close() }
+        } catch {
+            input.select(audio: nil)
+            audioTrackState.withLock { $0.current = nil }
+            let failure = error as? PlayerError ?? .audioUnavailable(reason: "\(error)")
+            audioFailures.withLock { $0.append(failure) }
+            frameReady()
+        }
+    }
+}
+
+extension AudioOutput {
+    func apply(_ controls: MediaPipeline.AudioControls) {
+        setVolume(controls.volume, muted: controls.muted)
+        setPaused(controls.paused || controls.speed == 0)
+    }
+}
