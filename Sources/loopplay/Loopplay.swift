@@ -10,7 +10,8 @@ struct Loopplay: ParsableCommand {
         abstract: "Play a video in a seamless loop (FFmpeg + SDL2).",
         discussion: """
             Keys: space pause, ←/→ seek ∓5 s, ↑/↓ ±60 s, L loop on/off, f fullscreen, s snapshot, q/Esc quit,
-            1/2 contrast −/+, 3/4 brightness −/+, F clear the filters.
+            1/2 contrast −/+, 3/4 brightness −/+, F clear the filters, m mute, 9/0 volume −/+, [/] speed ÷/× 1.1,
+            backspace speed 1, # next audio track.
             Exit codes: 0 done, 64 usage error, 65 media error (not found, unreadable, no video), 70 other failure.
             """)
 
@@ -84,6 +85,28 @@ struct Loopplay: ParsableCommand {
     @Flag(help: "Print the libavfilter chain the filter flags compile to, then exit (to compare with ffmpeg -vf).")
     var printFilterGraph = false
 
+    @Flag(help: "Start muted.")
+    var mute = false
+
+    @Option(help: "Volume 0…100 (linear gain; default 100).")
+    var volume: Float = 100
+
+    @Option(help: ArgumentHelp("Audio track: a language (en, eng, …), a number from 0, auto, or no.", valueName: "track"))
+    var audioTrack = "auto"
+
+    @Option(help: "Playback speed (0 holds the picture; the sound keeps its pitch), up to 16.")
+    var speed: Double = 1
+
+    @Option(help: ArgumentHelp("SDL audio driver (pulseaudio, alsa, pipewire, disk, dummy; default: SDL's choice).",
+                               valueName: "name"))
+    var audioDriver: String?
+
+    @Option(help: ArgumentHelp("SDL audio device name (with --audio-driver disk: the file to write).", valueName: "name"))
+    var audioDevice: String?
+
+    @Option(help: "Most channels to open the device with; more are downmixed (e.g. 2 for stereo).")
+    var audioChannels: Int?
+
     @Flag(help: "Print each one-second batch of events as one JSON line on stdout.")
     var events = false
 
@@ -109,6 +132,10 @@ struct Loopplay: ParsableCommand {
         if let loops, loops < 1 { throw ValidationError("--loops must be at least 1") }
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
         guard snapshotAt >= 0 else { throw ValidationError("--snapshot-at must not be negative") }
+        guard (0...100).contains(volume) else { throw ValidationError("--volume must be between 0 and 100") }
+        guard (0...16).contains(speed) else { throw ValidationError("--speed must be between 0 and 16") }
+        if let audioChannels, !(1...8).contains(audioChannels) { throw ValidationError("--audio-channels must be 1…8") }
+        _ = try audioTrackChoice()
     }
 
     func run() throws {
@@ -161,6 +188,22 @@ struct Loopplay: ParsableCommand {
     }
     private var timing: ExtVideoPlayer.Timing { untimed ? .untimed : .realTime }
 
+    private func audioTrackChoice() throws -> AudioTrackChoice {
+        switch audioTrack.lowercased() {
+        case "auto", "": return .automatic
+        case "no", "none": return .none
+        case let text:
+            if let number = Int(text) {
+                guard number >= 0 else { throw ValidationError("--audio-track number must not be negative") }
+                return .number(number)
+            }
+            guard text.count >= 2, text.count <= 8, text.allSatisfy({ $0.isLetter || $0 == "-" }) else {
+                throw ValidationError("invalid --audio-track '\(audioTrack)': expected a language code, a number, auto or no")
+            }
+            return .language(text)
+        }
+    }
+
     private var windowOptions: WindowOptions {
         WindowOptions(title: title, size: windowSize.map { ($0.width, $0.height) }, fullscreen: fullscreen,
                       output: VideoOutputKind(rawValue: videoOutput) ?? .automatic)
@@ -172,7 +215,12 @@ struct Loopplay: ParsableCommand {
             loop: loop || loops != nil, events: events ? .all : .none)
         settings.brightness = brightness
         settings.contrast = contrast
+        settings.mute = mute
         let player = ExtVideoPlayer(settings: settings)
+        player.audioOutput = AudioOptions(track: try audioTrackChoice(), driver: audioDriver, device: audioDevice,
+                                          maxChannels: audioChannels)
+        if volume != 100 { player.send(.volume(volume / 100)) }
+        if speed != 1 { player.send(.playbackSpeed(Float(speed))) }
         // Checked once the player routes FFmpeg's log, so FFmpeg's own complaint stays out of the way.
         do { settings.filters = try parsedFilters() } catch { throw ValidationError(error.description) }
         player.settings = settings

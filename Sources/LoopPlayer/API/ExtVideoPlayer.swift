@@ -44,6 +44,7 @@ public final class ExtVideoPlayer: @unchecked Sendable {
         var wake: (@Sendable () -> Void)?
         var retryRequested = false
         var stopRequested = false
+        var audio = AudioOptions()
     }
 
     let shared: Mutex<Shared>
@@ -75,6 +76,13 @@ public final class ExtVideoPlayer: @unchecked Sendable {
             state.eventContinuations.values.forEach { $0.finish() }
             state.stateContinuations.values.forEach { $0.finish() }
         }
+    }
+
+    /// The sound device and track for the next run (driver, device, channels, preferred track).
+    /// Volume and mute come from the settings and commands.
+    public var audioOutput: AudioOptions {
+        get { shared.withLock { $0.audio } }
+        set { shared.withLock { $0.audio = newValue } }
     }
 
     // MARK: Observing

@@ -15,8 +15,16 @@ public enum PlaybackCommand: Sendable {
     case end
     case loop
     case unloop
-    /// 1 is normal; clamped to ≥ 0 (0 holds the picture). Video only until the audio work lands.
+    /// 1 is normal; clamped to 0…16 (0 holds the picture and silences the sound). The sound keeps
+    /// its pitch.
     case playbackSpeed(Float)
+    case mute
+    case unmute
+    /// Linear gain, clamped to 0…1, ramped over one device buffer. Emits `volumeChanged`.
+    case volume(Float)
+    /// Plays the first audio track in this language (`en` or `eng`); if none matches, an
+    /// `audioTrackNotFound` error event lists the tracks and the current one plays on.
+    case audioTrack(languageCode: String)
     /// −1 … 1, clamped; 0 leaves the picture alone. Applied after the filter stack and kept by
     /// `removeAllFilters`.
     case brightness(Float)

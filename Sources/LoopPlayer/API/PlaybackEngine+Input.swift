@@ -25,6 +25,11 @@ extension PlaybackEngine {
                 try? setFilters(stack)
             case .snapshot:
                 writeSnapshotInBackground()
+            case .toggleMute: setMuted(!isMuted)
+            case let .adjustVolume(delta): setVolume(volume + delta)
+            case let .scaleSpeed(factor): setSpeed((speed * factor * 100).rounded() / 100)
+            case .resetSpeed: setSpeed(1)
+            case .cycleAudioTrack: cycleAudioTrack()
             }
         }
     }

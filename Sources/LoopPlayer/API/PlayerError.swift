@@ -78,7 +78,7 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .invalidFilter(error): "invalid \(error.description)"
         case let .audioUnavailable(reason): "no sound: \(reason); playing the video without it"
         case let .audioTrackNotFound(language, available):
-            "no audio track in '\(language)'" + (available.isEmpty ? " (the media has no audio)"
+            "no audio track matches '\(language)'" + (available.isEmpty ? " (the media has no audio)"
                 : " (tracks: \(available.joined(separator: ", ")))") + "; the current track plays on"
         }
     }

@@ -15,10 +15,11 @@ final class PlayerSession {
     init(player: ExtVideoPlayer, output: EngineConfiguration.Output, timing: ExtVideoPlayer.Timing,
          stop: StopCondition, waiter: MainLoopWaiter?) throws(PlayerError) {
         self.player = player
-        let (settings, version) = player.shared.withLock { ($0.settings, $0.settingsVersion) }
+        let (settings, version, audio) = player.shared.withLock { ($0.settings, $0.settingsVersion, $0.audio) }
         try settings.validate()
-        let configuration = EngineConfiguration(output: output, looping: settings.loop, gravity: settings.gravity,
-                                                untimed: timing == .untimed, stop: stop)
+        var configuration = EngineConfiguration(output: output, looping: settings.loop, gravity: settings.gravity,
+                                                untimed: timing == .untimed, stop: stop, audio: audio)
+        configuration.audio.muted = settings.mute
         if let waiter {
             engine = PlaybackEngine(configuration: configuration, waiter: waiter)
         } else {
@@ -130,6 +131,10 @@ final class PlayerSession {
         case .loop: engine.setLooping(true)
         case .unloop: engine.setLooping(false)
         case let .playbackSpeed(speed): engine.setSpeed(Double(speed))
+        case .mute: engine.setMuted(true)
+        case .unmute: engine.setMuted(false)
+        case let .volume(volume): engine.setVolume(volume)
+        case let .audioTrack(code): try? engine.selectAudioTrack(language: code)
         case let .brightness(value): changeFilters { $0.adjustment.brightness = value }
         case let .contrast(value): changeFilters { $0.adjustment.contrast = value }
         case let .filter(filter, clear):
@@ -175,6 +180,7 @@ final class PlayerSession {
         if settings.events != previous.events { batcher.selection = settings.events }
         if settings.gravity != previous.gravity { engine.setGravity(settings.gravity) }
         if settings.loop != previous.loop { engine.setLooping(settings.loop) }
+        if settings.mute != previous.mute { engine.setMuted(settings.mute) }
         if settings.timePublishing != previous.timePublishing {
             if engine.state == .playing { publisher.start(at: engine.clock.now, interval: settings.timePublishing) }
         }

@@ -22,7 +22,9 @@ final class AudioOutput: @unchecked Sendable {
     private var closed = false
     private var volume: Float = 1
     private var muted = false
-    private var gain: Float = 1
+    /// The gain applied at the end of the last buffer: 0 after silence, so sound fades in over one
+    /// buffer when it starts or resumes instead of clicking.
+    private var gain: Float = 0
     private var underrunCount = 0
     /// The last buffer handed to the device: when it starts playing, the timeline time of its first
     /// sample, the timeline seconds per sample, and how many real samples it held.
@@ -174,6 +176,7 @@ final class AudioOutput: @unchecked Sendable {
         guard started && !paused && !closed else {
             output.update(repeating: 0, count: frames * format.channels)
             lastBuffer = nil
+            gain = 0
             return
         }
         let target: Float = muted ? 0 : volume

@@ -21,13 +21,16 @@ struct AudioPassPlacer: Equatable {
     var loopDuration: Double?
     /// Timeline sample index (from the start of pass 0) the output has reached.
     private(set) var cursor: Int64
-    /// Two timestamps this close (in samples) are contiguous: container rounding, not a gap.
-    private let tolerance: Int64 = 1
+    /// Two timestamps this close (in samples) are contiguous: container rounding (Matroska stamps
+    /// in milliseconds, 48 samples), not a gap.
+    private let tolerance: Int64
     /// A gap longer than this is a jump in the source, not missing audio: start again there.
     private let longestFill: Int64
 
-    init(sampleRate: Int, startingAt seconds: Double = 0) {
+    /// `timestampPrecision`: seconds per tick of the stream's time base.
+    init(sampleRate: Int, startingAt seconds: Double = 0, timestampPrecision: Double = 0) {
         self.sampleRate = sampleRate
+        tolerance = max(1, Int64((Double(sampleRate) * timestampPrecision).rounded(.up)) + 1)
         cursor = Int64((seconds * Double(sampleRate)).rounded())
         longestFill = Int64(sampleRate) * 10
     }
@@ -43,15 +46,16 @@ struct AudioPassPlacer: Equatable {
         return Int64((Double(pass) * loopDuration * Double(sampleRate)).rounded())
     }
 
-    /// Places a frame of `count` samples starting at `seconds` on the timeline (pass offset included).
-    /// Nil if nothing of it is played.
-    mutating func place(startingAt seconds: Double, count: Int) -> Placement? {
+    /// Places a frame of `count` samples starting at `seconds` on the timeline (pass offset included)
+    /// read in pass `pass` (the demuxer knows it: audio longer than the video has timestamps past
+    /// the pass's end that only the pass tells apart from the next pass). Nil if none of it plays.
+    mutating func place(startingAt seconds: Double, count: Int, pass readPass: Int? = nil) -> Placement? {
         let rate = Double(sampleRate)
         var index: Int64
         var passEnd = Int64.max
         if let loopDuration, loopDuration > 0 {
             // Half a sample of slack: a frame that starts a pass must not count as the previous one's end.
-            let pass = max(0, Int(((seconds + 0.5 / rate) / loopDuration).rounded(.down)))
+            let pass = readPass ?? max(0, Int(((seconds + 0.5 / rate) / loopDuration).rounded(.down)))
             index = passStart(pass) + Int64(((seconds - Double(pass) * loopDuration) * rate).rounded())
             passEnd = passStart(pass + 1)
         } else {

@@ -6,6 +6,8 @@ final class Packet: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<AVPacket>
     /// The seek generation that produced this packet (stale packets are dropped, not drained).
     let generation: Int
+    /// The loop pass it was read in (set by the demuxer for audio packets).
+    var pass = 0
 
     init?(generation: Int) {
         guard let packet = av_packet_alloc() else { return nil }

@@ -21,6 +21,19 @@ extension MediaPipeline {
         audioFailures.withLock { failures in defer { failures.removeAll() }; return failures }
     }
 
+    /// A track asked for by language or number that the source does not have: said once; the
+    /// automatic track plays instead.
+    func reportUnmatchedTrackChoice(in input: MediaInput) {
+        let tracks = input.audioTracks
+        let missing: String
+        switch audioOptions.track {
+        case let .language(code) where !tracks.contains(where: { $0.matches(language: code) }): missing = code
+        case let .number(number) where !tracks.contains(where: { $0.number == number }): missing = "#\(number)"
+        default: return
+        }
+        audioFailures.withLock { $0.append(.audioTrackNotFound(language: missing, available: tracks.map(\.label))) }
+    }
+
     /// Opens the device and the decoder for the input's selected track and starts the audio thread.
     /// Failures leave the video playing without sound (reported once). Demux thread.
     func startAudio(for input: MediaInput) {

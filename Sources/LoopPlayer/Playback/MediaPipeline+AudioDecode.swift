@@ -12,6 +12,7 @@ extension MediaPipeline {
             switch item {
             case let .packet(packet):
                 if packet.generation != state.generation { restartAudio(&state, generation: packet.generation) }
+                state.pass = packet.pass  // audio decoders release a packet's samples at once
                 state.decoder.decode(packet.pointer) { frame in play(frame, state: &state) }
             case let .endOfStream(generation):
                 state.decoder.decode(nil) { frame in play(frame, state: &state) }
@@ -31,6 +32,8 @@ extension MediaPipeline {
         /// Created at the first frame (it needs the decoded sample rate).
         var placer: AudioPassPlacer?
         var startSeconds = 0.0
+        /// The pass of the packet being decoded.
+        var pass = 0
         var converter: AudioConverter?
         /// The stream cannot be converted (reported once); its packets are dropped.
         var broken = false
@@ -64,7 +67,8 @@ extension MediaPipeline {
         guard !state.broken, let timeline, decoded.pointee.nb_samples > 0, decoded.pointee.sample_rate > 0 else { return }
         let rate = Int(decoded.pointee.sample_rate)
         if state.placer?.sampleRate != rate {
-            state.placer = AudioPassPlacer(sampleRate: rate, startingAt: state.startSeconds)
+            state.placer = AudioPassPlacer(sampleRate: rate, startingAt: state.startSeconds,
+                                           timestampPrecision: state.decoder.timeBase.seconds)
             state.converter = nil
         }
         var timestamp = decoded.pointee.pts
@@ -77,7 +81,7 @@ extension MediaPipeline {
         }
         let count = Int(decoded.pointee.nb_samples)
         state.placer!.loopDuration = loopDuration(forAudioEndingAt: seconds + Double(count) / Double(rate))
-        guard let placement = state.placer!.place(startingAt: seconds, count: count) else { return }
+        guard let placement = state.placer!.place(startingAt: seconds, count: count, pass: state.pass) else { return }
         if placement.silence > 0, let silence = AudioFrames.silence(like: decoded, count: placement.silence) {
             silence.pointee.pts = placement.start
             convertAndQueue(silence, state: &state)

@@ -28,6 +28,7 @@ extension MediaPipeline {
             return true
         }
         guard started else { return }
+        reportUnmatchedTrackChoice(in: input)
         startAudio(for: input)
         phaseState.withLock { $0 = .ready(info) }
         frameReady()
@@ -106,6 +107,7 @@ extension MediaPipeline {
             if packet.pointer.pointee.stream_index != input.videoStreamIndex {
                 let offset = offset == 0 ? 0 : av_rescale_q(offset, input.video.timeBase, input.audioStream!.pointee.time_base)
                 shift(packet.pointer, by: offset)
+                packet.pass = pass
                 if !audioPackets.push(.packet(packet), bytes: packet.byteCount) { return }
                 continue
             }

@@ -1,0 +1,105 @@
+import LoopPlayer
+import XCTest
+
+/// Volume, mute, speed, tracks, sync and devices, checked on what the device played.
+final class AudioControlTests: XCTestCase {
+    /// The flash frame (first of each 0.5 s pass) is shown while its beep is heard, within 20 ms,
+    /// also after 20 wraps. The device's 8 channels make SDL's file writes land within 128 frames
+    /// (its stdio buffer), and the buffer being played is known to ±half a buffer (10 ms).
+    func testFlashAndBeepLineUpAcrossTwentyWraps() throws {
+        let capture = try AudioCapture.play(try AudioTestMedia.flashAndBeep(), stop: StopCondition(loops: 21, exitAtEnd: true))
+        let format = try XCTUnwrap(capture.format)
+        XCTAssertEqual(format.channels, 8)
+        let onsets = Signal.onsets(capture.samples)
+        XCTAssertGreaterThanOrEqual(onsets.count, 20, "beeps heard")
+        let flashes = capture.shown.filter { abs($0.time.truncatingRemainder(dividingBy: 0.5)) < 0.001 && $0.time >= 1 }
+        XCTAssertGreaterThanOrEqual(flashes.count, 19)
+        var offsets: [Double] = []
+        for flash in flashes {
+            let heard = Double(flash.written + 64 - format.bufferFrames / 2)
+            guard let onset = onsets.min(by: { abs(Double($0) - heard) < abs(Double($1) - heard) }) else { continue }
+            offsets.append((heard - Double(onset)) / Double(format.rate) * 1000)
+        }
+        let mean = offsets.reduce(0, +) / Double(max(1, offsets.count))
+        XCTAssertLessThan(offsets.map(abs).max() ?? .infinity, 22, "flash vs beep (ms): \(offsets)")
+        XCTAssertLessThan(abs(mean), 8, "flash vs beep on average (ms): \(offsets)")
+        XCTAssertLessThan(capture.statistics.avOffsetMaxMs ?? .infinity, 20)
+    }
+
+    func testVolumeAndMuteScaleThePlayedSamples() throws {
+        var volumeChangedAt: Int?
+        var mutedAt: Int?
+        let capture = try AudioCapture.play(try AudioTestMedia.sine(), stop: StopCondition(duration: 3)) { engine, frame in
+            let written = Int(frame.time * 48_000)
+            if frame.time >= 1, volumeChangedAt == nil { engine.setVolume(0.25); volumeChangedAt = written }
+            if frame.time >= 2, mutedAt == nil { engine.setMuted(true); mutedAt = written }
+        }
+        let first = try XCTUnwrap(capture.samples.firstIndex(where: { abs($0) > 1e-6 }))
+        let full = Signal.peak(capture.samples[(first + 9600)..<(first + 38_400)])
+        let quarter = Signal.peak(capture.samples[(first + 60_000)..<(first + 86_400)])
+        XCTAssertEqual(quarter / full, 0.25, accuracy: 0.02, "volume 0.25")
+        XCTAssertEqual(Signal.peak(capture.samples[(first + 110_000)...]), 0, "muted")
+        XCTAssertTrue(capture.events.contains(.volumeChanged(0.25)))
+        // The ramp: no step larger than a sine's own between two samples (no click).
+        let around = capture.samples[(first + 40_000)..<(first + 60_000)]
+        XCTAssertLessThan(zip(around, around.dropFirst()).map { abs($1 - $0) }.max() ?? 1, 0.03)
+    }
+
+    /// Twice as fast: the picture covers twice the media, the tone keeps its pitch.
+    func testSpeedKeepsThePitch() throws {
+        let capture = try AudioCapture.play(try AudioTestMedia.sine(), stop: StopCondition(duration: 2)) { engine, frame in
+            if engine.speed == 1 { engine.setSpeed(2) }
+        }
+        let first = try XCTUnwrap(capture.samples.firstIndex(where: { abs($0) > 1e-6 }))
+        XCTAssertEqual(Signal.frequency(capture.samples[(first + 24_000)..<(first + 72_000)]), 440, accuracy: 5)
+        XCTAssertGreaterThan(capture.statistics.framesPresented, 100, "2 s at speed 2 is 4 s of 30 fps video")
+    }
+
+    func testAudioTrackByTwoOrThreeLetterLanguageAndAClearErrorWhenNoneMatches() throws {
+        var switched = false
+        var failure: PlayerError?
+        let capture = try AudioCapture.play(try AudioTestMedia.twoLanguages(), stop: StopCondition(duration: 3)) { engine, frame in
+            if frame.time >= 1, !switched {
+                switched = true
+                XCTAssertEqual(engine.audioTracks.map(\.language), ["eng", "ger"])
+                do throws(PlayerError) {
+                    try engine.selectAudioTrack(language: "de")  // "ger" in the file
+                } catch {
+                    XCTFail("\(error)")
+                }
+                do throws(PlayerError) { try engine.selectAudioTrack(language: "fr") } catch { failure = error }
+            }
+        }
+        guard case let .audioTrackNotFound(language, available)? = failure else {
+            return XCTFail("no audioTrackNotFound error: \(String(describing: failure))")
+        }
+        XCTAssertEqual(language, "fr")
+        XCTAssertEqual(available.count, 2)
+        XCTAssertTrue(capture.events.contains { if case .error(.audioTrackNotFound) = $0 { true } else { false } })
+        let first = try XCTUnwrap(capture.samples.firstIndex(where: { abs($0) > 1e-6 }))
+        XCTAssertEqual(Signal.frequency(capture.samples[(first + 4800)..<(first + 38_400)]), 440, accuracy: 5, "English first")
+        XCTAssertEqual(Signal.frequency(capture.samples[(first + 76_800)..<(first + 120_000)]), 1000, accuracy: 10,
+                       "German after the switch, still after the failed one")
+        XCTAssertGreaterThan(capture.statistics.framesPresented, 80, "the picture played on")
+    }
+
+    func testMultichannelSoundIsDownmixedForAStereoDevice() throws {
+        let capture = try AudioCapture.play(try AudioTestMedia.flashAndBeep(), stop: StopCondition(loops: 2, exitAtEnd: true),
+                                            audio: AudioOptions(maxChannels: 2))
+        XCTAssertEqual(capture.format?.channels, 2)
+        XCTAssertGreaterThan(Signal.peak(capture.samples[...]), 0.2, "the beep, downmixed")
+    }
+
+    func testWithoutADeviceTheVideoPlaysOnAndSaysWhy() throws {
+        let engine = try PlaybackEngine(configuration: EngineConfiguration(
+            output: .offscreen, looping: false, stop: StopCondition(exitAtEnd: true),
+            audio: AudioOptions(driver: "no-such-driver")))
+        var events: [PlayerEvent] = []
+        engine.onEvent = { events.append($0) }
+        try engine.load(try AudioTestMedia.sine())
+        XCTAssertEqual(engine.run(), .finished)
+        XCTAssertEqual(engine.statistics.framesPresented, 57)
+        XCTAssertTrue(events.contains { if case .error(.audioUnavailable) = $0 { true } else { false } }, "\(events)")
+        XCTAssertNil(engine.statistics.audioDevice)
+    }
+}

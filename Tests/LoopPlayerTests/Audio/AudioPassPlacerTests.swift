@@ -1,0 +1,80 @@
+@testable import LoopPlayer
+import XCTest
+
+/// The placement rules on their own: every pass of the sound lasts exactly one loop duration.
+final class AudioPassPlacerTests: XCTestCase {
+    typealias Placement = AudioPassPlacer.Placement
+
+    /// 1.9 s at 48 kHz = 91 200 samples a pass (not a multiple of AAC's 1024).
+    private func placer() -> AudioPassPlacer {
+        var placer = AudioPassPlacer(sampleRate: 48_000)
+        placer.loopDuration = 1.9
+        return placer
+    }
+
+    func testContiguousFramesPassUntouched() {
+        var placer = placer()
+        XCTAssertEqual(placer.place(startingAt: 0, count: 1024), Placement(silence: 0, skip: 0, keep: 1024, start: 0))
+        XCTAssertEqual(placer.place(startingAt: 1024.0 / 48_000, count: 1024), Placement(silence: 0, skip: 0, keep: 1024, start: 1024))
+        XCTAssertEqual(placer.cursor, 2048)
+    }
+
+    func testSamplesPastThePassEndAreCutAndTheNextPassStartsOnItsBoundary() {
+        var placer = placer()
+        _ = placer.place(startingAt: 0, count: 90_112)  // 88 frames
+        // The 90th frame crosses 91 200: only 88 of its samples belong to pass 0.
+        XCTAssertEqual(placer.place(startingAt: 90_112.0 / 48_000, count: 1024)?.keep, 1024)
+        XCTAssertEqual(placer.place(startingAt: 91_136.0 / 48_000, count: 1024), Placement(silence: 0, skip: 0, keep: 64, start: 91_136))
+        // Longer audio: a frame of pass 0 wholly past its end plays nothing, though its time is in pass 1's.
+        XCTAssertNil(placer.place(startingAt: 92_160.0 / 48_000, count: 1024, pass: 0))
+        // Pass 1 (shifted by the demuxer by 1.9 s) starts exactly at 91 200.
+        XCTAssertEqual(placer.place(startingAt: 1.9, count: 1024, pass: 1), Placement(silence: 0, skip: 0, keep: 1024, start: 91_200))
+    }
+
+    func testAShortPassIsPaddedWithSilenceBeforeTheNextOne() {
+        var placer = placer()
+        _ = placer.place(startingAt: 0, count: 76_800)  // 1.6 s of sound in a 1.9 s pass
+        XCTAssertEqual(placer.place(startingAt: 1.9, count: 1024), Placement(silence: 14_400, skip: 0, keep: 1024, start: 76_800))
+    }
+
+    func testPassBoundariesDoNotAccumulateRounding() {
+        var placer = AudioPassPlacer(sampleRate: 44_100)
+        placer.loopDuration = 1.0 / 3  // 14 700 samples: exact; 1/3 s at 44.1 kHz
+        XCTAssertEqual(placer.passStart(3), 44_100)
+        placer.loopDuration = 0.123_456_7
+        XCTAssertEqual(placer.passStart(1000), Int64((1000 * 0.123_456_7 * 44_100).rounded()))
+    }
+
+    func testOverlapIsDroppedAndOneSampleOfJitterIsNotAGap() {
+        var placer = placer()
+        _ = placer.place(startingAt: 0, count: 1000)
+        // Starts 10 samples early: those 10 were already played.
+        XCTAssertEqual(placer.place(startingAt: 990.0 / 48_000, count: 100), Placement(silence: 0, skip: 10, keep: 90, start: 1000))
+        // One sample late (container rounding): played contiguously.
+        XCTAssertEqual(placer.place(startingAt: 1091.0 / 48_000, count: 10), Placement(silence: 0, skip: 0, keep: 10, start: 1090))
+    }
+
+    /// Matroska stamps in milliseconds: a 1024-sample AAC frame is "21 ms" then "43 ms", not a gap
+    /// or an overlap of a few dozen samples each time.
+    func testMillisecondTimestampsAreContiguous() {
+        var placer = AudioPassPlacer(sampleRate: 48_000, timestampPrecision: 0.001)
+        XCTAssertEqual(placer.place(startingAt: 0, count: 1024)?.start, 0)
+        XCTAssertEqual(placer.place(startingAt: 0.021, count: 1024), Placement(silence: 0, skip: 0, keep: 1024, start: 1024))
+        XCTAssertEqual(placer.place(startingAt: 0.043, count: 1024), Placement(silence: 0, skip: 0, keep: 1024, start: 2048))
+        // A real gap is still filled.
+        XCTAssertEqual(placer.place(startingAt: 0.1, count: 1024)?.silence, 4800 - 3072)
+    }
+
+    func testRestartAfterASeekDropsEarlierSamplesAndPadsToALaterStart() {
+        var placer = placer()
+        placer.restart(at: 1.0)
+        XCTAssertEqual(placer.place(startingAt: 0.99, count: 1024), Placement(silence: 0, skip: 480, keep: 544, start: 48_000))
+        placer.restart(at: 0.5)
+        XCTAssertEqual(placer.place(startingAt: 0.51, count: 100), Placement(silence: 480, skip: 0, keep: 100, start: 24_000))
+    }
+
+    func testWithoutALoopDurationNothingIsCut() {
+        var placer = AudioPassPlacer(sampleRate: 48_000)
+        XCTAssertEqual(placer.place(startingAt: 100, count: 1024)?.keep, 1024)
+    }
+}

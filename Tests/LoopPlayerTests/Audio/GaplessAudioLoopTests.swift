@@ -1,0 +1,84 @@
+import LoopPlayer
+import XCTest
+
+/// What the device really played (SDL's `disk` driver) at every wrap: no gap, no overlap, no
+/// click, and each pass exactly one loop duration long.
+final class GaplessAudioLoopTests: XCTestCase {
+    /// 1.9 s at 48 kHz.
+    private let pass = 91_200
+
+    func testAACLoopIsSampleExactAndUnbroken() throws {
+        try checkGaplessLoop(try AudioTestMedia.sine(codec: "aac"))
+    }
+
+    func testMP3LoopIsSampleExactAndUnbroken() throws {
+        try require(TestMedia.hasEncoder("libmp3lame"), "ffmpeg without libmp3lame")
+        try checkGaplessLoop(try AudioTestMedia.sine(codec: "libmp3lame"))
+    }
+
+    /// Audio 300 ms longer than the video: every pass is cut at 1.9 s, so the next starts on time.
+    func testLongerAudioIsCutAtTheLoopDuration() throws {
+        let clip = try AudioTestMedia.sine(audio: 2.2)
+        let (played, start) = try playAndAlign(clip, passes: 3)
+        let reference = try referenceAudio(clip)
+        for k in 0..<3 {
+            XCTAssertLessThan(largestDifference(played, at: start + k * pass, reference, over: 4096..<(pass - 64)), 1e-3,
+                              "pass \(k) is not the file's first 1.9 s at sample \(k * pass)")
+        }
+        XCTAssertLessThan(Signal.discontinuity(played, around: start + pass, frequency: 440), 0.005)
+    }
+
+    /// Audio 300 ms shorter than the video: silence fills each pass up to 1.9 s.
+    func testShorterAudioIsPaddedToTheLoopDuration() throws {
+        let clip = try AudioTestMedia.sine(audio: 1.6)
+        let (played, start) = try playAndAlign(clip, passes: 3)
+        let reference = try referenceAudio(clip)
+        for k in 0..<3 {
+            let passStart = start + k * pass
+            XCTAssertLessThan(largestDifference(played, at: passStart, reference, over: 4096..<76_000), 1e-3,
+                              "pass \(k) does not start at sample \(k * pass)")
+            // After 1.6 s and the codec's last frame of padding, silence until the next pass.
+            XCTAssertEqual(Signal.peak(played[(passStart + 78_000)..<(passStart + pass - 1)]), 0, "pass \(k) is not padded")
+        }
+        XCTAssertGreaterThan(Signal.peak(played[(start + 2 * pass)..<(start + 2 * pass + 4800)]), 0.1, "pass 2 is silent")
+    }
+
+    // MARK: Helpers
+
+    private func checkGaplessLoop(_ clip: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let (played, start) = try playAndAlign(clip, passes: 3)
+        let reference = try referenceAudio(clip)
+        for k in 0..<3 {
+            XCTAssertLessThan(largestDifference(played, at: start + k * pass, reference, over: 4096..<(pass - 64)), 1e-3,
+                              "pass \(k) is not the decoded file at sample \(k * pass)", file: file, line: line)
+        }
+        let loop = played[start..<(start + 3 * pass)]
+        XCTAssertLessThanOrEqual(Signal.longestSilence(loop), 2, "a gap in the sound", file: file, line: line)
+        for wrap in 1...2 {
+            // A one-sample gap or overlap of this sine leaves a residual of about 0.007.
+            XCTAssertLessThan(Signal.discontinuity(played, around: start + wrap * pass, frequency: 440), 0.005,
+                              "a click at wrap \(wrap)", file: file, line: line)
+        }
+    }
+
+    /// Plays `passes` passes and finds where pass 0 starts in the played samples.
+    private func playAndAlign(_ clip: String, passes: Int, file: StaticString = #filePath,
+                              line: UInt = #line) throws -> ([Float], Int) {
+        let capture = try AudioCapture.play(clip, stop: StopCondition(loops: passes, exitAtEnd: true))
+        XCTAssertEqual(capture.format?.rate, 48_000, file: file, line: line)
+        XCTAssertEqual(capture.format?.format, "f32", file: file, line: line)
+        XCTAssertEqual(capture.statistics.audioUnderruns, 0, file: file, line: line)
+        XCTAssertEqual(capture.statistics.loopsCompleted, passes, file: file, line: line)
+        let reference = try referenceAudio(clip)
+        guard let first = capture.samples.firstIndex(where: { abs($0) > 1e-6 }) else {
+            XCTFail("nothing was played", file: file, line: line)
+            throw XCTSkip("no sound")
+        }
+        let found = alignment(of: reference, in: capture.samples, window: max(0, first - 16)..<(first + 16),
+                              compare: 4096..<40_000)
+        XCTAssertLessThan(found.error, 1e-3, "the played sound does not match the file", file: file, line: line)
+        XCTAssertGreaterThanOrEqual(capture.samples.count, found.offset + passes * pass, "too little was played",
+                                    file: file, line: line)
+        return (capture.samples, found.offset)
+    }
+}

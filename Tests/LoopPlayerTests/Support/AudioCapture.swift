@@ -1,0 +1,77 @@
+import Foundation
+import LoopPlayer
+import XCTest
+
+/// A real-time headless run whose sound goes through SDL's real audio path into SDL's `disk`
+/// driver: the file holds exactly what the device was given, at the moment it was due.
+struct AudioCapture {
+    /// Channel 0 of what was played, from the device's first buffer (silence before the start included).
+    var samples: [Float] = []
+    var format: AudioDeviceFormat?
+    var statistics = PlaybackStatistics()
+    var events: [PlayerEvent] = []
+    /// For every frame shown: its timeline time and how many frames the device had written by then.
+    var shown: [(time: Double, written: Int)] = []
+
+    /// Plays `source` for `stop`; `during` runs on the engine's thread after every frame shown.
+    static func play(_ source: String, looping: Bool = true, stop: StopCondition, audio: AudioOptions = AudioOptions(),
+                     during: ((PlaybackEngine, VideoFrame) -> Void)? = nil) throws -> AudioCapture {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("lp-audio-\(UUID().uuidString).raw").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        var options = audio
+        options.driver = "disk"
+        options.device = file
+        let engine = try PlaybackEngine(configuration: EngineConfiguration(
+            output: .offscreen, looping: looping, stop: stop, audio: options))
+        var capture = AudioCapture()
+        engine.onEvent = { capture.events.append($0) }
+        engine.onFramePresented = { [unowned engine] frame in
+            let channels = engine.statistics.audioDevice?.channels ?? 1
+            let bytes = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+            capture.shown.append((frame.time, bytes / (4 * channels)))
+            during?(engine, frame)
+        }
+        try engine.load(source)
+        _ = engine.run()
+        capture.statistics = engine.statistics
+        capture.format = capture.statistics.audioDevice
+        engine.close()
+        engine.unload()  // closes the device: the file is complete
+        let data = try Data(contentsOf: URL(fileURLWithPath: file))
+        let channels = capture.format?.channels ?? 1
+        capture.samples = data.withUnsafeBytes { raw in
+            let floats = raw.bindMemory(to: Float.self)
+            return stride(from: 0, to: floats.count - channels + 1, by: channels).map { floats[$0] }
+        }
+        return capture
+    }
+}
+
+/// FFmpeg's own decode of `path`'s audio, channel 0, as 32-bit floats at `rate`.
+func referenceAudio(_ path: String, rate: Int = 48_000) throws -> [Float] {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("ref-\(UUID().uuidString).raw").path
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    let result = try TestMedia.run("ffmpeg", ["-hide_banner", "-nostdin", "-loglevel", "error", "-i", path,
+                                              "-af", "pan=mono|c0=c0", "-ar", "\(rate)", "-f", "f32le", output])
+    guard result.status == 0 else { throw TestMediaError.ffmpegFailed("reference audio", result.output) }
+    let data = try Data(contentsOf: URL(fileURLWithPath: output))
+    return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+}
+
+/// Largest |a[i] − b[i]| over `range` of `b`, with `a` shifted by `offset`.
+func largestDifference(_ a: [Float], at offset: Int, _ b: [Float], over range: Range<Int>) -> Float {
+    var largest: Float = 0
+    for i in range where offset + i < a.count { largest = max(largest, abs(a[offset + i] - b[i])) }
+    return offset + range.upperBound <= a.count ? largest : .infinity
+}
+
+/// The offset in `played` where `reference` starts, searched in `window`: the one with the
+/// smallest difference over the reference's middle (the first buffer fades in).
+func alignment(of reference: [Float], in played: [Float], window: Range<Int>, compare: Range<Int>) -> (offset: Int, error: Float) {
+    var best = (offset: window.lowerBound, error: Float.infinity)
+    for offset in window {
+        let error = largestDifference(played, at: offset, reference, over: compare)
+        if error < best.error { best = (offset, error) }
+    }
+    return best
+}
