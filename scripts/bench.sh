@@ -2,7 +2,7 @@
 # Benchmarks, not tests: loopplay against ffplay, mpv and `ffmpeg -f null` on the same machine in the
 # same run, with ../shared/bench (fixtures, Xvfb, watchers). Results go to docs/benchmarks.md by hand.
 #
-#   scripts/bench.sh [seam|cpu|throughput|firstframe|filters|all]   (default all; about 12 minutes)
+#   scripts/bench.sh [seam|cpu|throughput|firstframe|filters|audio|all]   (default all; about 16 minutes)
 # Env: F=/tmp/lp-fixtures  OUT=/tmp/lp-bench-loopplay  DISP=:7 (below :10, see the bench README)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,13 +12,13 @@ export F=${F:-/tmp/lp-fixtures} OUT=${OUT:-/tmp/lp-bench-loopplay} DISP=${DISP:-
 what=${1:-all}
 command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
 scripts/install-deps.sh --tests
-missing=(); for p in mpv time imagemagick fonts-dejavu-core libx11-dev libxdamage-dev python3-xlib; do
+missing=(); for p in mpv time imagemagick fonts-dejavu-core libx11-dev libxdamage-dev python3-xlib python3-numpy; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p"); done
 ((${#missing[@]} == 0)) || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 swift build -c release --product loopplay >/dev/null
 LP=$ROOT/.build/release/loopplay
 "$BENCH/make-fixtures.sh" "$F" >/dev/null
-SWIPE=$F/c-swipe-640x360-h264.mp4 HD=$F/a-1080p30-h264-aac.mp4
+SWIPE=$F/c-swipe-640x360-h264.mp4 HD=$F/a-1080p30-h264-aac.mp4 SWIPE_AAC=$F/c-swipe-640x360-h264-aac.mp4
 
 if [[ $what == seam || $what == all ]]; then
   echo "## Loop seam seen from the X server (seam.sh, 25 s)"
@@ -85,4 +85,25 @@ if [[ $what == filters || $what == all ]]; then
   DISPLAY=$DISP /usr/bin/time -f "mpv --vo=x11: cpu %U+%S s, max RSS %M KB" timeout 20 mpv --no-config --really-quiet \
     --vo=x11 --ao=null --loop-file=inf --vf="lavfi=[$graph]" "$HD" 2>&1 | grep -v "^$" | tail -1
   kill $xvfb2
+fi
+
+if [[ $what == audio || $what == all ]]; then
+  echo "## Audio loop seam, on what each player played (13 s of the looping 4 s tone, 440 Hz left)"
+  A=$OUT/audio; mkdir -p "$A"; rm -f "$A"/*.raw "$A"/*.pcm
+  "$LP" --source "$SWIPE_AAC" --headless --loop --duration 13 --audio-driver disk --audio-device "$A/loopplay.raw" 2>/dev/null
+  # ffplay -nodisp does not loop like ffplay with a picture: it runs with a window, as in the seam benchmarks.
+  Xvfb "$DISP" -screen 0 1280x720x24 -nolisten tcp >/dev/null 2>&1 & xvfb3=$!; sleep 1
+  DISPLAY=$DISP SDL_AUDIODRIVER=disk SDL_DISKAUDIOFILE=$A/ffplay.raw timeout 13 ffplay -v quiet -loop 0 "$SWIPE_AAC" || true
+  kill $xvfb3
+  timeout 13 mpv --no-config --really-quiet --vo=null --ao=pcm --ao-pcm-file="$A/mpv.pcm" --ao-pcm-waveheader=no \
+    --loop-file=inf --length=13 "$SWIPE_AAC" || true
+  # The floor: FFmpeg's own decode cut at exactly 4 s and laid end to end (the codec's edges, no player).
+  ffmpeg -v error -y -i "$SWIPE_AAC" -t 4 -f f32le "$A/ideal-pass.raw"
+  cat "$A/ideal-pass.raw" "$A/ideal-pass.raw" "$A/ideal-pass.raw" "$A/ideal-pass.raw" > "$A/ideal.raw"
+  for run in "loopplay.raw f32" "ffplay.raw s16" "mpv.pcm f32" "ideal.raw f32"; do
+    set -- $run
+    python3 scripts/bench/audio_seam.py "$A/$1" "$2" 2 48000 440 --loop 4
+  done
+  echo "## Loop seam with AAC audio seen from the X server (seam.sh, 25 s; the audio clock leads)"
+  CUSTOM_CMD="$LP --loop" PLAYERS="custom ffplay mpv-x11" "$BENCH/seam.sh" -d 25 "$SWIPE_AAC"
 fi

@@ -119,6 +119,8 @@ struct Loopplay: ParsableCommand {
 
     var resolvedSource: String { source ?? positionalSource ?? "" }
 
+    private static let warnings = WarningPrinter()
+
     func validate() throws {
         guard source != nil || positionalSource != nil else { throw ValidationError("missing --source") }
         do { _ = try VideoGravity(parsing: gravity) } catch { throw ValidationError(error.description) }
@@ -169,7 +171,7 @@ struct Loopplay: ParsableCommand {
             try? report.write(to: statsPath)
         }
         if case let .failed(error) = outcome {
-            printError(error.description)
+            if !Self.warnings.wasPrinted(error) { printError(error.description) }
             throw ExitCodes.code(for: error)
         }
     }
@@ -212,7 +214,7 @@ struct Loopplay: ParsableCommand {
     private func makePlayer() throws -> ExtVideoPlayer {
         var settings = VideoSettings(
             sourceName: resolvedSource, ext: ext, gravity: try VideoGravity(parsing: gravity), timePublishing: timePublishing,
-            loop: loop || loops != nil, events: events ? .all : .none)
+            loop: loop || loops != nil, events: events ? .all : .only([.errorAny]))
         settings.brightness = brightness
         settings.contrast = contrast
         settings.mute = mute
@@ -224,8 +226,10 @@ struct Loopplay: ParsableCommand {
         // Checked once the player routes FFmpeg's log, so FFmpeg's own complaint stays out of the way.
         do { settings.filters = try parsedFilters() } catch { throw ValidationError(error.description) }
         player.settings = settings
-        if events {
-            player.onPlayerEventChange { batch in JSONLines.write(["events": batch.map(\.jsonObject)]) }
+        let events = events
+        player.onPlayerEventChange { batch in
+            Self.warnings.print(batch)
+            if events { JSONLines.write(["events": batch.map(\.jsonObject)]) }
         }
         if timePublishing != nil {
             player.onPlayerTimeChange { seconds in JSONLines.write(["time": seconds]) }

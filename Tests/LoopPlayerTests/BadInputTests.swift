@@ -74,9 +74,10 @@ final class BadInputTests: XCTestCase {
         try assertFails(file("half.mp4", whole.prefix(whole.count / 2)), kind: "unreadableMedia", mentioning: ["half.mp4"])
     }
 
-    func testAudioOnlyFileHasNoVideo() throws {
-        let audio = try TestMedia.clip("tone.m4a", ["-f", "lavfi", "-i", "sine=f=440:d=1", "-c:a", "aac"])
-        try assertFails(audio, kind: "noVideoStream", mentioning: ["no video stream"])
+    func testSubtitlesOnlyFileHasNothingToPlay() throws {
+        let subtitles = file("words.srt", Data("1\n00:00:00,000 --> 00:00:01,000\nhello\n\n".utf8))
+        let media = try TestMedia.clip("subtitles-only.mkv", ["-i", subtitles, "-c:s", "srt"])
+        try assertFails(media, kind: "noVideoStream", mentioning: ["no video or audio"])
     }
 
     func testBadURL() throws {

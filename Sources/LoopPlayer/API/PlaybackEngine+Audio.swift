@@ -47,10 +47,12 @@ extension PlaybackEngine {
     }
 
     /// Plays `track` (nil: none) from the current position: the demuxer seeks back to the picture on
-    /// screen, as mpv does, so the new track starts in sync and the picture does not jump.
+    /// screen, as mpv does, and the sound starts with the first new picture, in step. Audio-only
+    /// media keep their track (it is their timeline).
     private func select(_ track: AudioTrack?) {
-        guard let pipeline, track != audioTrack else { return }
-        configuration.audio.track = track.map { .number($0.number) } ?? .none
+        guard let pipeline, track != audioTrack, videoInfo?.isBlackPicture != true else { return }
+        // "No sound" is for this source only: the next one gets a track (and a driver) again.
+        if let track { configuration.audio.track = .number(track.number) }
         let generation = pipeline.seek(to: position, inPass: presenter?.current?.pass ?? 0, audioTrack: .some(track))
         if let presenter { presenter.restart(generation: generation) } else { pendingSeekGeneration = generation }
         audioPaused = true  // the flushed device starts again with the new track's first samples
@@ -72,7 +74,9 @@ extension PlaybackEngine {
     /// the first frame, speed 0).
     func updateAudioPause() {
         guard let presenter, let pipeline else { return }
-        let silent = presenter.isPaused || presenter.current == nil || presenter.ended || presenter.speed == 0
+        // After a seek or track change the sound waits for the new picture: the decoder needs longer
+        // from the keyframe than the sound needs to start.
+        let silent = presenter.isPaused || !presenter.showsCurrentGeneration || presenter.ended || presenter.speed == 0
             || state == .ready
         guard silent != audioPaused else { return }
         audioPaused = silent

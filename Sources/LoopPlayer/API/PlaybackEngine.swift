@@ -128,13 +128,11 @@ public final class PlaybackEngine {
         self.location = location
         onEvent?(.currentItemChanged)
         loadStartedAt = realClock.now
+        let sound = MediaPipeline.AudioControls(volume: configuration.audio.volume, muted: configuration.audio.muted,
+                                                paused: true, speed: pendingSpeed)
         pipeline = MediaPipeline(location: location, looping: configuration.looping, audio: configuration.audio,
-                                 audioDriver: audioDriver(), frameReady: waiter.wake)
+                                 audioDriver: audioDriver(), audioControls: sound, frameReady: waiter.wake)
         pipeline?.setFilters(filters)
-        pipeline?.setAudio { controls in
-            controls = .init(volume: configuration.audio.volume, muted: configuration.audio.muted, paused: true,
-                             speed: pendingSpeed)
-        }
         audioPaused = true
         reportedUnderruns = 0
         state = .loading

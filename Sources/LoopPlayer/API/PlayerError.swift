@@ -15,7 +15,8 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
     case emptyFile(source: String)
     /// FFmpeg could not open or parse the container (truncated, not media, unsupported).
     case unreadableMedia(source: String, cause: FFmpegError)
-    /// The media has no video stream that can be shown.
+    /// The media has neither a video stream nor an audio stream (audio-only media play under a
+    /// black picture).
     case noVideoStream(source: String)
     /// No decoder is available for the stream's codec, or it failed to open.
     case decoderUnavailable(source: String, codec: String, cause: FFmpegError?)
@@ -69,7 +70,7 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .notAFile(source): "\(source): not a media file (it is a directory or a device)"
         case let .emptyFile(source): "\(source): the file is empty"
         case let .unreadableMedia(source, cause): "\(source): cannot read the media: \(cause.message)"
-        case let .noVideoStream(source): "\(source): the media has no video stream"
+        case let .noVideoStream(source): "\(source): the media has no video or audio stream to play"
         case let .decoderUnavailable(source, codec, cause):
             "\(source): no usable decoder for \(codec)" + (cause.map { ": \($0.message)" } ?? "")
         case let .invalidSetting(name, value, reason): "invalid \(name) '\(value)': \(reason)"

@@ -17,6 +17,8 @@ final class AudioConverter {
     }
 
     let speed: Double
+    /// The frames the graph was configured for: format, rate and channel layout.
+    private let input: (format: Int32, rate: Int32, layout: AVChannelLayout)
     private let graph: FilterGraph
     private let sourceRate: Int32
     private let deviceRate: Int32
@@ -25,6 +27,7 @@ final class AudioConverter {
 
     init(source frame: UnsafePointer<AVFrame>, device: AudioDeviceFormat, speed: Double) throws(FilterError) {
         self.speed = speed
+        input = (frame.pointee.format, frame.pointee.sample_rate, frame.pointee.ch_layout)
         sourceRate = frame.pointee.sample_rate
         deviceRate = Int32(device.rate)
         var layout = frame.pointee.ch_layout
@@ -38,6 +41,14 @@ final class AudioConverter {
         chain.append("aformat=sample_fmts=flt:sample_rates=\(device.rate):channel_layouts=\(Self.describe(deviceLayout))")
         graph = try FilterGraph(source: "abuffer", arguments: arguments, chain: chain.joined(separator: ","),
                                 sink: "abuffersink", threads: 1)
+    }
+
+    /// True if `frame` has the format, rate and layout the graph was made for.
+    func accepts(_ frame: UnsafePointer<AVFrame>) -> Bool {
+        var layout = input.layout
+        var other = frame.pointee.ch_layout
+        return frame.pointee.format == input.format && frame.pointee.sample_rate == input.rate
+            && av_channel_layout_compare(&layout, &other) == 0
     }
 
     /// Pushes `frame` (pts = timeline sample index; nil drains) and returns the converted blocks.

@@ -30,9 +30,9 @@ final class AudioOutput: @unchecked Sendable {
     /// sample, the timeline seconds per sample, and how many real samples it held.
     private var lastBuffer: (time: Double, mediaTime: Double, step: Double, frames: Int)?
 
-    /// Simulated drivers (`dummy`, `disk`) sleep whole milliseconds between callbacks and so drift
-    /// by up to 2 %; the callback keeps their schedule on the monotonic clock instead.
-    private let pacesItself: Bool
+    private let timing: SDLAudio.Timing
+    /// The exact schedule of a callback-paced or clockless driver: when it started and how many
+    /// frames have been handed over since. SDL's audio thread only (under the lock for `.none`).
     private var schedule: (start: Double, frames: Int64)?
     /// How long after the callback a sample is heard: one buffer on a real device.
     private var latency: Double
@@ -40,32 +40,33 @@ final class AudioOutput: @unchecked Sendable {
     private let clock = MonotonicClock()
 
     /// Opens the device for a source of `rate` Hz and `channels` channels, playing silence until
-    /// samples arrive and `setPaused(false)`.
-    init(rate: Int, channels: Int, options: AudioOptions, driver: String) throws(PlayerError) {
+    /// samples arrive and `setPaused(false)`. Only writes of `generation` are accepted at first.
+    init(rate: Int, channels: Int, options: AudioOptions, driver: String, generation: Int) throws(PlayerError) {
+        // Streams that do not announce their format get the common one; the converter adapts.
+        let rate = rate > 0 ? rate : 48_000
+        let channels = channels > 0 ? channels : 2
         var desired = SDL_AudioSpec()
         desired.freq = Int32(rate)
         desired.format = SDL_AudioFormat(AUDIO_F32SYS)
         desired.channels = UInt8(Self.deviceChannels(for: min(channels, options.maxChannels ?? 8)))
-        // 20.5 ms: SDL's simulated drivers sleep `buffer_ms` rounded down, and the half millisecond
-        // left is the slack that lets the callback keep an exact schedule (see `pacesItself`).
-        desired.samples = UInt16(max(256, Int((Double(rate) * 0.0205).rounded())))
+        desired.samples = UInt16(Int((Double(rate) * 0.02).rounded()))  // 20 ms
         desired.callback = audioCallback
         var obtained = SDL_AudioSpec()
-        pacesItself = SDLAudio.isSimulated(driver)
+        timing = SDLAudio.timing(of: driver)
         ring = AudioRing(channels: 1, capacity: 1)
         format = AudioDeviceFormat(rate: 0, channels: 0, driver: driver, bufferFrames: 0)
         latency = 0
         prefill = 0
-        let opaque = Unmanaged.passUnretained(self).toOpaque()
-        desired.userdata = opaque
+        self.generation = generation
+        desired.userdata = Unmanaged.passUnretained(self).toOpaque()
         let flags = Int32(SDL_AUDIO_ALLOW_FREQUENCY_CHANGE | SDL_AUDIO_ALLOW_CHANNELS_CHANGE)
         let id = SDL_OpenAudioDevice(options.device, 0, &desired, &obtained, flags)
         guard id != 0 else { throw .audioUnavailable(reason: String(cString: SDL_GetError())) }
         device = id
         format = AudioDeviceFormat(rate: Int(obtained.freq), channels: Int(obtained.channels), driver: driver,
                                    bufferFrames: Int(obtained.samples))
-        latency = pacesItself ? 0 : format.bufferDuration
-        prefill = 3 * format.bufferFrames
+        latency = timing == .hardware ? format.bufferDuration : 0
+        prefill = max(2 * format.bufferFrames, format.rate / 25)  // 40 ms at least
         // 200 ms of converted audio: enough to ride out a slow decode, short enough that a speed
         // change is heard soon.
         ring = AudioRing(channels: format.channels, capacity: max(prefill * 2, format.rate / 5))
@@ -87,14 +88,13 @@ final class AudioOutput: @unchecked Sendable {
 
     /// Stops the device (joins SDL's audio thread) and wakes a blocked writer. Idempotent.
     func close() {
-        condition.withLock {
+        let id = condition.withLock {
             closed = true
             condition.broadcast()
+            defer { device = 0 }
+            return device
         }
-        if device != 0 {
-            SDL_CloseAudioDevice(device)
-            device = 0
-        }
+        if id != 0 { SDL_CloseAudioDevice(id) }  // joins SDL's audio thread; never under our lock
     }
 
     // MARK: Writer side (the audio decode thread)
@@ -131,6 +131,7 @@ final class AudioOutput: @unchecked Sendable {
             started = false
             ended = false
             lastBuffer = nil
+            gain = 0
             condition.broadcast()
         }
     }
@@ -151,10 +152,14 @@ final class AudioOutput: @unchecked Sendable {
 
     var underruns: Int { condition.withLock { underrunCount } }
 
-    /// The timeline time being heard at `now` (monotonic seconds), or nil while nothing plays.
+    /// Seconds of sound queued for the device.
+    var bufferedSeconds: Double { condition.withLock { Double(ring.buffered) / Double(format.rate) } }
+
+    /// The timeline time being heard at `now` (monotonic seconds), or nil while nothing plays or
+    /// the driver is no clock.
     func audibleMediaTime(at now: Double) -> Double? {
         condition.withLock {
-            guard let buffer = lastBuffer else { return nil }
+            guard timing != .none, let buffer = lastBuffer else { return nil }
             let rate = Double(format.rate)
             let elapsed = ((now - buffer.time - latency) * rate)
                 .clamped(to: -latency * rate...Double(buffer.frames + format.bufferFrames))
@@ -167,51 +172,62 @@ final class AudioOutput: @unchecked Sendable {
     fileprivate func fill(_ stream: UnsafeMutablePointer<UInt8>, bytes: Int) {
         let frames = bytes / (MemoryLayout<Float>.size * format.channels)
         let output = UnsafeMutableRawPointer(stream).bindMemory(to: Float.self, capacity: frames * format.channels)
-        let handedAt = pacesItself ? keepSchedule(frames: frames) : clock.now
+        let handedAt = timing == .pacedByCallback ? keepSchedule(frames: frames) : clock.now
         condition.lock()
         defer { condition.unlock() }
         if !started && !paused && (ring.buffered >= min(prefill, ring.capacity) || (ended && ring.buffered > 0)) {
             started = true
         }
-        guard started && !paused && !closed else {
+        let playing = started && !paused && !closed
+        // Sound that stops (pause) fades out over this buffer instead of clicking.
+        let target: Float = playing && !muted ? volume : 0
+        guard playing || (gain > 0 && ring.buffered > 0) else {
             output.update(repeating: 0, count: frames * format.channels)
             lastBuffer = nil
             gain = 0
+            if timing == .none { schedule = nil }  // real time owes nothing while silent
             return
         }
-        let target: Float = muted ? 0 : volume
+        if timing == .none { skipToSchedule(frames: frames, at: handedAt) }
         let next = ring.nextMediaTime
         let moved = ring.take(into: output, frames: frames, gain: (gain, target), total: frames)
         gain = target
         if moved < frames {
             (output + moved * format.channels).update(repeating: 0, count: (frames - moved) * format.channels)
-            if !ended {
+            if playing && !ended {
                 underrunCount += 1
                 started = false  // buffer up again before playing on
+                gain = 0
             }
         }
-        if let next, moved > 0 {
-            lastBuffer = (handedAt, next.time, next.step, moved)
-        } else {
-            lastBuffer = nil
-        }
+        lastBuffer = playing && moved > 0 ? next.map { (handedAt, $0.time, $0.step, moved) } : nil
         condition.broadcast()
     }
 
-    /// For simulated drivers: waits until this buffer is due on an exact schedule, so the device
-    /// consumes exactly `rate` frames per second. Returns when the buffer is due.
+    /// For the callback-paced driver: waits until this buffer is due on an exact schedule, so the
+    /// device consumes exactly `rate` frames per second. Returns when the buffer goes out.
     private func keepSchedule(frames: Int) -> Double {
         let now = clock.now
         let rate = Double(format.rate)
-        if let current = schedule, now - (current.start + Double(current.frames) / rate) < 0.1 {
-            schedule = current
+        if let current = schedule, now - (current.start + Double(current.frames) / rate) < 1 {
+            schedule = current  // behind by less than a second: no sleep until caught up
         } else {
-            schedule = (now, 0)  // the first buffer, or far behind (a stall): start a new schedule
+            schedule = (now, 0)  // the first buffer, or a real stall: start a new schedule
         }
         let due = schedule!.start + Double(schedule!.frames) / rate
         if due > now { usleep(UInt32((due - now) * 1e6)) }
         schedule!.frames += Int64(frames)
-        return due
+        return max(due, now)  // when catching up, the buffer goes out now
+    }
+
+    /// For a clockless driver: drops what real time has already consumed beyond what SDL asked
+    /// for, so the sound stays where the picture is (nobody hears it). Called under the lock.
+    private func skipToSchedule(frames: Int, at now: Double) {
+        let rate = Double(format.rate)
+        if schedule == nil || now - (schedule!.start + Double(schedule!.frames) / rate) > 1 { schedule = (now, 0) }
+        let owed = Int((now - schedule!.start) * rate) - Int(schedule!.frames) - frames
+        if owed > 0 { ring.discard(min(owed, ring.buffered)) }
+        schedule!.frames += Int64(frames + max(0, owed))
     }
 }
 

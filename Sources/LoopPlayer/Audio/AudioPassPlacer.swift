@@ -40,6 +40,28 @@ struct AudioPassPlacer: Equatable {
         cursor = Int64((seconds * Double(sampleRate)).rounded())
     }
 
+    /// Silence toward the end of the pass the cursor is in, at most `limit` samples: what a pass
+    /// whose sound ended early still needs, played before the next pass's sound has been read.
+    /// Nil on a pass boundary or while the loop length is unknown.
+    mutating func fillTowardPassEnd(atMost limit: Int) -> Placement? {
+        guard let loopDuration, loopDuration > 0 else { return nil }
+        let pass = pass(containing: cursor)
+        guard cursor != passStart(pass) else { return nil }
+        let end = min(cursor + Int64(limit), passStart(pass + 1))
+        guard end > cursor else { return nil }
+        defer { cursor = end }
+        return Placement(silence: Int(end - cursor), skip: 0, keep: 0, start: cursor)
+    }
+
+    /// The pass a timeline sample index falls in.
+    func pass(containing index: Int64) -> Int {
+        guard let loopDuration, loopDuration > 0 else { return 0 }
+        var pass = max(0, Int((Double(index) / (loopDuration * Double(sampleRate))).rounded(.down)))
+        while passStart(pass + 1) <= index { pass += 1 }
+        while pass > 0 && passStart(pass) > index { pass -= 1 }
+        return pass
+    }
+
     /// The sample where pass `pass` starts.
     func passStart(_ pass: Int) -> Int64 {
         guard let loopDuration else { return 0 }
@@ -62,7 +84,8 @@ struct AudioPassPlacer: Equatable {
             index = Int64((seconds * rate).rounded())
         }
         if abs(index - cursor) <= tolerance { index = cursor }
-        if index - cursor > longestFill { cursor = index }
+        // A long gap up to a pass start is the rest of a short pass: always filled.
+        if index - cursor > longestFill && index != passStart(pass(containing: index)) { cursor = index }
         let end = min(index + Int64(count), passEnd)
         guard end > cursor else { return nil }
         let silence = max(0, index - cursor)

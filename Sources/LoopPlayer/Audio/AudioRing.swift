@@ -54,6 +54,12 @@ struct AudioRing {
         return count
     }
 
+    /// Drops the next `frames` frames unplayed.
+    mutating func discard(_ frames: Int) {
+        read += Int64(min(frames, buffered))
+        dropPlayedStretches()
+    }
+
     /// Timeline time and step of the next frame to be read.
     var nextMediaTime: (time: Double, step: Double)? {
         guard buffered > 0, let stretch = stretches.last(where: { $0.start <= read }) else { return nil }
@@ -75,10 +81,14 @@ struct AudioRing {
             }
         }
         read += Int64(count)
-        // Keep only the stretch the next frame is in and those after it.
+        dropPlayedStretches()
+        return count
+    }
+
+    /// Keeps only the stretch the next frame is in and those after it.
+    private mutating func dropPlayedStretches() {
         if let current = stretches.lastIndex(where: { $0.start <= read }), current > 0 {
             stretches.removeFirst(current)
         }
-        return count
     }
 }

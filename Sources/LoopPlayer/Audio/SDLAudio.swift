@@ -18,15 +18,37 @@ enum SDLAudio {
             driver = nil
         }
         if let requested { SDL_SetHint(SDL_HINT_AUDIODRIVER, requested) }
+        // The disk driver sleeps a whole number of milliseconds per buffer (up to 5 % slow); the
+        // output keeps its time instead (see `AudioOutput`). A user's own setting stays.
+        setenv("SDL_DISKAUDIODELAY", "0", 0)
         guard SDL_InitSubSystem(SDL_INIT_AUDIO) == 0, let name = SDL_GetCurrentAudioDriver() else {
-            throw .audioUnavailable(reason: String(cString: SDL_GetError()))
+            let reason = String(cString: SDL_GetError())
+            if requested != nil { SDL_ResetHint(SDL_HINT_AUDIODRIVER) }  // a bad name must not stick
+            throw .audioUnavailable(reason: reason)
         }
         let started = String(cString: name)
         driver = started
         return started
     }
 
-    /// Drivers that play nothing and pace their callback with a millisecond sleep: the output keeps
-    /// their time itself (see `AudioOutput`).
-    static func isSimulated(_ driver: String) -> Bool { driver == "dummy" || driver == "disk" }
+    /// How a driver's callbacks relate to real time.
+    enum Timing {
+        /// Called as the hardware consumes: its time is the master clock.
+        case hardware
+        /// `disk`: writes a file and, with `SDL_DISKAUDIODELAY=0`, does not wait at all; the
+        /// callback waits for an exact schedule, so the file is written in real time and its time
+        /// is still a clock (tests measure the sound this way).
+        case pacedByCallback
+        /// `dummy`: plays nothing and sleeps whole milliseconds, so it is no clock at all; the
+        /// picture's clock leads and the callback keeps the sound in step by skipping.
+        case none
+    }
+
+    static func timing(of driver: String) -> Timing {
+        switch driver {
+        case "disk": .pacedByCallback
+        case "dummy": .none
+        default: .hardware
+        }
+    }
 }

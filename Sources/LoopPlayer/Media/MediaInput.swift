@@ -6,10 +6,12 @@ import Foundation
 final class MediaInput: @unchecked Sendable {
     private var context: UnsafeMutablePointer<AVFormatContext>?
     let location: MediaLocation
+    /// The video stream, or −1 for audio-only media.
     let videoStreamIndex: Int32
     let video: VideoStreamInfo
-    let videoStream: UnsafeMutablePointer<AVStream>
-    /// Start of the presentation timeline in stream time base (container start time honoured).
+    /// The stream whose packets measure the loop: the video, or the audio track of audio-only media.
+    let timelineStream: UnsafeMutablePointer<AVStream>
+    /// Start of the presentation timeline in the timeline stream's time base (container start time honoured).
     let startTimestamp: Int64
     /// Every audio stream of the source, in container order.
     let audioTracks: [AudioTrack]
@@ -18,6 +20,7 @@ final class MediaInput: @unchecked Sendable {
     private let abort: AbortFlag
 
     /// Opens `location` and selects its best video stream and the audio track `choice` asks for.
+    /// Media with sound but no video play their (automatic) track under a black picture.
     init(location: MediaLocation, abort: AbortFlag, audio choice: AudioTrackChoice = .automatic) throws(PlayerError) {
         self.location = location
         self.abort = abort
@@ -48,28 +51,35 @@ final class MediaInput: @unchecked Sendable {
             throw .unreadableMedia(source: name, cause: FFmpegError(code: probed))
         }
         let index = Self.bestVideoStream(in: context)
-        guard index >= 0 else {
+        let tracks = (0..<Int(context.pointee.nb_streams))
+            .map { context.pointee.streams[$0]! }
+            .filter { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
+            .enumerated().map { AudioTrack(number: $0.offset, stream: $0.element) }
+        let best = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, index, nil, 0)
+        // Audio-only media: the chosen track is also the timeline, under a black picture.
+        let track = index >= 0 ? choice.pick(from: tracks, best: best) : AudioTrackChoice.automatic.pick(from: tracks, best: best)
+        guard index >= 0 || track != nil else {
             var doomed: UnsafeMutablePointer<AVFormatContext>? = context
             avformat_close_input(&doomed)
             throw .noVideoStream(source: name)
         }
-        let stream = context.pointee.streams[Int(index)]!
         self.context = context
-        audioTracks = (0..<Int(context.pointee.nb_streams))
-            .map { context.pointee.streams[$0]! }
-            .filter { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
-            .enumerated().map { AudioTrack(number: $0.offset, stream: $0.element) }
+        audioTracks = tracks
+        audioTrack = track
         videoStreamIndex = index
-        videoStream = stream
-        video = VideoStreamInfo(stream: stream, format: context)
+        let stream = context.pointee.streams[Int(index >= 0 ? index : track!.streamIndex)]!
+        timelineStream = stream
+        video = index >= 0 ? VideoStreamInfo(stream: stream, format: context) : VideoStreamInfo(blackPictureFor: stream, format: context)
         startTimestamp = stream.pointee.start_time != noTimestamp ? stream.pointee.start_time : 0
-        let best = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, index, nil, 0)
-        audioTrack = choice.pick(from: audioTracks, best: best)
         updateDiscards()
     }
 
-    /// Reads `track` from now on (nil: no audio).
+    /// True unless the media is audio-only (then a black picture is shown).
+    var hasVideo: Bool { videoStreamIndex >= 0 }
+
+    /// Reads `track` from now on (nil: no audio). Audio-only media keep their track: it is the timeline.
     func select(audio track: AudioTrack?) {
+        guard hasVideo else { return }
         audioTrack = track
         updateDiscards()
     }
@@ -105,7 +115,7 @@ final class MediaInput: @unchecked Sendable {
 
     /// Seeks so that the next packet is the keyframe at or before `timestamp` (stream time base).
     func seek(toTimestamp timestamp: Int64) -> Bool {
-        avformat_seek_file(context, videoStreamIndex, Int64.min, timestamp, timestamp, 0) >= 0
+        avformat_seek_file(context, timelineStream.pointee.index, Int64.min, timestamp, timestamp, 0) >= 0
     }
 
     /// Seeks back to the very first packet.
@@ -120,9 +130,17 @@ final class MediaInput: @unchecked Sendable {
         if unindexed && flags & AVFMT_NO_BYTE_SEEK == 0, let io = context!.pointee.pb, io.pointee.seekable != 0 {
             if avformat_seek_file(context, -1, Int64.min, 0, 0, AVSEEK_FLAG_BYTE) >= 0 { return true }
         }
+        // Audio-only: seeking to the start time lands on the first *audible* packet, after the
+        // codec's priming packet, and the decoder then mixes the previous pass's last frame into
+        // the first one (448 wrong samples with AAC). The first index entry is the priming packet.
+        if !hasVideo, let first = avformat_index_get_entry(timelineStream, 0)?.pointee.timestamp,
+           avformat_seek_file(context, timelineStream.pointee.index, Int64.min, first, first, 0) >= 0 {
+            return true
+        }
         let start = context!.pointee.start_time == noTimestamp ? 0 : context!.pointee.start_time
         if avformat_seek_file(context, -1, Int64.min, start, start, 0) >= 0 { return true }
-        return avformat_seek_file(context, videoStreamIndex, Int64.min, startTimestamp, startTimestamp, AVSEEK_FLAG_BACKWARD) >= 0
+        return avformat_seek_file(context, timelineStream.pointee.index, Int64.min, startTimestamp, startTimestamp,
+                                  AVSEEK_FLAG_BACKWARD) >= 0
     }
 
     /// Local-file checks FFmpeg would report less clearly.

@@ -48,6 +48,28 @@ extension VideoStreamInfo {
         colorRange = parameters.color_range
     }
 
+    /// The picture shown for audio-only media: 640×360 black at 10 frames per second, on the audio
+    /// stream's time base (its packets measure the loop).
+    init(blackPictureFor audio: UnsafeMutablePointer<AVStream>, format: UnsafeMutablePointer<AVFormatContext>) {
+        codecName = "none"
+        width = 640
+        height = 360
+        sampleAspectRatio = 1
+        rotation = 0
+        nominalFrameInterval = 0.1
+        timeBase = audio.pointee.time_base
+        if audio.pointee.duration > 0 {
+            announcedDuration = Double(audio.pointee.duration) * timeBase.seconds
+        } else if format.pointee.duration > 0 {
+            announcedDuration = Double(format.pointee.duration) / Double(AV_TIME_BASE)
+        }
+        colorSpace = AVCOL_SPC_BT709
+        colorRange = AVCOL_RANGE_MPEG
+    }
+
+    /// True for the black picture of audio-only media.
+    public var isBlackPicture: Bool { codecName == "none" }
+
     /// The display matrix's rotation, turned into the clockwise turn that shows the picture upright.
     private static func rotation(of stream: UnsafeMutablePointer<AVStream>) -> Int {
         guard let matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, nil) else { return 0 }

@@ -46,13 +46,15 @@ extension MediaPipeline {
                 return
             }
             let decoder = try StreamDecoder(stream: stream, sourceName: location.description)
-            let output = try audioOutput ?? AudioOutput(rate: track.sampleRate, channels: track.channels,
-                                                        options: audioOptions, driver: driver)
-            let controls = audioControls.withLock { $0 }
+            let generation = controlCondition.withLock { control.generation }
+            let existing = audioOutput
+            let output = try existing ?? AudioOutput(rate: track.sampleRate, channels: track.channels,
+                                                        options: audioOptions, driver: driver, generation: generation)
             let started = threads.withLock { state -> Bool in
                 guard !state.closed, !abort.isRaised else { return false }
+                // Published first, then the controls read: a change made meanwhile reaches it either way.
                 audioOutputState.withLock { $0 = output }
-                output.apply(controls)
+                output.apply(audioControls.withLock { $0 })
                 if state.list.contains(where: { $0.name == "lp-adecode" }) {
                     audioDecoderHandoff.withLock { $0 = decoder }
                 } else {
@@ -62,7 +64,7 @@ extension MediaPipeline {
                 }
                 return true
             }
-            if !started { output.close() }
+            if !started && existing == nil { output.close() }
         } catch {
             input.select(audio: nil)
             audioTrackState.withLock { $0.current = nil }

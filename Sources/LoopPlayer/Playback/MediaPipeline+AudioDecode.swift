@@ -8,7 +8,12 @@ import Synchronization
 extension MediaPipeline {
     func runAudioDecoder(_ first: StreamDecoder, output: AudioOutput) {
         var state = AudioDecodeState(decoder: first, output: output)
-        while let item = audioPackets.pop() {
+        while true {
+            guard let item = audioPackets.pop(waitingAtMost: 0.02) else {
+                if audioPackets.isClosed { return }
+                fillIfStarving(&state)
+                continue
+            }
             switch item {
             case let .packet(packet):
                 if packet.generation != state.generation { restartAudio(&state, generation: packet.generation) }
@@ -17,8 +22,7 @@ extension MediaPipeline {
             case let .endOfStream(generation):
                 state.decoder.decode(nil) { frame in play(frame, state: &state) }
                 state.decoder.flush()
-                if let converter = state.converter { queue((try? converter.convert(nil)) ?? [], state: &state) }
-                state.converter = nil
+                drainConverter(&state)
                 output.finish(generation: generation)
             }
         }
@@ -35,8 +39,12 @@ extension MediaPipeline {
         /// The pass of the packet being decoded.
         var pass = 0
         var converter: AudioConverter?
-        /// The stream cannot be converted (reported once); its packets are dropped.
+        /// The stream cannot be converted (reported once); its packets are dropped until a seek.
         var broken = false
+        /// Waiting in pass 0 for the loop's length gave up (the demuxer was stuck behind us).
+        var stoppedWaiting = false
+        /// A frame with the decoded format, for making silence while starving.
+        var model: UnsafeMutablePointer<AVFrame>?
 
         init(decoder: StreamDecoder, output: AudioOutput) {
             self.decoder = decoder
@@ -59,6 +67,7 @@ extension MediaPipeline {
         }
         state.startSeconds = floor.flatMap { floor in timeline?.seconds(floor) } ?? 0
         state.placer = nil
+        av_frame_free(&state.model)
     }
 
     private func play(_ decoded: UnsafeMutablePointer<AVFrame>, state: inout AudioDecodeState) {
@@ -67,9 +76,14 @@ extension MediaPipeline {
         guard !state.broken, let timeline, decoded.pointee.nb_samples > 0, decoded.pointee.sample_rate > 0 else { return }
         let rate = Int(decoded.pointee.sample_rate)
         if state.placer?.sampleRate != rate {
-            state.placer = AudioPassPlacer(sampleRate: rate, startingAt: state.startSeconds,
+            // A new rate mid-stream continues where the old one was.
+            let from = state.placer.map { Double($0.cursor) / Double($0.sampleRate) } ?? state.startSeconds
+            state.placer = AudioPassPlacer(sampleRate: rate, startingAt: from,
                                            timestampPrecision: state.decoder.timeBase.seconds)
-            state.converter = nil
+        }
+        if state.model.map({ $0.pointee.sample_rate != decoded.pointee.sample_rate }) ?? true {
+            av_frame_free(&state.model)
+            state.model = av_frame_clone(decoded)
         }
         var timestamp = decoded.pointee.pts
         if timestamp == noTimestamp { timestamp = decoded.pointee.best_effort_timestamp }
@@ -80,35 +94,54 @@ extension MediaPipeline {
             seconds = Double(timestamp) * state.decoder.timeBase.seconds - Double(timeline.origin) * timeline.tick
         }
         let count = Int(decoded.pointee.nb_samples)
-        state.placer!.loopDuration = loopDuration(forAudioEndingAt: seconds + Double(count) / Double(rate))
+        state.placer!.loopDuration = loopDuration(forAudioEndingAt: seconds + Double(count) / Double(rate), state: &state)
         guard let placement = state.placer!.place(startingAt: seconds, count: count, pass: state.pass) else { return }
-        if placement.silence > 0, let silence = AudioFrames.silence(like: decoded, count: placement.silence) {
-            silence.pointee.pts = placement.start
-            convertAndQueue(silence, state: &state)
-        }
+        queueSilence(placement.silence, startingAt: placement.start, like: decoded, state: &state)
         guard placement.keep > 0 else { return }
-        let kept = placement.skip == 0 && placement.keep == count ? decoded
-            : AudioFrames.slice(of: decoded, from: placement.skip, count: placement.keep)
-        guard let kept else { return }
+        let whole = placement.skip == 0 && placement.keep == count
+        guard let kept = whole ? decoded : AudioFrames.slice(of: decoded, from: placement.skip, count: placement.keep) else {
+            return
+        }
         kept.pointee.pts = placement.start + Int64(placement.silence)
-        if kept == decoded {
-            convertAndQueue(kept, state: &state, owned: false)
-        } else {
-            convertAndQueue(kept, state: &state)
+        convertAndQueue(kept, state: &state, owned: !whole)
+    }
+
+    /// Silence in pieces of at most 100 ms (a long pad must not become one huge frame).
+    private func queueSilence(_ count: Int, startingAt start: Int64, like model: UnsafePointer<AVFrame>,
+                              state: inout AudioDecodeState) {
+        var done = 0
+        let piece = max(1024, Int(model.pointee.sample_rate) / 10)
+        while done < count, let silence = AudioFrames.silence(like: model, count: min(piece, count - done)) {
+            silence.pointee.pts = start + Int64(done)
+            done += Int(silence.pointee.nb_samples)
+            convertAndQueue(silence, state: &state)
         }
     }
 
+    /// No packet for a while and the device about to run dry: a pass whose sound ended early gets
+    /// its silence now, before the demuxer has read the next pass (it may be seconds behind).
+    private func fillIfStarving(_ state: inout AudioDecodeState) {
+        guard isLooping, let model = state.model, state.output.bufferedSeconds < 0.06,
+              let placement = state.placer?.fillTowardPassEnd(atMost: Int(model.pointee.sample_rate) / 20) else { return }
+        queueSilence(placement.silence, startingAt: placement.start, like: model, state: &state)
+    }
+
     /// The loop duration for cutting audio that ends at `end` seconds. While the first pass is still
-    /// being read it is unknown; audio past the video read so far waits (briefly) for it, so a longer
-    /// audio track is cut at the right sample even in pass 0.
-    private func loopDuration(forAudioEndingAt end: Double) -> Double? {
+    /// being read it is unknown; audio past the video read so far waits for it (briefly), so a longer
+    /// audio track is cut at the right sample even in pass 0. The wait ends if the audio queue is
+    /// full (the demuxer is stuck behind this thread) or after two seconds, once per source.
+    private func loopDuration(forAudioEndingAt end: Double, state: inout AudioDecodeState) -> Double? {
         var waited = 0
         while true {
             guard let timeline else { return nil }
             if let duration = timeline.loopDurationSeconds { return duration }
             let videoEnd = timeline.firstPassEnd.map { timeline.seconds($0) } ?? 0
-            // Two seconds covers any sane interleaving; a file that interleaves worse plays uncut.
-            if end <= videoEnd || !isLooping || abort.isRaised || waited >= 1000 { return nil }
+            if end <= videoEnd || !isLooping || abort.isRaised || state.stoppedWaiting { return nil }
+            if waited >= 1000 || audioPackets.isFull {
+                state.stoppedWaiting = true
+                logger.warning("\(location): the sound runs far past the picture; its first pass is not cut")
+                return nil
+            }
             usleep(2_000)
             waited += 1
         }
@@ -118,8 +151,12 @@ extension MediaPipeline {
         var owned: UnsafeMutablePointer<AVFrame>? = owned ? frame : nil
         defer { av_frame_free(&owned) }
         let speed = audioControls.withLock { $0.speed }
+        // A new speed or a new stream format: what the old graph holds is played first.
         // Speed 0 holds the picture and pauses the sound; the tempo stays as it was.
-        if let converter = state.converter, speed > 0, abs(converter.speed - speed) > 1e-6 { state.converter = nil }
+        if let converter = state.converter,
+           (speed > 0 && abs(converter.speed - speed) > 1e-6) || !converter.accepts(frame) {
+            drainConverter(&state)
+        }
         do {
             if state.converter == nil {
                 state.converter = try AudioConverter(source: frame, device: state.output.format,
@@ -131,6 +168,11 @@ extension MediaPipeline {
             audioFailures.withLock { $0.append(.audioUnavailable(reason: "cannot convert the audio: \(error.reason)")) }
             frameReady()
         }
+    }
+
+    private func drainConverter(_ state: inout AudioDecodeState) {
+        if let converter = state.converter { queue((try? converter.convert(nil)) ?? [], state: &state) }
+        state.converter = nil
     }
 
     private func queue(_ blocks: [AudioConverter.Block], state: inout AudioDecodeState) {

@@ -6,7 +6,7 @@ import Synchronization
 /// The decode thread: decodes, skips frames before a seek target, normalises the pixel format and
 /// runs the filter stack, then queues frames for the presenter.
 extension MediaPipeline {
-    func runDecoder(_ decoder: StreamDecoder, info: VideoStreamInfo) {
+    func runDecoder(_ decoder: any FrameSource, info: VideoStreamInfo) {
         var context = DecodeContext(info: info)
         var generation = 0
         while let item = packets.pop() {

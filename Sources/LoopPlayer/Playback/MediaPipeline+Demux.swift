@@ -8,10 +8,11 @@ import Synchronization
 extension MediaPipeline {
     func runDemuxer() {
         let input: MediaInput
-        let decoder: StreamDecoder
+        let decoder: any FrameSource
         do {
             input = try MediaInput(location: location, abort: abort, audio: audioOptions.track)
-            decoder = try StreamDecoder(stream: input.videoStream, sourceName: location.description)
+            decoder = input.hasVideo ? try StreamDecoder(stream: input.timelineStream, sourceName: location.description)
+                : BlackPictureSource(info: input.video) { [unowned self] in timeline }
         } catch {
             phaseState.withLock { $0 = .failed(error) }
             frameReady()
@@ -104,16 +105,26 @@ extension MediaPipeline {
                 }
                 continue
             }
-            if packet.pointer.pointee.stream_index != input.videoStreamIndex {
-                let offset = offset == 0 ? 0 : av_rescale_q(offset, input.video.timeBase, input.audioStream!.pointee.time_base)
-                shift(packet.pointer, by: offset)
-                packet.pass = pass
-                if !audioPackets.push(.packet(packet), bytes: packet.byteCount) { return }
+            if packet.pointer.pointee.stream_index == input.timelineStream.pointee.index {
+                packetsThisPass += 1
+                stamp(packet.pointer, pass: pass, offset: offset)
+            } else {
+                shift(packet.pointer, by: offset == 0 ? 0 : av_rescale_q(offset, input.video.timeBase,
+                                                                         input.audioStream!.pointee.time_base))
+            }
+            guard packet.pointer.pointee.stream_index != input.videoStreamIndex else {
+                if !packets.push(.packet(packet), bytes: packet.byteCount) { return }
                 continue
             }
-            packetsThisPass += 1
-            stamp(packet.pointer, pass: pass, offset: offset)
-            if !packets.push(.packet(packet), bytes: packet.byteCount) { return }
+            packet.pass = pass
+            // Audio-only media: the black picture follows the sound's packets.
+            if !input.hasVideo, let copy = Packet(generation: generation), av_packet_ref(copy.pointer, packet.pointer) >= 0 {
+                if !packets.push(.packet(copy), bytes: 64) { return }
+            }
+            // Sound stored far ahead of the picture must not starve the picture's queue.
+            if !audioPackets.push(.packet(packet), bytes: packet.byteCount, admitAnyway: { [packets] in packets.count == 0 }) {
+                return
+            }
         }
     }
 

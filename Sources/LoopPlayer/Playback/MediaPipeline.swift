@@ -45,7 +45,7 @@ final class MediaPipeline: @unchecked Sendable {
     let audioOptions: AudioOptions
     /// SDL's audio driver (or why there is none); nil when no sound is wanted.
     let audioDriver: Result<String, PlayerError>?
-    let audioControls = Mutex(AudioControls())
+    let audioControls: Mutex<AudioControls>
     /// The open device (from when the demux thread opened it until `stop()`).
     let audioOutputState = Mutex<AudioOutput?>(nil)
     /// The source's audio tracks and the one playing, once opened.
@@ -74,11 +74,12 @@ final class MediaPipeline: @unchecked Sendable {
     /// Starts opening `location` on a new demux thread. `frameReady` is called from the decode
     /// thread after each frame is queued (to wake the presenter).
     init(location: MediaLocation, looping: Bool, audio: AudioOptions = AudioOptions(),
-         audioDriver: Result<String, PlayerError>? = nil,
+         audioDriver: Result<String, PlayerError>? = nil, audioControls controls: AudioControls = AudioControls(),
          frameReady: @escaping @Sendable () -> Void) {
         FFmpegLogBridge.install
         self.location = location
         audioOptions = audio
+        audioControls = Mutex(controls)
         self.audioDriver = audio.track == .none ? nil : audioDriver
         self.frameReady = frameReady
         control = Control(looping: looping)
@@ -107,15 +108,16 @@ final class MediaPipeline: @unchecked Sendable {
     /// Asks for a seek to `position` seconds inside pass `pass`. Returns the new generation.
     @discardableResult
     func seek(to position: Double, inPass pass: Int, audioTrack: AudioTrack?? = nil) -> Int {
-        let generation = controlCondition.withLock {
+        controlCondition.withLock {
             control.pendingSeek = (position, pass)
             if let audioTrack { control.pendingAudioTrack = audioTrack }
             control.generation += 1
+            // Stale sound stops at once; in the same critical section, so no write of the new
+            // generation can come before it.
+            audioOutput?.flush(generation: control.generation)
             controlCondition.broadcast()
             return control.generation
         }
-        audioOutput?.flush(generation: generation)  // stale sound stops at once
-        return generation
     }
 
     /// Stops both threads, waits for them and releases every queued packet and frame. Idempotent.

@@ -64,6 +64,9 @@ final class Presenter {
         statistics.nominalFrameIntervalMs = nominalFrameInterval * 1000
     }
 
+    /// A frame of the current generation (after the last seek) is on screen.
+    var showsCurrentGeneration: Bool { current?.generation == generation }
+
     /// Clock time the last frame was shown.
     var lastShownAt: Double? { lastPresentedAt }
 

@@ -24,14 +24,18 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     var count: Int { condition.withLock { items.count - head } }
     var isClosed: Bool { condition.withLock { closed } }
 
-    /// Appends `element`, waiting for room. Returns false if the queue was closed.
+    /// Appends `element`, waiting for room. Returns false if the queue was closed. `admitAnyway`,
+    /// checked every 10 ms while full, lets the element in over the limit (the audio queue
+    /// overflows rather than starve the video queue of a file that stores sound far ahead).
     @discardableResult
-    func push(_ element: Element, bytes size: Int = 0) -> Bool {
+    func push(_ element: Element, bytes size: Int = 0, admitAnyway: (() -> Bool)? = nil) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         // An item larger than the whole budget is still admitted when the queue is empty.
         while !closed && (items.count - head >= maxCount || (bytes + size > maxBytes && items.count > head)) {
-            condition.wait()
+            guard let admitAnyway else { condition.wait(); continue }
+            if admitAnyway() { break }
+            _ = condition.wait(until: Date(timeIntervalSinceNow: 0.01))
         }
         guard !closed else { return false }
         items.append((element, size))
@@ -48,6 +52,20 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         guard !closed else { return nil }
         return removeFirstLocked()
     }
+
+    /// Removes the oldest element, waiting at most `seconds`. Nil on time-out or once closed.
+    func pop(waitingAtMost seconds: Double) -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while !closed && head == items.count {
+            if !condition.wait(until: deadline) { break }
+        }
+        guard !closed, head < items.count else { return nil }
+        return removeFirstLocked()
+    }
+
+    var isFull: Bool { condition.withLock { items.count - head >= maxCount || bytes >= maxBytes } }
 
     /// Removes the oldest element if there is one, without waiting.
     func tryPop() -> Element? {

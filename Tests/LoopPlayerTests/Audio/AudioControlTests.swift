@@ -4,25 +4,28 @@ import XCTest
 /// Volume, mute, speed, tracks, sync and devices, checked on what the device played.
 final class AudioControlTests: XCTestCase {
     /// The flash frame (first of each 0.5 s pass) is shown while its beep is heard, within 20 ms,
-    /// also after 20 wraps. The device's 8 channels make SDL's file writes land within 128 frames
-    /// (its stdio buffer), and the buffer being played is known to ±half a buffer (10 ms).
+    /// also after 20 wraps. "Heard" is what the `disk` device wrote: a watcher sees each buffer land
+    /// in the file (8 channels make SDL's stdio writes land within 128 frames of the buffer's end),
+    /// and a buffer is being heard from when it lands until the next one does.
     func testFlashAndBeepLineUpAcrossTwentyWraps() throws {
         let capture = try AudioCapture.play(try AudioTestMedia.flashAndBeep(), stop: StopCondition(loops: 21, exitAtEnd: true))
         let format = try XCTUnwrap(capture.format)
         XCTAssertEqual(format.channels, 8)
-        let onsets = Signal.onsets(capture.samples)
+        // Half the beep's amplitude: AAC's pre-echo spreads a little sound before a sharp onset.
+        let onsets = Signal.onsets(capture.samples, threshold: 0.25)
         XCTAssertGreaterThanOrEqual(onsets.count, 20, "beeps heard")
         let flashes = capture.shown.filter { abs($0.time.truncatingRemainder(dividingBy: 0.5)) < 0.001 && $0.time >= 1 }
         XCTAssertGreaterThanOrEqual(flashes.count, 19)
         var offsets: [Double] = []
         for flash in flashes {
-            let heard = Double(flash.written + 64 - format.bufferFrames / 2)
+            guard let write = capture.writes.last(where: { $0.at <= flash.at }) else { continue }
+            let heard = Double(write.frames - format.bufferFrames) + (flash.at - write.at) * Double(format.rate)
             guard let onset = onsets.min(by: { abs(Double($0) - heard) < abs(Double($1) - heard) }) else { continue }
             offsets.append((heard - Double(onset)) / Double(format.rate) * 1000)
         }
-        let mean = offsets.reduce(0, +) / Double(max(1, offsets.count))
-        XCTAssertLessThan(offsets.map(abs).max() ?? .infinity, 22, "flash vs beep (ms): \(offsets)")
-        XCTAssertLessThan(abs(mean), 8, "flash vs beep on average (ms): \(offsets)")
+        XCTAssertGreaterThanOrEqual(offsets.count, 19)
+        print("flash − beep, ms:", offsets.map { ($0 * 10).rounded() / 10 })
+        XCTAssertLessThan(offsets.map(abs).max() ?? .infinity, 20, "flash vs beep (ms): \(offsets)")
         XCTAssertLessThan(capture.statistics.avOffsetMaxMs ?? .infinity, 20)
     }
 

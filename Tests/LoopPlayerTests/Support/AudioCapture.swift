@@ -10,8 +10,11 @@ struct AudioCapture {
     var format: AudioDeviceFormat?
     var statistics = PlaybackStatistics()
     var events: [PlayerEvent] = []
-    /// For every frame shown: its timeline time and how many frames the device had written by then.
-    var shown: [(time: Double, written: Int)] = []
+    /// For every frame shown: its timeline time and when it was shown (monotonic seconds).
+    var shown: [(time: Double, at: Double)] = []
+    /// Every time SDL's write reached the file: when (monotonic seconds, polled every 0.2 ms) and
+    /// how many frames the file held then.
+    var writes: [(at: Double, frames: Int)] = []
 
     /// Plays `source` for `stop`; `during` runs on the engine's thread after every frame shown.
     static func play(_ source: String, looping: Bool = true, stop: StopCondition, audio: AudioOptions = AudioOptions(),
@@ -25,20 +28,22 @@ struct AudioCapture {
             output: .offscreen, looping: looping, stop: stop, audio: options))
         var capture = AudioCapture()
         engine.onEvent = { capture.events.append($0) }
+        let clock = MonotonicClock()
         engine.onFramePresented = { [unowned engine] frame in
-            let channels = engine.statistics.audioDevice?.channels ?? 1
-            let bytes = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
-            capture.shown.append((frame.time, bytes / (4 * channels)))
+            capture.shown.append((frame.time, clock.now))
             during?(engine, frame)
         }
+        let watcher = FileGrowthWatcher(path: file)
         try engine.load(source)
         _ = engine.run()
+        let growth = watcher.stop()
         capture.statistics = engine.statistics
         capture.format = capture.statistics.audioDevice
         engine.close()
         engine.unload()  // closes the device: the file is complete
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
         let channels = capture.format?.channels ?? 1
+        capture.writes = growth.map { ($0.at, $0.bytes / (4 * channels)) }
         capture.samples = data.withUnsafeBytes { raw in
             let floats = raw.bindMemory(to: Float.self)
             return stride(from: 0, to: floats.count - channels + 1, by: channels).map { floats[$0] }
@@ -74,4 +79,38 @@ func alignment(of reference: [Float], in played: [Float], window: Range<Int>, co
         if error < best.error { best = (offset, error) }
     }
     return best
+}
+
+/// Polls a file's size on its own thread and records when it grows.
+final class FileGrowthWatcher: @unchecked Sendable {
+    private let lock = NSLock()
+    private var growth: [(at: Double, bytes: Int)] = []
+    private var running = true
+    private let path: String
+
+    init(path: String) {
+        self.path = path
+        Thread { [self] in watch() }.start()
+    }
+
+    private func watch() {
+        let clock = MonotonicClock()
+        var last = -1
+        while lock.withLock({ running }) {
+            var status = stat()
+            if stat(path, &status) == 0, Int(status.st_size) != last {
+                last = Int(status.st_size)
+                let now = clock.now
+                lock.withLock { growth.append((now, last)) }
+            }
+            usleep(200)
+        }
+    }
+
+    func stop() -> [(at: Double, bytes: Int)] {
+        lock.withLock {
+            running = false
+            return growth
+        }
+    }
 }

@@ -1,0 +1,72 @@
+import Foundation
+import LoopPlayer
+import Synchronization
+import XCTest
+
+/// The sound commands and the `Mute()` setting through `ExtVideoPlayer`, in real time, played into
+/// SDL's `disk` driver.
+final class AudioCommandTests: XCTestCase {
+    private func player(muted: Bool, file: String) throws -> (ExtVideoPlayer, ExtVideoPlayerTests.Recorder) {
+        let clip = try AudioTestMedia.sine()
+        let player = ExtVideoPlayer {
+            VideoSettings {
+                SourceName(clip)
+                Loop()
+                Events([.volumeChangedAny, .errorAny])
+                if muted { Mute() }
+            }
+        }
+        player.audioOutput = AudioOptions(driver: "disk", device: file)
+        let recorder = ExtVideoPlayerTests.Recorder()
+        recorder.attach(to: player)
+        return (player, recorder)
+    }
+
+    private func played(_ file: String) throws -> [Float] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: file))
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+
+    func testVolumeCommandEmitsVolumeChangedAndScalesTheSound() throws {
+        let file = NSTemporaryDirectory() + "lp-volume-\(UUID().uuidString).raw"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let (player, recorder) = try player(muted: false, file: file)
+        player.send(.volume(0.5))
+        player.send(.volume(7))  // clamped
+        player.send(.volume(0.5))
+        XCTAssertEqual(player.runHeadless(until: StopCondition(duration: 1)), .finished)
+        XCTAssertEqual(recorder.allEvents, [.volumeChanged(0.5), .volumeChanged(1), .volumeChanged(0.5)])
+        let samples = try played(file)
+        XCTAssertEqual(Double(Signal.peak(samples[...])), 0.125 * 0.5, accuracy: 0.01, "the sine (amplitude 1/8) at half volume")
+    }
+
+    func testMuteSettingThenUnmuteCommand() throws {
+        let file = NSTemporaryDirectory() + "lp-mute-\(UUID().uuidString).raw"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let (player, _) = try player(muted: true, file: file)
+        let thread = Thread {
+            Thread.sleep(forTimeInterval: 1)
+            player.send(.unmute)
+        }
+        thread.start()
+        XCTAssertEqual(player.runHeadless(until: StopCondition(duration: 2)), .finished)
+        let samples = try played(file)
+        let firstSound = try XCTUnwrap(samples.firstIndex { abs($0) > 1e-6 }, "unmuted")
+        XCTAssertGreaterThan(firstSound, 40_000, "silent while muted (about the first second)")
+        XCTAssertGreaterThan(Signal.peak(samples[firstSound...]), 0.1)
+    }
+
+    func testUnknownLanguageIsAnErrorEventAndPlaybackContinues() throws {
+        let file = NSTemporaryDirectory() + "lp-track-\(UUID().uuidString).raw"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let (player, recorder) = try player(muted: false, file: file)
+        player.send(.audioTrack(languageCode: "jpn"))
+        XCTAssertEqual(player.runHeadless(until: StopCondition(duration: 1)), .finished)
+        guard case let .error(.audioTrackNotFound(language, _))? = recorder.allEvents.first else {
+            return XCTFail("\(recorder.allEvents)")
+        }
+        XCTAssertEqual(language, "jpn")
+        XCTAssertGreaterThan(player.statistics.framesPresented, 20)
+        XCTAssertGreaterThan(Signal.peak(try played(file)[...]), 0.1, "the track plays on")
+    }
+}
