@@ -104,6 +104,14 @@ if [[ $what == audio || $what == all ]]; then
     set -- $run
     python3 scripts/bench/audio_seam.py "$A/$1" "$2" 2 48000 440 --loop 4
   done
-  echo "## Loop seam with AAC audio seen from the X server (seam.sh, 25 s; the audio clock leads)"
+  echo "## Loop seam with AAC audio seen from the X server (seam.sh, 25 s; SDL's dummy driver: the picture's clock leads)"
   CUSTOM_CMD="$LP --loop" PLAYERS="custom ffplay mpv-x11" "$BENCH/seam.sh" -d 25 "$SWIPE_AAC"
+  echo "### loopplay following an audio clock: SDL's disk driver, written in real time"
+  CUSTOM_CMD="$LP --loop --audio-driver disk --audio-device $A/seam-sound.raw" PLAYERS=custom \
+    "$BENCH/seam.sh" -d 25 "$SWIPE_AAC"
+  "$LP" --source "$SWIPE_AAC" --loop --headless --duration 25 --audio-driver disk --audio-device "$A/stats.raw" \
+    --stats-json "$A/stats.json" 2>/dev/null
+  python3 -c "import json; d = json.load(open('$A/stats.json')); print('  headless, disk driver: picture − sound mean', \
+    round(d['avOffsetMeanMs'], 2), 'ms, largest', round(d['avOffsetMaxMs'], 2), 'ms over', d['avOffsetSamples'], \
+    'frames; underruns', d['audioUnderruns'], '; loop periods', [round(p) for p in d['loopPeriodsMs']])"
 fi

@@ -17,7 +17,8 @@ enum SDLAudio {
             SDL_QuitSubSystem(SDL_INIT_AUDIO)
             driver = nil
         }
-        if let requested { SDL_SetHint(SDL_HINT_AUDIODRIVER, requested) }
+        // Over SDL_AUDIODRIVER too: an explicit choice wins over the environment.
+        if let requested { SDL_SetHintWithPriority(SDL_HINT_AUDIODRIVER, requested, SDL_HINT_OVERRIDE) }
         // The disk driver sleeps a whole number of milliseconds per buffer (up to 5 % slow); the
         // output keeps its time instead (see `AudioOutput`). A user's own setting stays.
         setenv("SDL_DISKAUDIODELAY", "0", 0)

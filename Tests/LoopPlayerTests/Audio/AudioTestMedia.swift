@@ -48,6 +48,11 @@ enum Signal {
 
     static func peak(_ samples: ArraySlice<Float>) -> Float { samples.reduce(0) { max($0, abs($1)) } }
 
+    /// Root mean square: a level a short transient (a loop's wrap) barely moves.
+    static func rms(_ samples: ArraySlice<Float>) -> Double {
+        (samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, samples.count))).squareRoot()
+    }
+
     /// The longest run of exact silence (|x| < 1e-6) inside `samples`.
     static func longestSilence(_ samples: ArraySlice<Float>) -> Int {
         var longest = 0

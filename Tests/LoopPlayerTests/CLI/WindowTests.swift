@@ -108,4 +108,44 @@ final class WindowTests: XCTestCase {
         XCTAssertFalse(player.process.isRunning)
         XCTAssertEqual(player.process.terminationStatus, 0)
     }
+
+    /// mpv's sound keys in a real window, heard through SDL's `disk` driver: `9` lowers the volume,
+    /// `m` mutes and unmutes, `#` switches to the next track (English 440 Hz → German 1 kHz).
+    func testSoundKeysVolumeMuteAndNextTrack() throws {
+        let display = try VirtualDisplay()
+        let sound = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID().uuidString).raw").path
+        defer { try? FileManager.default.removeItem(atPath: sound) }
+        let title = "lptest-sound"
+        let player = try LoopplayTool.start(["--source", AudioTestMedia.twoLanguages(), "--loop", "--title", title,
+                                             "--audio-driver", "disk", "--audio-device", sound],
+                                            environment: ["DISPLAY": display.name])
+        defer { if player.process.isRunning { player.process.terminate() }; player.process.waitUntilExit() }
+        XCTAssertNotNil(try display.window(titled: title))
+        /// Frames written so far (mono f32), after letting a key take effect.
+        func mark() -> Int {
+            usleep(500_000)
+            return ((try? FileManager.default.attributesOfItem(atPath: sound)[.size] as? Int) ?? 0) / 4
+        }
+        let start = mark()
+        let loud = mark()
+        try display.press(Array(repeating: "9", count: 10), window: title)  // 10 × −2 %
+        let quieter = mark()
+        let quieterEnd = mark()
+        try display.press(["m"], window: title)
+        let muted = mark()
+        let mutedEnd = mark()
+        try display.press(["m", "numbersign"], window: title)
+        let german = mark()
+        let germanEnd = mark()
+        try display.press(["q"], window: title)
+        player.process.waitUntilExit()
+        let data = try Data(contentsOf: URL(fileURLWithPath: sound))
+        let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        XCTAssertGreaterThan(samples.count, germanEnd)
+        XCTAssertEqual(Signal.frequency(samples[start..<loud]), 440, accuracy: 5, "English first")
+        XCTAssertEqual(Signal.rms(samples[quieter..<quieterEnd]) / Signal.rms(samples[start..<loud]), 0.8, accuracy: 0.03,
+                       "volume 80 %")
+        XCTAssertEqual(Signal.peak(samples[muted..<mutedEnd]), 0, "muted")
+        XCTAssertEqual(Signal.frequency(samples[german..<germanEnd]), 1000, accuracy: 10, "the next track")
+    }
 }
