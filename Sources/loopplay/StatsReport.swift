@@ -8,7 +8,7 @@ struct StatsReport: Encodable {
     let statistics: PlaybackStatistics
 
     private enum Keys: String, CodingKey {
-        case source, outcome, loopDurationMs, firstFrameMs
+        case source, outcome, loopDurationMs, firstFrameMs, audioDevice, avOffsetMeanMs, avOffsetMaxMs
     }
 
     /// The statistics' own keys plus `source` and `outcome`; fields not known yet are `null`,
@@ -20,6 +20,9 @@ struct StatsReport: Encodable {
         try container.encode(outcome, forKey: .outcome)
         if statistics.loopDurationMs == nil { try container.encodeNil(forKey: .loopDurationMs) }
         if statistics.firstFrameMs == nil { try container.encodeNil(forKey: .firstFrameMs) }
+        if statistics.audioDevice == nil { try container.encodeNil(forKey: .audioDevice) }
+        if statistics.avOffsetMeanMs == nil { try container.encodeNil(forKey: .avOffsetMeanMs) }
+        if statistics.avOffsetMaxMs == nil { try container.encodeNil(forKey: .avOffsetMaxMs) }
     }
 
     func encoded() -> Data {

@@ -5,7 +5,8 @@ import XCTest
 final class LoopplayCommandTests: XCTestCase {
     private let statsKeys = ["framesDecoded", "framesPresented", "framesDropped", "loopsCompleted",
                              "nominalFrameIntervalMs", "loopDurationMs", "seamIntervalsMs", "seamMaxDeviationMs",
-                             "loopPeriodsMs", "firstFrameMs", "peakRSSBytes", "cpuSeconds"]
+                             "loopPeriodsMs", "firstFrameMs", "peakRSSBytes", "cpuSeconds", "audioDevice",
+                             "audioUnderruns", "avOffsetMeanMs", "avOffsetMaxMs", "avOffsetSamples"]
 
     func testLoopsWritesEveryStatisticAndExitsZero() throws {
         let result = try LoopplayTool.run(["--source", TestMedia.loopClip(), "--headless", "--untimed", "--loops", "3",
@@ -17,6 +18,31 @@ final class LoopplayCommandTests: XCTestCase {
         XCTAssertEqual(stats["loopsCompleted"] as? Int, 3)
         XCTAssertEqual((stats["seamIntervalsMs"] as? [Double])?.count, 2)
         XCTAssertEqual(stats["loopDurationMs"] as? Double ?? 0, 4000, accuracy: 0.01)
+    }
+
+    /// The sound flags, the device in the statistics, and a track that does not exist said in one
+    /// line while playback goes on.
+    func testSoundFlagsAndTheAudioDeviceInTheStatistics() throws {
+        let sound = NSTemporaryDirectory() + "cli-sound-\(UUID().uuidString).raw"
+        defer { try? FileManager.default.removeItem(atPath: sound) }
+        let result = try LoopplayTool.run(["--source", AudioTestMedia.sine(), "--headless", "--loop", "--duration", "1",
+                                           "--audio-driver", "disk", "--audio-device", sound, "--volume", "50",
+                                           "--speed", "1.5", "--audio-track", "fr", "--stats-json", "-"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let warnings = result.stderr.split(separator: "\n").filter { $0.hasPrefix("loopplay:") }
+        XCTAssertEqual(warnings.count, 1, result.stderr)
+        XCTAssertTrue(warnings.first?.contains("no audio track matches 'fr'") == true, result.stderr)
+        let stats = try XCTUnwrap(LoopplayTool.json(result.stdout), result.stdout)
+        let device = try XCTUnwrap(stats["audioDevice"] as? [String: Any])
+        XCTAssertEqual(device["rate"] as? Int, 48_000)
+        XCTAssertEqual(device["channels"] as? Int, 1)
+        XCTAssertEqual(device["format"] as? String, "f32")
+        XCTAssertEqual(device["driver"] as? String, "disk")
+        XCTAssertGreaterThan(stats["framesPresented"] as? Int ?? 0, 40, "1 s at speed 1.5 is 45 frames")
+        let samples = try Data(contentsOf: URL(fileURLWithPath: sound)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let first = try XCTUnwrap(samples.firstIndex { abs($0) > 1e-6 })
+        // The sine's amplitude is 1/8: its RMS at half volume is 0.0625/√2.
+        XCTAssertEqual(Signal.rms(samples[(first + 2400)..<(first + 24_000)]), 0.0625 / 2.0.squareRoot(), accuracy: 0.004)
     }
 
     func testWithoutLoopItExitsAtTheEnd() throws {
