@@ -55,7 +55,6 @@ extension PlaybackEngine {
         if let track { configuration.audio.track = .number(track.number) }
         let generation = pipeline.seek(to: position, inPass: presenter?.current?.pass ?? 0, audioTrack: .some(track))
         if let presenter { presenter.restart(generation: generation) } else { pendingSeekGeneration = generation }
-        audioPaused = true  // the flushed device starts again with the new track's first samples
         waiter.wake()
     }
 

@@ -17,8 +17,10 @@ final class AudioConverter {
     }
 
     let speed: Double
-    /// The frames the graph was configured for: format, rate and channel layout.
-    private let input: (format: Int32, rate: Int32, layout: AVChannelLayout)
+    /// The frames the graph was configured for: format, rate and channel layout (our own copy:
+    /// a custom layout's channel map belongs to the frame).
+    private let input: (format: Int32, rate: Int32)
+    private var layout = AVChannelLayout()
     private let graph: FilterGraph
     private let sourceRate: Int32
     private let deviceRate: Int32
@@ -27,25 +29,46 @@ final class AudioConverter {
 
     init(source frame: UnsafePointer<AVFrame>, device: AudioDeviceFormat, speed: Double) throws(FilterError) {
         self.speed = speed
-        input = (frame.pointee.format, frame.pointee.sample_rate, frame.pointee.ch_layout)
+        input = (frame.pointee.format, frame.pointee.sample_rate)
         sourceRate = frame.pointee.sample_rate
         deviceRate = Int32(device.rate)
-        var layout = frame.pointee.ch_layout
-        if layout.order == AV_CHANNEL_ORDER_UNSPEC { av_channel_layout_default(&layout, layout.nb_channels) }
+        var source = frame.pointee.ch_layout
+        av_channel_layout_copy(&layout, &source)
+        var described = AVChannelLayout()
+        if layout.order == AV_CHANNEL_ORDER_UNSPEC {
+            av_channel_layout_default(&described, layout.nb_channels)
+        } else {
+            av_channel_layout_copy(&described, &layout)
+        }
+        defer { av_channel_layout_uninit(&described) }
         let format = String(cString: av_get_sample_fmt_name(AVSampleFormat(frame.pointee.format)))
         let arguments = "time_base=1/\(sourceRate):sample_rate=\(sourceRate):sample_fmt=\(format)"
-            + ":channel_layout=\(Self.describe(layout))"
-        var deviceLayout = AVChannelLayout()
-        av_channel_layout_default(&deviceLayout, Int32(device.channels))
+            + ":channel_layout=\(Self.describe(described))"
         var chain = Self.tempoChain(speed)
-        chain.append("aformat=sample_fmts=flt:sample_rates=\(device.rate):channel_layouts=\(Self.describe(deviceLayout))")
+        chain.append("aformat=sample_fmts=flt:sample_rates=\(device.rate):channel_layouts=\(Self.sdlLayout(device.channels))")
         graph = try FilterGraph(source: "abuffer", arguments: arguments, chain: chain.joined(separator: ","),
                                 sink: "abuffersink", threads: 1)
     }
 
+    deinit { av_channel_layout_uninit(&layout) }
+
+    /// SDL's channel order for each count (SDL_audio.h), as FFmpeg channel names: FFmpeg's default
+    /// layouts differ (its 4.0 has a centre where SDL's quad has two back speakers).
+    static func sdlLayout(_ channels: Int) -> String {
+        switch channels {
+        case 1: "mono"
+        case 2: "FL+FR"
+        case 3: "FL+FR+LFE"
+        case 4: "FL+FR+BL+BR"
+        case 5: "FL+FR+LFE+BL+BR"
+        case 6: "FL+FR+FC+LFE+SL+SR"
+        case 7: "FL+FR+FC+LFE+BC+SL+SR"
+        default: "FL+FR+FC+LFE+BL+BR+SL+SR"
+        }
+    }
+
     /// True if `frame` has the format, rate and layout the graph was made for.
     func accepts(_ frame: UnsafePointer<AVFrame>) -> Bool {
-        var layout = input.layout
         var other = frame.pointee.ch_layout
         return frame.pointee.format == input.format && frame.pointee.sample_rate == input.rate
             && av_channel_layout_compare(&layout, &other) == 0

@@ -26,6 +26,8 @@ final class AudioOutput: @unchecked Sendable {
     /// buffer when it starts or resumes instead of clicking.
     private var gain: Float = 0
     private var underrunCount = 0
+    /// Frames of stale sound (before a seek) at the head of the ring, played fading to silence.
+    private var fading = 0
     /// The last buffer handed to the device: when it starts playing, the timeline time of its first
     /// sample, the timeline seconds per sample, and how many real samples it held.
     private var lastBuffer: (time: Double, mediaTime: Double, step: Double, frames: Int)?
@@ -127,11 +129,12 @@ final class AudioOutput: @unchecked Sendable {
     func flush(generation: Int) {
         condition.withLock {
             self.generation = generation
-            ring.removeAll()
+            // One buffer of the old sound stays, to fade out instead of stopping with a click.
+            fading = gain > 0 && started ? min(ring.buffered, format.bufferFrames) : 0
+            ring.truncate(keeping: fading)
             started = false
             ended = false
             lastBuffer = nil
-            gain = 0
             condition.broadcast()
         }
     }
@@ -175,6 +178,16 @@ final class AudioOutput: @unchecked Sendable {
         let handedAt = timing == .pacedByCallback ? keepSchedule(frames: frames) : clock.now
         condition.lock()
         defer { condition.unlock() }
+        if fading > 0 {
+            // The sound before a seek: out over this buffer, never counted as heard.
+            let moved = ring.take(into: output, frames: min(frames, fading), gain: (gain, 0), total: min(frames, fading))
+            (output + moved * format.channels).update(repeating: 0, count: (frames - moved) * format.channels)
+            fading = 0
+            gain = 0
+            lastBuffer = nil
+            condition.broadcast()
+            return
+        }
         if !started && !paused && (ring.buffered >= min(prefill, ring.capacity) || (ended && ring.buffered > 0)) {
             started = true
         }

@@ -24,7 +24,7 @@ struct AudioPassPlacer: Equatable {
     /// Two timestamps this close (in samples) are contiguous: container rounding (Matroska stamps
     /// in milliseconds, 48 samples), not a gap.
     private let tolerance: Int64
-    /// A gap longer than this is a jump in the source, not missing audio: start again there.
+    /// Without a loop length, a gap longer than this is a jump in the source: start again there.
     private let longestFill: Int64
 
     /// `timestampPrecision`: seconds per tick of the stream's time base.
@@ -84,13 +84,14 @@ struct AudioPassPlacer: Equatable {
             index = Int64((seconds * rate).rounded())
         }
         if abs(index - cursor) <= tolerance { index = cursor }
-        // A long gap up to a pass start is the rest of a short pass: always filled.
-        if index - cursor > longestFill && index != passStart(pass(containing: index)) { cursor = index }
+        // Without passes a long gap is a jump in the source; inside a pass it is sound that starts
+        // late (or a short pass) and is filled, whatever its length (the silence is paced by the ring).
+        if loopDuration == nil && index - cursor > longestFill { cursor = index }
         let end = min(index + Int64(count), passEnd)
         guard end > cursor else { return nil }
-        let silence = max(0, index - cursor)
+        let silence = max(0, min(index, end) - cursor)  // never past the pass's end
         let skip = max(0, cursor - index)
-        let placement = Placement(silence: Int(silence), skip: Int(skip), keep: Int(end - index - skip),
+        let placement = Placement(silence: Int(silence), skip: Int(skip), keep: Int(max(0, end - max(index, cursor))),
                                   start: cursor)
         cursor = end
         return placement

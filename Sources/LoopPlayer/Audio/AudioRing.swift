@@ -54,6 +54,12 @@ struct AudioRing {
         return count
     }
 
+    /// Keeps only the next `frames` frames (the rest is dropped from the end).
+    mutating func truncate(keeping frames: Int) {
+        written = read + Int64(min(frames, buffered))
+        stretches.removeAll { $0.start >= written && $0.start > read }
+    }
+
     /// Drops the next `frames` frames unplayed.
     mutating func discard(_ frames: Int) {
         read += Int64(min(frames, buffered))

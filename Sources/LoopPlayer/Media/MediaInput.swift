@@ -130,17 +130,27 @@ final class MediaInput: @unchecked Sendable {
         if unindexed && flags & AVFMT_NO_BYTE_SEEK == 0, let io = context!.pointee.pb, io.pointee.seekable != 0 {
             if avformat_seek_file(context, -1, Int64.min, 0, 0, AVSEEK_FLAG_BYTE) >= 0 { return true }
         }
-        // Audio-only: seeking to the start time lands on the first *audible* packet, after the
-        // codec's priming packet, and the decoder then mixes the previous pass's last frame into
-        // the first one (448 wrong samples with AAC). The first index entry is the priming packet.
-        if !hasVideo, let first = avformat_index_get_entry(timelineStream, 0)?.pointee.timestamp,
-           avformat_seek_file(context, timelineStream.pointee.index, Int64.min, first, first, 0) >= 0 {
+        // Seeking to the start time lands the sound on its first *audible* packet, after the codec's
+        // priming packet, unless the video starts earlier (B-frames); the decoder then mixes the
+        // previous pass's last frame into the first (448 wrong samples with AAC). The sound's first
+        // index entry is the priming packet: when it is not later than the video's, seek by it.
+        if let audio = audioStream, let first = avformat_index_get_entry(audio, 0)?.pointee.timestamp,
+           soundStartsFirst(audio, at: first),
+           avformat_seek_file(context, audio.pointee.index, Int64.min, first, first, 0) >= 0 {
             return true
         }
         let start = context!.pointee.start_time == noTimestamp ? 0 : context!.pointee.start_time
         if avformat_seek_file(context, -1, Int64.min, start, start, 0) >= 0 { return true }
         return avformat_seek_file(context, timelineStream.pointee.index, Int64.min, startTimestamp, startTimestamp,
                                   AVSEEK_FLAG_BACKWARD) >= 0
+    }
+
+    /// True if the sound's first packet (`first`, in its time base) is not later than the video's.
+    private func soundStartsFirst(_ audio: UnsafeMutablePointer<AVStream>, at first: Int64) -> Bool {
+        guard hasVideo else { return true }
+        let video = timelineStream
+        let videoFirst = avformat_index_get_entry(video, 0)?.pointee.timestamp ?? startTimestamp
+        return Double(first) * audio.pointee.time_base.seconds <= Double(videoFirst) * video.pointee.time_base.seconds
     }
 
     /// Local-file checks FFmpeg would report less clearly.

@@ -9,11 +9,10 @@ extension MediaPipeline {
     var currentAudioTrack: AudioTrack? { audioTrackState.withLock { $0.current } }
 
     func setAudio(_ change: (inout AudioControls) -> Void) {
-        let controls = audioControls.withLock { controls in
+        audioControls.withLock { controls in
             change(&controls)
-            return controls
+            audioOutput?.apply(controls)
         }
-        audioOutput?.apply(controls)
     }
 
     /// Audio problems since the last call.
@@ -52,15 +51,23 @@ extension MediaPipeline {
                                                         options: audioOptions, driver: driver, generation: generation)
             let started = threads.withLock { state -> Bool in
                 guard !state.closed, !abort.isRaised else { return false }
-                // Published first, then the controls read: a change made meanwhile reaches it either way.
-                audioOutputState.withLock { $0 = output }
-                output.apply(audioControls.withLock { $0 })
+                if existing == nil {
+                    // Published under the seek lock and brought to its generation: a seek made
+                    // while the device was opening has found no device to flush.
+                    controlCondition.withLock {
+                        audioOutputState.withLock { $0 = output }
+                        output.flush(generation: control.generation)
+                    }
+                }
+                // Applied under the controls' lock: a change made meanwhile reaches it either way.
+                audioControls.withLock { output.apply($0) }
                 if state.list.contains(where: { $0.name == "lp-adecode" }) {
                     audioDecoderHandoff.withLock { $0 = decoder }
                 } else {
                     state.list.append(WorkerThread(name: "lp-adecode") { [self] in
                         runAudioDecoder(decoder, output: output)
                     })
+                    audioThreadRunning.store(true, ordering: .relaxed)
                 }
                 return true
             }

@@ -8,15 +8,28 @@ import Synchronization
 extension MediaPipeline {
     func runAudioDecoder(_ first: StreamDecoder, output: AudioOutput) {
         var state = AudioDecodeState(decoder: first, output: output)
+        defer { av_frame_free(&state.model) }
         while true {
-            guard let item = audioPackets.pop(waitingAtMost: 0.02) else {
-                if audioPackets.isClosed { return }
+            let item: PacketItem
+            if let next = audioPackets.tryPop() {
+                item = next
+            } else if audioPackets.isClosed {
+                return
+            } else if mayFill(state) {
+                // Sleeps on the monotonic clock: a condition's time-out would use the wall clock.
                 fillIfStarving(&state)
+                usleep(20_000)
                 continue
+            } else {
+                guard let next = audioPackets.pop() else { return }
+                item = next
             }
             switch item {
             case let .packet(packet):
                 if packet.generation != state.generation { restartAudio(&state, generation: packet.generation) }
+                if packet.pass > 0, state.pass == 0, state.firstPassEnd == nil, let placer = state.placer {
+                    state.firstPassEnd = placer.cursor  // where pass 0's sound ended
+                }
                 state.pass = packet.pass  // audio decoders release a packet's samples at once
                 state.decoder.decode(packet.pointer) { frame in play(frame, state: &state) }
             case let .endOfStream(generation):
@@ -45,6 +58,9 @@ extension MediaPipeline {
         var stoppedWaiting = false
         /// A frame with the decoded format, for making silence while starving.
         var model: UnsafeMutablePointer<AVFrame>?
+        /// The sample where pass 0's sound ended (known once pass 1's packets arrive): later passes
+        /// have no more sound after that point either.
+        var firstPassEnd: Int64?
 
         init(decoder: StreamDecoder, output: AudioOutput) {
             self.decoder = decoder
@@ -67,6 +83,7 @@ extension MediaPipeline {
         }
         state.startSeconds = floor.flatMap { floor in timeline?.seconds(floor) } ?? 0
         state.placer = nil
+        state.firstPassEnd = nil
         av_frame_free(&state.model)
     }
 
@@ -118,11 +135,25 @@ extension MediaPipeline {
         }
     }
 
-    /// No packet for a while and the device about to run dry: a pass whose sound ended early gets
-    /// its silence now, before the demuxer has read the next pass (it may be seconds behind).
+    /// Padding ahead of the next pass may be needed: looping, a known loop length, a working
+    /// stream, sound playing. Otherwise the thread simply waits for packets.
+    private func mayFill(_ state: AudioDecodeState) -> Bool {
+        guard isLooping, !state.broken, state.model != nil, state.placer?.loopDuration != nil else { return false }
+        return audioControls.withLock { !$0.paused }
+    }
+
+    /// No packet and the device about to run dry, in a pass whose sound has certainly ended (the
+    /// demuxer reads a later pass, or this pass is past where pass 0's sound ended): its silence
+    /// is played now, before the demuxer reaches the next pass (it may be seconds behind). Late
+    /// sound of a pass still being read is never replaced by silence.
     private func fillIfStarving(_ state: inout AudioDecodeState) {
-        guard isLooping, let model = state.model, state.output.bufferedSeconds < 0.06,
-              let placement = state.placer?.fillTowardPassEnd(atMost: Int(model.pointee.sample_rate) / 20) else { return }
+        guard let model = state.model, let placer = state.placer, state.output.bufferedSeconds < 0.06 else { return }
+        let pass = placer.pass(containing: placer.cursor)
+        let ended = readingPass.load(ordering: .relaxed) > pass
+            || state.firstPassEnd.map { placer.cursor - placer.passStart(pass) >= $0 } == true
+        guard ended, let placement = state.placer?.fillTowardPassEnd(atMost: Int(model.pointee.sample_rate) / 20) else {
+            return
+        }
         queueSilence(placement.silence, startingAt: placement.start, like: model, state: &state)
     }
 

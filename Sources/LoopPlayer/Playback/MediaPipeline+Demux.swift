@@ -67,6 +67,7 @@ extension MediaPipeline {
                 audioPackets.removeAll()
                 offset = performSeek(input, to: seek.position, inPass: seek.pass, generation: generation)
                 pass = seek.pass
+                readingPass.store(pass, ordering: .relaxed)
                 atEnd = false
                 continue
             }
@@ -122,7 +123,7 @@ extension MediaPipeline {
                 if !packets.push(.packet(copy), bytes: 64) { return }
             }
             // Sound stored far ahead of the picture must not starve the picture's queue.
-            if !audioPackets.push(.packet(packet), bytes: packet.byteCount, admitAnyway: { [packets] in packets.count == 0 }) {
+            if audioThreadRunning.load(ordering: .relaxed), !audioPackets.push(.packet(packet), bytes: packet.byteCount, admitAnyway: { [packets] in packets.count == 0 }) {
                 return
             }
         }
@@ -160,6 +161,7 @@ extension MediaPipeline {
             logger.debug("\(location): one pass lasts \(seconds) s; looping on one timeline")
         }
         pass += 1
+        readingPass.store(pass, ordering: .relaxed)
         return true
     }
 

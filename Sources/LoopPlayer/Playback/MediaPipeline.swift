@@ -61,6 +61,10 @@ final class MediaPipeline: @unchecked Sendable {
     let phaseState = Mutex<Phase>(.opening)
     let timelineState = Mutex<LoopTimeline?>(nil)
     let decodedCount = Atomic<Int>(0)
+    /// The pass the demuxer is reading (the audio thread pads a pass only once it is read).
+    let readingPass = Atomic<Int>(0)
+    /// An audio thread consumes `audioPackets` (audio-only media without one must not fill it).
+    let audioThreadRunning = Atomic<Bool>(false)
     let decodeErrorCount = Atomic<Int>(0)
     /// Started threads; `closed` once `stop()` ran, so a decode thread cannot start behind its back.
     let threads = Mutex<(list: [WorkerThread], closed: Bool)>(([], false))

@@ -26,16 +26,27 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
 
     /// Appends `element`, waiting for room. Returns false if the queue was closed. `admitAnyway`,
     /// checked every 10 ms while full, lets the element in over the limit (the audio queue
-    /// overflows rather than starve the video queue of a file that stores sound far ahead).
+    /// overflows rather than starve the video queue of a file that stores sound far ahead). The
+    /// re-check sleeps on the monotonic clock: condition time-outs use the wall clock, which NTP
+    /// may step.
     @discardableResult
     func push(_ element: Element, bytes size: Int = 0, admitAnyway: (() -> Bool)? = nil) -> Bool {
+        guard let admitAnyway else { return push(element, bytes: size, force: false, wait: true) ?? false }
+        while true {
+            if let pushed = push(element, bytes: size, force: false, wait: false) { return pushed }
+            if admitAnyway() { return push(element, bytes: size, force: true, wait: false) ?? false }
+            usleep(10_000)
+        }
+    }
+
+    /// Nil when full and not waiting; false when closed.
+    private func push(_ element: Element, bytes size: Int, force: Bool, wait: Bool) -> Bool? {
         condition.lock()
         defer { condition.unlock() }
         // An item larger than the whole budget is still admitted when the queue is empty.
-        while !closed && (items.count - head >= maxCount || (bytes + size > maxBytes && items.count > head)) {
-            guard let admitAnyway else { condition.wait(); continue }
-            if admitAnyway() { break }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: 0.01))
+        while !closed && !force && (items.count - head >= maxCount || (bytes + size > maxBytes && items.count > head)) {
+            guard wait else { return nil }
+            condition.wait()
         }
         guard !closed else { return false }
         items.append((element, size))
@@ -50,18 +61,6 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         defer { condition.unlock() }
         while !closed && head == items.count { condition.wait() }
         guard !closed else { return nil }
-        return removeFirstLocked()
-    }
-
-    /// Removes the oldest element, waiting at most `seconds`. Nil on time-out or once closed.
-    func pop(waitingAtMost seconds: Double) -> Element? {
-        condition.lock()
-        defer { condition.unlock() }
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while !closed && head == items.count {
-            if !condition.wait(until: deadline) { break }
-        }
-        guard !closed, head < items.count else { return nil }
         return removeFirstLocked()
     }
 

@@ -4,12 +4,14 @@ import Foundation
 enum AudioTestMedia {
     /// testsrc2 for `video` seconds at 30 fps and a 440 Hz sine for `audio` seconds, 48 kHz mono.
     /// 1.9 s holds a whole number of cycles (836), so a gapless loop is one unbroken sine.
+    /// `bFrames: false` makes the video start at 0 (no negative first timestamp): the sound's
+    /// priming packet then comes before the video's first.
     static func sine(video: Double = 1.9, audio: Double = 1.9, codec: String = "aac", container: String = "mp4",
-                     frequency: Int = 440) throws -> String {
-        try TestMedia.clip("sine-\(video)-\(audio)-\(codec)-\(frequency).\(container)", [
+                     frequency: Int = 440, bFrames: Bool = true) throws -> String {
+        try TestMedia.clip("sine-\(video)-\(audio)-\(codec)-\(frequency)\(bFrames ? "" : "-nobf").\(container)", [
             "-f", "lavfi", "-i", "testsrc2=s=160x90:r=30:d=\(video)",
             "-f", "lavfi", "-i", "sine=f=\(frequency):r=48000:d=\(audio)",
-        ] + TestMedia.h264 + ["-pix_fmt", "yuv420p", "-c:a", codec, "-b:a", "128k"])
+        ] + TestMedia.h264 + (bFrames ? [] : ["-bf", "0"]) + ["-pix_fmt", "yuv420p", "-c:a", codec, "-b:a", "128k"])
     }
 
     /// 0.5 s passes: a white flash on the first frame and a 30 ms 1 kHz beep at the same instant,

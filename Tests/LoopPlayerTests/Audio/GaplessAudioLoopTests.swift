@@ -45,6 +45,18 @@ final class GaplessAudioLoopTests: XCTestCase {
 
     // MARK: Helpers
 
+    /// Video without B-frames starts at 0, after the sound's priming packet: every pass must still
+    /// start with it, so later passes equal the decoded file from their very first sample.
+    func testEveryPassStartsWithThePrimingPacketWithoutBFrames() throws {
+        let clip = try AudioTestMedia.sine(bFrames: false)
+        let (played, start, _) = try playAndAlign(clip, passes: 3)
+        let reference = try referenceAudio(clip)
+        for k in 1..<3 {
+            XCTAssertLessThan(largestDifference(played, at: start + k * pass, reference, over: 0..<(pass - 64)), 1e-3,
+                              "pass \(k) from its first sample")
+        }
+    }
+
     /// Audio-only media loop under a black picture; the sound's own packets measure the loop.
     func testAudioOnlyLoopIsSampleExactUnderABlackPicture() throws {
         let clip = try TestMedia.clip("tone-1.5.m4a", ["-f", "lavfi", "-i", "sine=f=440:r=48000:d=1.5", "-c:a", "aac"])
