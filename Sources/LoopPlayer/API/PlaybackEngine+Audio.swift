@@ -13,10 +13,16 @@ extension PlaybackEngine {
         onEvent?(.volumeChanged(clamped))
     }
 
-    /// Mutes or unmutes. The device keeps running at zero gain, so the sound's clock goes on and
-    /// the picture never jumps when the sound comes back.
+    /// Mutes or unmutes. While muted the monotonic clock leads (the device runs on at zero gain).
+    /// Unmuting first moves the sound to the picture (skipping or delaying it by what the two clocks
+    /// drifted apart meanwhile), then fades it in: the picture never jumps.
     public func setMuted(_ muted: Bool) {
+        let unmuting = configuration.audio.muted && !muted
         configuration.audio.muted = muted
+        if unmuting, let output = pipeline?.audioOutput, let picture = presenter?.mediaTimeNow(),
+           let heard = output.audibleMediaTime(at: clock.now) {
+            output.realign(by: picture - heard)
+        }
         pipeline?.setAudio { $0.muted = muted }
     }
 

@@ -345,7 +345,10 @@ public final class PlaybackEngine {
             onFramePresented?(frame)
         }
         presenter.prepare = { [unowned self] frame in refiltered(frame) }
-        presenter.masterTime = { [weak pipeline = self.pipeline] now in pipeline?.audioOutput?.audibleMediaTime(at: now) }
+        // Only audible sound leads: muted, the monotonic clock does (see `setMuted`).
+        presenter.masterTime = { [unowned self, weak pipeline = self.pipeline] now in
+            isMuted ? nil : pipeline?.audioOutput?.audibleMediaTime(at: now)
+        }
         presenter.onLoopCompleted = { [unowned self] count in
             onLoopCompleted?(count)
             onEvent?(.loopCompleted(count))

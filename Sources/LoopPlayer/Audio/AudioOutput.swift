@@ -28,6 +28,8 @@ final class AudioOutput: @unchecked Sendable {
     private var underrunCount = 0
     /// Frames of stale sound (before a seek) at the head of the ring, played fading to silence.
     private var fading = 0
+    /// Frames of silence to play before the ring's sound (`realign` of sound that ran ahead).
+    private var delay = 0
     /// The last buffer handed to the device: when it starts playing, the timeline time of its first
     /// sample, the timeline seconds per sample, and how many real samples it held.
     private var lastBuffer: (time: Double, mediaTime: Double, step: Double, frames: Int)?
@@ -129,6 +131,7 @@ final class AudioOutput: @unchecked Sendable {
     func flush(generation: Int) {
         condition.withLock {
             self.generation = generation
+            delay = 0
             // One buffer of the old sound stays, to fade out instead of stopping with a click.
             fading = gain > 0 && started ? min(ring.buffered, format.bufferFrames) : 0
             ring.truncate(keeping: fading)
@@ -150,6 +153,23 @@ final class AudioOutput: @unchecked Sendable {
         condition.withLock {
             self.volume = volume
             self.muted = muted
+        }
+    }
+
+    /// Moves the sound by `seconds` of media against the device: positive skips queued sound (it
+    /// was behind), negative delays it with silence (it was ahead). Only what is queued can be
+    /// skipped (200 ms); the presenter's join takes up any rest.
+    func realign(by seconds: Double) {
+        condition.withLock {
+            guard let step = ring.nextMediaTime?.step, step > 0 else { return }
+            let frames = Int((seconds / step).rounded())
+            if frames > 0 {
+                ring.discard(min(frames, ring.buffered - fading))
+            } else {
+                delay += -frames
+            }
+            lastBuffer = nil
+            condition.broadcast()
         }
     }
 
@@ -202,18 +222,24 @@ final class AudioOutput: @unchecked Sendable {
             return
         }
         if timing == .none { skipToSchedule(frames: frames, at: handedAt) }
+        // A realigned sound that ran ahead starts with silence (all of it, or part of this buffer).
+        let lead = playing ? min(delay, frames) : 0
+        delay -= lead
+        output.update(repeating: 0, count: lead * format.channels)
         let next = ring.nextMediaTime
-        let moved = ring.take(into: output, frames: frames, gain: (gain, target), total: frames)
-        gain = target
-        if moved < frames {
-            (output + moved * format.channels).update(repeating: 0, count: (frames - moved) * format.channels)
-            if playing && !ended {
+        let moved = ring.take(into: output + lead * format.channels, frames: frames - lead, gain: (gain, target),
+                              total: frames - lead)
+        if lead < frames { gain = target }
+        if lead + moved < frames {
+            (output + (lead + moved) * format.channels).update(repeating: 0, count: (frames - lead - moved) * format.channels)
+            if playing && !ended && lead < frames {
                 underrunCount += 1
                 started = false  // buffer up again before playing on
                 gain = 0
             }
         }
-        lastBuffer = playing && moved > 0 ? next.map { (handedAt, $0.time, $0.step, moved) } : nil
+        let heardFrom = handedAt + Double(lead) / Double(format.rate)
+        lastBuffer = playing && moved > 0 ? next.map { (heardFrom, $0.time, $0.step, moved) } : nil
         condition.broadcast()
     }
 

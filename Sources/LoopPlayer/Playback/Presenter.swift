@@ -5,9 +5,9 @@
 /// already waiting (counted); after a long stall with nothing to drop it re-anchors the clock instead
 /// of rushing. The presentation interval at every wrap and the period of every pass are measured here.
 ///
-/// With sound, the audio device is the master clock: after every frame the presenter compares its
-/// media time with what is being heard and slews its anchor toward it (at most 1 ms per frame, so
-/// the motion stays even), or jumps to it when it (re)joins after a start, pause or seek.
+/// With audible sound, the audio device is the master clock: after every frame the presenter
+/// compares its media time with what is being heard and slews its anchor toward it (at most 1 ms
+/// per frame, so the motion stays even), or joins it after a start, pause, seek or unmute.
 final class Presenter {
     enum Step: Equatable {
         /// A frame was shown; call again at once.
@@ -62,6 +62,12 @@ final class Presenter {
         self.clock = clock
         self.renderer = renderer
         statistics.nominalFrameIntervalMs = nominalFrameInterval * 1000
+    }
+
+    /// The media time the picture is at now, once playback is anchored (for aligning the sound).
+    func mediaTimeNow() -> Double? {
+        guard anchor != nil, !anchorIsProvisional else { return nil }
+        return mediaTime(at: clock.now)
     }
 
     /// A frame of the current generation (after the last seek) is on screen.

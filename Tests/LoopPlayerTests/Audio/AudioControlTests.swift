@@ -1,4 +1,4 @@
-import LoopPlayer
+@testable import LoopPlayer
 import XCTest
 
 /// Volume, mute, speed, tracks, sync and devices, checked on what the device played.
@@ -46,6 +46,43 @@ final class AudioControlTests: XCTestCase {
         // The ramp: no step larger than a sine's own between two samples (no click).
         let around = capture.samples[(first + 40_000)..<(first + 60_000)]
         XCTAssertLessThan(zip(around, around.dropFirst()).map { abs($1 - $0) }.max() ?? 1, 0.03)
+    }
+
+    /// Muted, the picture keeps its own pace (it stops following the sound). The sound is then pushed
+    /// 100 ms late, as a long mute would let two clocks drift apart; unmuting moves the sound back to
+    /// the picture instead of jumping the picture to the sound.
+    func testWhileMutedThePictureLeadsAndUnmutingMovesTheSoundNotThePicture() throws {
+        var mutedAt: (time: Double, samples: Int)?
+        var unmutedAt: Double?
+        var offsetSamplesWhileMuted: Int?
+        var pace: [(time: Double, shownMinusMedia: Double)] = []
+        let clock = MonotonicClock()
+        let capture = try AudioCapture.play(try AudioTestMedia.sine(), stop: StopCondition(duration: 3.5)) { engine, frame in
+            pace.append((frame.time, clock.now - frame.time))
+            if frame.time >= 1, mutedAt == nil {
+                engine.setMuted(true)
+                mutedAt = (frame.time, engine.statistics.avOffsetSamples)
+            }
+            if frame.time >= 1.5, offsetSamplesWhileMuted == nil {
+                offsetSamplesWhileMuted = engine.statistics.avOffsetSamples
+                engine.pipeline?.audioOutput?.realign(by: -0.1)  // the sound now runs 100 ms behind
+            }
+            if frame.time >= 2, unmutedAt == nil {
+                unmutedAt = frame.time
+                engine.setMuted(false)
+            }
+        }
+        let muted = try XCTUnwrap(mutedAt)
+        XCTAssertEqual(offsetSamplesWhileMuted, muted.samples, "muted: the picture does not follow the sound")
+        XCTAssertGreaterThan(capture.statistics.avOffsetSamples, muted.samples + 20, "unmuted: it follows again")
+        XCTAssertLessThan(capture.statistics.avOffsetMaxMs ?? .infinity, 20, "the sound was moved back in step")
+        // The picture's pace (shown time − media time) is the same before and after unmuting: no jump.
+        let unmuted = try XCTUnwrap(unmutedAt)
+        let before = try XCTUnwrap(pace.last { $0.time < unmuted - 0.1 }).shownMinusMedia
+        let after = try XCTUnwrap(pace.last).shownMinusMedia
+        XCTAssertEqual(after, before, accuracy: 0.008, "the picture jumped when the sound came back")
+        let first = try XCTUnwrap(capture.samples.firstIndex(where: { abs($0) > 1e-6 }))
+        XCTAssertGreaterThan(Signal.peak(capture.samples[(first + 120_000)...]), 0.1, "sound after unmuting")
     }
 
     /// Twice as fast: the picture covers twice the media, the tone keeps its pitch.
