@@ -17,13 +17,20 @@ extension PlaybackEngine {
     /// Unmuting first moves the sound to the picture (skipping or delaying it by what the two clocks
     /// drifted apart meanwhile), then fades it in: the picture never jumps.
     public func setMuted(_ muted: Bool) {
-        let unmuting = configuration.audio.muted && !muted
+        // The sound is moved when both clocks can be read (now, or after a pause or a refill).
+        realignPending = configuration.audio.muted && !muted
         configuration.audio.muted = muted
-        if unmuting, let output = pipeline?.audioOutput, let picture = presenter?.mediaTimeNow(),
-           let heard = output.audibleMediaTime(at: clock.now) {
-            output.realign(by: picture - heard)
-        }
+        realignSoundIfPending()
         pipeline?.setAudio { $0.muted = muted }
+    }
+
+    /// After unmuting: the sound goes to where the picture is; until then the picture's clock leads.
+    /// Moves under 5 ms are left to the presenter's slewing.
+    func realignSoundIfPending() {
+        guard realignPending, let output = pipeline?.audioOutput, let picture = presenter?.mediaTimeNow(),
+              let heard = output.audibleMediaTime(at: clock.now) else { return }
+        realignPending = false
+        if abs(picture - heard) > 0.005 { output.realign(by: picture - heard) }
     }
 
     /// The source's audio tracks (empty until it opened).

@@ -104,6 +104,7 @@ extension PlaybackEngine {
         }
         guard target.isFinite else { return nil }  // "the end" of media whose length is not known yet
         let generation = pipeline.seek(to: target, inPass: presenter?.current?.pass ?? 0)
+        realignPending = false  // the sound restarts where the picture does
         if let presenter { presenter.restart(generation: generation) } else { pendingSeekGeneration = generation }
         if state == .ended { state = wantsPause ? .paused : .playing }
         waiter.wake()

@@ -79,6 +79,8 @@ public final class PlaybackEngine {
     /// What the sound was last told (silent until the first frame is shown).
     var audioPaused = true
     var reportedUnderruns = 0
+    /// Unmuted, but the sound is not yet moved to the picture (`realignSoundIfPending`).
+    var realignPending = false
     private var reportedDuration: Double?
     private var lastBounds: Rect?
     /// The filters and brightness/contrast applied to every frame (kept across sources).
@@ -135,6 +137,7 @@ public final class PlaybackEngine {
         pipeline?.setFilters(filters)
         audioPaused = true
         reportedUnderruns = 0
+        realignPending = false
         state = .loading
     }
 
@@ -243,6 +246,7 @@ public final class PlaybackEngine {
         let step = presenter.step(frames: pipeline.frames, stop: configuration.stop)
         reportDurationIfMeasured()
         updateAudioPause()
+        realignSoundIfPending()
         switch step {
         case .presented:
             if state == .buffering { state = .playing }
@@ -347,7 +351,7 @@ public final class PlaybackEngine {
         presenter.prepare = { [unowned self] frame in refiltered(frame) }
         // Only audible sound leads: muted, the monotonic clock does (see `setMuted`).
         presenter.masterTime = { [unowned self, weak pipeline = self.pipeline] now in
-            isMuted ? nil : pipeline?.audioOutput?.audibleMediaTime(at: now)
+            isMuted || realignPending ? nil : pipeline?.audioOutput?.audibleMediaTime(at: now)
         }
         presenter.onLoopCompleted = { [unowned self] count in
             onLoopCompleted?(count)

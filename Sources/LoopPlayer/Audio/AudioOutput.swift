@@ -30,9 +30,11 @@ final class AudioOutput: @unchecked Sendable {
     private var fading = 0
     /// Frames of silence to play before the ring's sound (`realign` of sound that ran ahead).
     private var delay = 0
+    /// Frames of incoming sound to drop (`realign` of sound that was behind, beyond what was queued).
+    private var skip = 0
     /// The last buffer handed to the device: when it starts playing, the timeline time of its first
     /// sample, the timeline seconds per sample, and how many real samples it held.
-    private var lastBuffer: (time: Double, mediaTime: Double, step: Double, frames: Int)?
+    private var lastBuffer: (time: Double, mediaTime: Double, step: Double, frames: Int, delayed: Bool)?
 
     private let timing: SDLAudio.Timing
     /// The exact schedule of a callback-paced or clockless driver: when it started and how many
@@ -109,6 +111,11 @@ final class AudioOutput: @unchecked Sendable {
         var done = 0
         condition.lock()
         defer { condition.unlock() }
+        if skip > 0 {
+            let dropped = min(skip, frames)
+            skip -= dropped
+            done = dropped
+        }
         while done < frames {
             if closed || generation != self.generation { return false }
             let taken = ring.append(samples + done * format.channels, frames: frames - done,
@@ -132,6 +139,7 @@ final class AudioOutput: @unchecked Sendable {
         condition.withLock {
             self.generation = generation
             delay = 0
+            skip = 0
             // One buffer of the old sound stays, to fade out instead of stopping with a click.
             fading = gain > 0 && started ? min(ring.buffered, format.bufferFrames) : 0
             ring.truncate(keeping: fading)
@@ -164,7 +172,11 @@ final class AudioOutput: @unchecked Sendable {
             guard let step = ring.nextMediaTime?.step, step > 0 else { return }
             let frames = Int((seconds / step).rounded())
             if frames > 0 {
-                ring.discard(min(frames, ring.buffered - fading))
+                // What is queued beyond the prefill is skipped now; the rest as it arrives, so
+                // the device never runs dry for it.
+                let now = min(frames, max(0, ring.buffered - fading - prefill))
+                ring.discard(now)
+                skip += frames - now
             } else {
                 delay += -frames
             }
@@ -182,7 +194,8 @@ final class AudioOutput: @unchecked Sendable {
     /// the driver is no clock.
     func audibleMediaTime(at now: Double) -> Double? {
         condition.withLock {
-            guard timing != .none, let buffer = lastBuffer else { return nil }
+            // A buffer that starts with silence (`delay`) is not heard before its sound begins.
+            guard timing != .none, let buffer = lastBuffer, !buffer.delayed || now >= buffer.time + latency else { return nil }
             let rate = Double(format.rate)
             let elapsed = ((now - buffer.time - latency) * rate)
                 .clamped(to: -latency * rate...Double(buffer.frames + format.bufferFrames))
@@ -239,7 +252,7 @@ final class AudioOutput: @unchecked Sendable {
             }
         }
         let heardFrom = handedAt + Double(lead) / Double(format.rate)
-        lastBuffer = playing && moved > 0 ? next.map { (heardFrom, $0.time, $0.step, moved) } : nil
+        lastBuffer = playing && moved > 0 ? next.map { (heardFrom, $0.time, $0.step, moved, lead > 0) } : nil
         condition.broadcast()
     }
 

@@ -95,6 +95,7 @@ final class Presenter {
         }
         if !paused { pausedAt = nil }
         isPaused = paused
+        lockedToMaster = false  // the sound's pause fades out a buffer: join it again on resume
     }
 
     func setSpeed(_ newSpeed: Double) {

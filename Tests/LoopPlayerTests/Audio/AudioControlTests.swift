@@ -48,14 +48,28 @@ final class AudioControlTests: XCTestCase {
         XCTAssertLessThan(zip(around, around.dropFirst()).map { abs($1 - $0) }.max() ?? 1, 0.03)
     }
 
-    /// Muted, the picture keeps its own pace (it stops following the sound). The sound is then pushed
-    /// 100 ms late, as a long mute would let two clocks drift apart; unmuting moves the sound back to
-    /// the picture instead of jumping the picture to the sound.
-    func testWhileMutedThePictureLeadsAndUnmutingMovesTheSoundNotThePicture() throws {
+    /// Muted, the picture keeps its own pace (it stops following the sound). The sound is then moved
+    /// 100 ms away, as a long mute lets two clocks drift apart; unmuting moves the sound back to the
+    /// picture instead of jumping the picture to the sound, in both directions and across a pause.
+    func testUnmutingMovesTheSoundBackWhenItFellBehind() throws {
+        try checkUnmuteRealigns(drift: -0.1, pausedAroundUnmute: false)
+    }
+
+    func testUnmutingMovesTheSoundBackWhenItRanAhead() throws {
+        try checkUnmuteRealigns(drift: 0.1, pausedAroundUnmute: false)
+    }
+
+    func testUnmutingWhilePausedRealignsOnResume() throws {
+        try checkUnmuteRealigns(drift: -0.1, pausedAroundUnmute: true)
+    }
+
+    private func checkUnmuteRealigns(drift: Double, pausedAroundUnmute: Bool, file: StaticString = #filePath,
+                                     line: UInt = #line) throws {
         var mutedAt: (time: Double, samples: Int)?
         var unmutedAt: Double?
         var offsetSamplesWhileMuted: Int?
         var pace: [(time: Double, shownMinusMedia: Double)] = []
+        var paused = 0.0  // how long the picture was paused
         let clock = MonotonicClock()
         let capture = try AudioCapture.play(try AudioTestMedia.sine(), stop: StopCondition(duration: 3.5)) { engine, frame in
             pace.append((frame.time, clock.now - frame.time))
@@ -65,24 +79,44 @@ final class AudioControlTests: XCTestCase {
             }
             if frame.time >= 1.5, offsetSamplesWhileMuted == nil {
                 offsetSamplesWhileMuted = engine.statistics.avOffsetSamples
-                engine.pipeline?.audioOutput?.realign(by: -0.1)  // the sound now runs 100 ms behind
+                engine.pipeline?.audioOutput?.realign(by: drift)  // the clocks drifted apart
             }
             if frame.time >= 2, unmutedAt == nil {
                 unmutedAt = frame.time
-                engine.setMuted(false)
+                if pausedAroundUnmute {
+                    // Paused (the sound too, by the engine's loop), unmuted 150 ms later while
+                    // nothing plays, and resumed 300 ms after the pause.
+                    engine.setPaused(true)
+                    let pausedAt = clock.now
+                    engine.auxiliaryDeadline = { [unowned engine] in engine.clock.now + 0.01 }
+                    engine.onTick = { [unowned engine] in
+                        if engine.isMuted, clock.now - pausedAt >= 0.15 { engine.setMuted(false) }
+                        guard engine.isPaused, clock.now - pausedAt >= 0.3 else { return }
+                        engine.setPaused(false)
+                        paused = clock.now - pausedAt
+                        engine.onTick = nil
+                        engine.auxiliaryDeadline = nil
+                    }
+                } else {
+                    engine.setMuted(false)
+                }
             }
         }
-        let muted = try XCTUnwrap(mutedAt)
-        XCTAssertEqual(offsetSamplesWhileMuted, muted.samples, "muted: the picture does not follow the sound")
-        XCTAssertGreaterThan(capture.statistics.avOffsetSamples, muted.samples + 20, "unmuted: it follows again")
-        XCTAssertLessThan(capture.statistics.avOffsetMaxMs ?? .infinity, 20, "the sound was moved back in step")
-        // The picture's pace (shown time − media time) is the same before and after unmuting: no jump.
-        let unmuted = try XCTUnwrap(unmutedAt)
-        let before = try XCTUnwrap(pace.last { $0.time < unmuted - 0.1 }).shownMinusMedia
-        let after = try XCTUnwrap(pace.last).shownMinusMedia
-        XCTAssertEqual(after, before, accuracy: 0.008, "the picture jumped when the sound came back")
-        let first = try XCTUnwrap(capture.samples.firstIndex(where: { abs($0) > 1e-6 }))
-        XCTAssertGreaterThan(Signal.peak(capture.samples[(first + 120_000)...]), 0.1, "sound after unmuting")
+        let muted = try XCTUnwrap(mutedAt, file: file, line: line)
+        XCTAssertEqual(offsetSamplesWhileMuted, muted.samples, "muted: the picture does not follow the sound",
+                       file: file, line: line)
+        XCTAssertGreaterThan(capture.statistics.avOffsetSamples, muted.samples + 20, "unmuted: it follows again",
+                             file: file, line: line)
+        XCTAssertLessThan(capture.statistics.avOffsetMaxMs ?? .infinity, 20, "the sound was moved back in step",
+                          file: file, line: line)
+        // The picture's pace (shown time − media time) is the same before and after unmuting, but
+        // for the pause: no jump.
+        if pausedAroundUnmute { XCTAssertGreaterThanOrEqual(paused, 0.3, "resumed", file: file, line: line) }
+        let unmuted = try XCTUnwrap(unmutedAt, file: file, line: line)
+        let before = try XCTUnwrap(pace.last { $0.time < unmuted - 0.1 }, file: file, line: line).shownMinusMedia
+        let after = try XCTUnwrap(pace.last, file: file, line: line).shownMinusMedia - paused
+        XCTAssertEqual(after, before, accuracy: 0.008, "the picture jumped when the sound came back", file: file, line: line)
+        XCTAssertEqual(capture.statistics.audioUnderruns, 0, file: file, line: line)
     }
 
     /// Twice as fast: the picture covers twice the media, the tone keeps its pitch.
