@@ -26,11 +26,6 @@ struct AudioRing {
     var buffered: Int { Int(written - read) }
     var space: Int { capacity - buffered }
 
-    mutating func removeAll() {
-        read = written
-        stretches.removeAll()
-    }
-
     /// Appends up to `space` frames from `samples`; returns how many were taken.
     mutating func append(_ samples: UnsafePointer<Float>, frames: Int, mediaTime: Double, step: Double) -> Int {
         let count = min(frames, space)

@@ -11,16 +11,13 @@ public enum AudioTrackChoice: Sendable, Equatable {
 
     /// The track this choice names among `tracks`; `best` is FFmpeg's pick (a stream index or < 0).
     func pick(from tracks: [AudioTrack], best: Int32) -> AudioTrack? {
+        let named: AudioTrack?
         switch self {
         case .none: return nil
-        case let .number(number):
-            if let match = tracks.first(where: { $0.number == number }) { return match }
-            return tracks.first { $0.streamIndex == best } ?? tracks.first
-        case let .language(code):
-            if let match = tracks.first(where: { $0.matches(language: code) }) { return match }
-            fallthrough
-        case .automatic:
-            return tracks.first { $0.streamIndex == best } ?? tracks.first
+        case .automatic: named = nil
+        case let .number(number): named = tracks.first { $0.number == number }
+        case let .language(code): named = tracks.first { $0.matches(language: code) }
         }
+        return named ?? tracks.first { $0.streamIndex == best } ?? tracks.first
     }
 }

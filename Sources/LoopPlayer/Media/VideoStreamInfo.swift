@@ -13,6 +13,8 @@ public struct VideoStreamInfo: Sendable, Equatable {
     public var nominalFrameInterval: Double
     /// Duration announced by the container, in seconds (the loop measures the real one).
     public var announcedDuration: Double?
+    /// The black picture shown for audio-only media (there is no video stream).
+    public var isBlackPicture = false
     var timeBase: AVRational
     var colorSpace: AVColorSpace
     var colorRange: AVColorRange
@@ -52,6 +54,7 @@ extension VideoStreamInfo {
     /// stream's time base (its packets measure the loop).
     init(blackPictureFor audio: UnsafeMutablePointer<AVStream>, format: UnsafeMutablePointer<AVFormatContext>) {
         codecName = "none"
+        isBlackPicture = true
         width = 640
         height = 360
         sampleAspectRatio = 1
@@ -67,8 +70,6 @@ extension VideoStreamInfo {
         colorRange = AVCOL_RANGE_MPEG
     }
 
-    /// True for the black picture of audio-only media.
-    public var isBlackPicture: Bool { codecName == "none" }
 
     /// The display matrix's rotation, turned into the clockwise turn that shows the picture upright.
     private static func rotation(of stream: UnsafeMutablePointer<AVStream>) -> Int {

@@ -37,12 +37,24 @@ final class AudioPassPlacerTests: XCTestCase {
         XCTAssertEqual(placer.place(startingAt: 1.9, count: 1024), Placement(silence: 14_400, skip: 0, keep: 1024, start: 76_800))
     }
 
+    /// 0.123 456 7 s at 44.1 kHz is 5444.44 samples a pass: passes of 5444 and 5445 samples whose
+    /// sum after 1000 passes is the exact 5 444 444, not 1000 × a rounded pass.
     func testPassBoundariesDoNotAccumulateRounding() {
         var placer = AudioPassPlacer(sampleRate: 44_100)
-        placer.loopDuration = 1.0 / 3  // 14 700 samples: exact; 1/3 s at 44.1 kHz
-        XCTAssertEqual(placer.passStart(3), 44_100)
-        placer.loopDuration = 0.123_456_7
-        XCTAssertEqual(placer.passStart(1000), Int64((1000 * 0.123_456_7 * 44_100).rounded()))
+        let length = 0.123_456_7
+        placer.loopDuration = length
+        var lengths = Set<Int>()
+        var total = 0
+        for pass in 0..<1000 {
+            // Each pass's sound is longer than the pass; the cut makes it exactly one pass.
+            guard let placement = placer.place(startingAt: Double(pass) * length, count: 6000, pass: pass) else {
+                return XCTFail("pass \(pass) placed nothing")
+            }
+            lengths.insert(placement.silence + placement.keep)
+            total += placement.silence + placement.keep
+        }
+        XCTAssertEqual(total, Int((1000 * length * 44_100).rounded()))
+        XCTAssertEqual(lengths, [5444, 5445])
     }
 
     func testOverlapIsDroppedAndOneSampleOfJitterIsNotAGap() {
