@@ -23,9 +23,10 @@ let package = Package(
         .systemLibrary(name: "CSDL", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
         .target(name: "CFFmpegLog", dependencies: ["CFFmpeg"]),
         .target(name: "Filters", dependencies: ["CFFmpeg"]),
+        .target(name: "Overlay"),
         .target(
             name: "LoopPlayer",
-            dependencies: ["CFFmpeg", "CFFmpegLog", "CSDL", "Filters", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CFFmpeg", "CFFmpegLog", "CSDL", "Filters", "Overlay", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Resources/Media")]),
         .executableTarget(
             name: "loopplay",
