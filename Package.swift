@@ -22,11 +22,12 @@ let package = Package(
             providers: [.apt(ffmpegPackages)]),
         .systemLibrary(name: "CSDL", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
         .target(name: "CFFmpegLog", dependencies: ["CFFmpeg"]),
-        .target(name: "Filters", dependencies: ["CFFmpeg"]),
+        .target(name: "FFmpegSupport", dependencies: ["CFFmpeg"]),
+        .target(name: "Filters", dependencies: ["CFFmpeg", "FFmpegSupport"]),
         .target(name: "Overlay"),
         .target(
             name: "LoopPlayer",
-            dependencies: ["CFFmpeg", "CFFmpegLog", "CSDL", "Filters", "Overlay", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CFFmpeg", "CFFmpegLog", "CSDL", "FFmpegSupport", "Filters", "Overlay", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Resources/Media")]),
         .executableTarget(
             name: "loopplay",
@@ -34,8 +35,8 @@ let package = Package(
         .executableTarget(name: "WindowPlayer", dependencies: ["LoopPlayer"], path: "Examples/WindowPlayer"),
         .executableTarget(name: "EmbedInSDL", dependencies: ["LoopPlayer", "CSDL"], path: "Examples/EmbedInSDL"),
         .executableTarget(name: "HeadlessFrames", dependencies: ["LoopPlayer"], path: "Examples/HeadlessFrames"),
-        .testTarget(name: "LoopPlayerTests", dependencies: ["LoopPlayer", "Filters", "CFFmpeg", "CSDL"]),
-        .testTarget(name: "FiltersTests", dependencies: ["Filters", "CFFmpeg"]),
+        .testTarget(name: "LoopPlayerTests", dependencies: ["LoopPlayer", "Filters", "FFmpegSupport", "CFFmpeg", "CSDL"]),
+        .testTarget(name: "FiltersTests", dependencies: ["Filters", "FFmpegSupport", "CFFmpeg"]),
     ],
     swiftLanguageModes: [.v6]
 )

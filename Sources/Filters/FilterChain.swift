@@ -1,4 +1,5 @@
 import CFFmpeg
+import FFmpegSupport
 
 /// A `FilterStack` compiled for running: consecutive libavfilter filters become one graph, split
 /// around custom Swift filters; brightness/contrast is a last graph of its own (a `lutyuv` with the
@@ -44,49 +45,37 @@ public final class FilterChain: @unchecked Sendable {
         self.segments = segments
     }
 
-    /// Runs `frame` through every segment. The caller keeps `frame`; returned frames are the caller's.
-    public func process(_ frame: UnsafeMutablePointer<AVFrame>, time: Double) throws(FilterError) -> [UnsafeMutablePointer<AVFrame>] {
-        guard let first = av_frame_clone(frame) else { return [] }
-        var current = [first]
-        for index in segments.indices {
-            var next: [UnsafeMutablePointer<AVFrame>] = []
-            do {
-                for picture in current { next += try run(segment: index, on: picture, time: time) }
-            } catch {
-                Self.free(current + next)
-                throw error
-            }
-            Self.free(current)
-            current = next
-        }
-        return current
+    /// Runs `frame` (the caller keeps it) through every segment; every picture that comes out goes to `emit`.
+    public func process(_ frame: borrowing OwnedFrame, time: Double,
+                        emit: (consuming OwnedFrame) throws(FilterError) -> Void) throws(FilterError) {
+        guard let picture = frame.reference() else { throw FilterError(filter: "input", reason: "out of memory") }
+        try run(segment: 0, on: picture, time: time, emit: emit)
     }
 
-    /// One segment on one picture; `picture` stays the caller's.
-    private func run(segment index: Int, on picture: UnsafeMutablePointer<AVFrame>,
-                     time: Double) throws(FilterError) -> [UnsafeMutablePointer<AVFrame>] {
+    /// One segment on one picture; its outputs go through the next segments.
+    private func run(segment index: Int, on picture: consuming OwnedFrame, time: Double,
+                     emit: (consuming OwnedFrame) throws(FilterError) -> Void) throws(FilterError) {
+        guard index < segments.count else { return try emit(picture) }
+        func next(_ output: consuming OwnedFrame) throws(FilterError) {
+            try run(segment: index + 1, on: output, time: time, emit: emit)
+        }
         switch segments[index] {
         case let .graph(chain, built):
-            let input = FilterGraph.Input(frame: picture, timeBase: timeBase)
-            var graph = built
-            if graph?.input != input {
-                let made = try FilterGraph(chain: chain, input: input, threads: index == segments.count - 1 ? lastGraphThreads : 0)
-                segments[index] = .graph(chain: chain, built: made)
-                graph = made
-                applyAdjustmentCommands(to: made)
+            let input = FilterGraph.Input(frame: picture.pointer, timeBase: timeBase)
+            let graph: FilterGraph
+            if let built, built.input == input {
+                graph = built
+            } else {
+                graph = try FilterGraph(chain: chain, input: input, threads: index == segments.count - 1 ? lastGraphThreads : 0)
+                segments[index] = .graph(chain: chain, built: graph)
+                applyAdjustmentCommands(to: graph)
             }
-            return try graph!.process(picture)
+            try graph.process(picture, emit: next)
         case let .custom(filter):
-            guard av_frame_make_writable(picture) >= 0, let copy = av_frame_clone(picture) else { return [] }
-            filter.apply(to: Self.planes(of: copy), time: time)
-            return [copy]
-        }
-    }
-
-    private static func free(_ frames: [UnsafeMutablePointer<AVFrame>]) {
-        for frame in frames {
-            var owned: UnsafeMutablePointer<AVFrame>? = frame
-            av_frame_free(&owned)
+            // A graph's output is ours alone, so this changes it in place (no copy).
+            guard picture.makeWritable() else { throw FilterError(filter: "custom filter", reason: "out of memory") }
+            filter.apply(to: Self.planes(of: picture.pointer), time: time)
+            try next(picture)
         }
     }
 

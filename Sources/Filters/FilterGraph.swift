@@ -1,4 +1,5 @@
 import CFFmpeg
+import FFmpegSupport
 
 /// Owns one configured libavfilter graph: `buffer` → the chain → `format=yuv420p` → `buffersink` for
 /// pictures, or any source → chain → sink (audio). Temporal filters keep their state as long as the
@@ -95,22 +96,29 @@ public final class FilterGraph: @unchecked Sendable {
 
     deinit { avfilter_graph_free(&graph) }
 
-    /// Pushes `frame` (a new reference is taken; the caller keeps its own) and returns every frame
-    /// the graph releases, owned by the caller.
-    /// A nil frame ends the stream: the graph releases what it holds.
-    public func process(_ frame: UnsafeMutablePointer<AVFrame>?) throws(FilterError) -> [UnsafeMutablePointer<AVFrame>] {
+    /// Pushes `frame` (the graph takes its own reference) and hands every frame the graph releases to `emit`.
+    public func process(_ frame: borrowing OwnedFrame,
+                        emit: (consuming OwnedFrame) throws(FilterError) -> Void) throws(FilterError) {
+        try push(frame.pointer)
+        try pull(emit)
+    }
+
+    /// Ends the stream: the graph releases what it still holds (tempo filters, delays).
+    public func finish(emit: (consuming OwnedFrame) throws(FilterError) -> Void) throws(FilterError) {
+        try push(nil)
+        try pull(emit)
+    }
+
+    private func push(_ frame: UnsafeMutablePointer<AVFrame>?) throws(FilterError) {
         let status = av_buffersrc_add_frame_flags(source, frame, Int32(AV_BUFFERSRC_FLAG_KEEP_REF))
         guard status >= 0 else { throw FilterError(filter: chain, reason: ffmpegErrorText(status)) }
-        var outputs: [UnsafeMutablePointer<AVFrame>] = []
-        while let output = av_frame_alloc() {
-            if av_buffersink_get_frame(sink, output) < 0 {
-                var unused: UnsafeMutablePointer<AVFrame>? = output
-                av_frame_free(&unused)
-                break
-            }
-            outputs.append(output)
+    }
+
+    private func pull(_ emit: (consuming OwnedFrame) throws(FilterError) -> Void) throws(FilterError) {
+        while let output = OwnedFrame() {
+            guard av_buffersink_get_frame(sink, output.pointer) >= 0 else { return }
+            try emit(output)
         }
-        return outputs
     }
 
     /// Changes an option of a running filter (e.g. `eq` `brightness`) without rebuilding.

@@ -39,9 +39,9 @@ final class BrightnessContrastTests: XCTestCase {
     func testChangingTheAdjustmentTakesEffectOnTheRunningChain() throws {
         let chain = FilterChain(stack: FilterStack([.denoise(strength: 4)]), timeBase: .init(num: 1, den: 30))
         let frame = TestFrame(grey: 100)
-        let before = Picture(try chain.process(frame.pointer, time: 0)[0])
+        let before = try pictures(chain, frame, time: 0)[0]
         chain.setAdjustment(ColorAdjustment(brightness: 0.2))
-        let after = Picture(try chain.process(frame.pointer, time: 0)[0])
+        let after = try pictures(chain, frame, time: 0)[0]
         XCTAssertEqual(Int(before.y[4][4]), 100, accuracy: 1)
         XCTAssertEqual(Int(after.y[4][4]), 151, accuracy: 1, "the running lut took the command")
     }

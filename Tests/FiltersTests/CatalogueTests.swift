@@ -146,8 +146,8 @@ final class CatalogueTests: XCTestCase {
             let values = (0..<(64 * 32)).map { _ in UInt8(128 + Int.random(in: -6...6, using: &generator)) }
             let noisy = TestFrame(luma: { x, y in values[y * 64 + x] })
             noisy.pointer.pointee.pts = Int64(index)
-            inputSpread = spread(Picture(av_frame_clone(noisy.pointer)!))
-            spreads.append(spread(Picture(try chain.process(noisy.pointer, time: Double(index))[0])))
+            inputSpread = spread(Picture(noisy.frame))
+            spreads.append(spread(try pictures(chain, noisy, time: Double(index))[0]))
         }
         XCTAssertLessThan(spreads.last!, inputSpread * 0.5, "input \(inputSpread), outputs \(spreads)")
         XCTAssertLessThan(spreads.last!, spreads.first!, "the temporal part learns over frames")

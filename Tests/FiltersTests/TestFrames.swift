@@ -1,15 +1,18 @@
 import CFFmpeg
+import FFmpegSupport
 import Filters
 import XCTest
 
 /// Owned yuv420p test pictures made in memory, and readers for filter output.
 final class TestFrame {
-    let pointer: UnsafeMutablePointer<AVFrame>
+    let frame: OwnedFrame
+    var pointer: UnsafeMutablePointer<AVFrame> { frame.pointer }
 
     /// A `width`×`height` picture whose luma is `luma(x, y)` and chroma `chroma(x, y)` (half size).
     init(width: Int = 64, height: Int = 32, luma: (Int, Int) -> UInt8,
          chroma: (Int, Int) -> (UInt8, UInt8) = { _, _ in (128, 128) }) {
-        pointer = av_frame_alloc()!
+        frame = OwnedFrame()!
+        let pointer = frame.pointer
         pointer.pointee.width = Int32(width)
         pointer.pointee.height = Int32(height)
         pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
@@ -30,8 +33,6 @@ final class TestFrame {
         self.init(width: width, height: height, luma: { _, _ in grey })
     }
 
-    deinit { var frame: UnsafeMutablePointer<AVFrame>? = pointer; av_frame_free(&frame) }
-
     static func planes(_ frame: UnsafeMutablePointer<AVFrame>) -> PixelPlanes {
         PixelPlanes(width: Int(frame.pointee.width), height: Int(frame.pointee.height), luma: frame.pointee.data.0!,
                     lumaStride: Int(frame.pointee.linesize.0), cb: frame.pointee.data.1!, cr: frame.pointee.data.2!,
@@ -39,7 +40,7 @@ final class TestFrame {
     }
 }
 
-/// A filtered picture's values, copied out (the frame is freed).
+/// A filtered picture's values, copied out.
 struct Picture {
     let width: Int
     let height: Int
@@ -47,15 +48,13 @@ struct Picture {
     let u: [[UInt8]]
     let v: [[UInt8]]
 
-    init(_ frame: UnsafeMutablePointer<AVFrame>) {
-        let planes = TestFrame.planes(frame)
+    init(_ frame: borrowing OwnedFrame) {
+        let planes = TestFrame.planes(frame.pointer)
         width = planes.width
         height = planes.height
         y = (0..<planes.height).map { row in (0..<planes.width).map { planes.luma[row * planes.lumaStride + $0] } }
         u = (0..<planes.chromaHeight).map { row in (0..<planes.chromaWidth).map { planes.cb[row * planes.chromaStride + $0] } }
         v = (0..<planes.chromaHeight).map { row in (0..<planes.chromaWidth).map { planes.cr[row * planes.chromaStride + $0] } }
-        var owned: UnsafeMutablePointer<AVFrame>? = frame
-        av_frame_free(&owned)
     }
 
     var meanY: Double { Double(y.joined().map(Int.init).reduce(0, +)) / Double(width * height) }
@@ -66,9 +65,16 @@ struct Picture {
 /// Runs `frame` through a stack; one picture comes out.
 func filter(_ frame: TestFrame, _ stack: FilterStack, file: StaticString = #filePath, line: UInt = #line) throws -> Picture {
     let chain = FilterChain(stack: stack, timeBase: AVRational(num: 1, den: 30))
-    let outputs = try chain.process(frame.pointer, time: 0)
+    let outputs = try pictures(chain, frame, time: 0)
     XCTAssertEqual(outputs.count, 1, file: file, line: line)
-    return Picture(outputs[0])
+    return outputs[0]
+}
+
+/// Every picture `chain` makes of `frame`.
+func pictures(_ chain: FilterChain, _ frame: TestFrame, time: Double) throws -> [Picture] {
+    var outputs: [Picture] = []
+    try chain.process(frame.frame, time: time) { outputs.append(Picture($0)) }
+    return outputs
 }
 
 func filter(_ frame: TestFrame, _ filters: VideoFilter..., brightness: Float = 0, contrast: Float = 1) throws -> Picture {

@@ -1,4 +1,5 @@
 import CFFmpeg
+import FFmpegSupport
 import Filters
 
 /// Turns placed source audio into the device's format — interleaved 32-bit float at the device's
@@ -77,13 +78,22 @@ final class AudioConverter {
     /// Pushes `frame` (pts = timeline sample index; nil drains) and returns the converted blocks.
     func convert(_ frame: UnsafeMutablePointer<AVFrame>?) throws(FilterError) -> [Block] {
         if let frame, firstIndex == nil { firstIndex = frame.pointee.pts }
-        return try graph.process(frame).map { output in
+        var blocks: [Block] = []
+        let collect: (consuming OwnedFrame) throws(FilterError) -> Void = { output in
             // Output pts counts output samples at the device rate from `firstIndex`; at speed s each
             // stands for s samples of the timeline.
-            let first = Double(firstIndex ?? 0) / Double(sourceRate)
-            let produced = Double(output.pointee.pts) / Double(deviceRate) - first
-            return Block(frame: output, mediaTime: first + produced * speed, secondsPerSample: speed / Double(deviceRate))
+            let first = Double(self.firstIndex ?? 0) / Double(self.sourceRate)
+            let produced = Double(output.pointer.pointee.pts) / Double(self.deviceRate) - first
+            blocks.append(Block(frame: output.release(), mediaTime: first + produced * self.speed,
+                                secondsPerSample: self.speed / Double(self.deviceRate)))
         }
+        if let frame {
+            let borrowed = OwnedFrame(taking: av_frame_clone(frame)!)
+            try graph.process(borrowed, emit: collect)
+        } else {
+            try graph.finish(emit: collect)
+        }
+        return blocks
     }
 
     /// `atempo` takes factors from 0.5 to 100: slower speeds chain several.

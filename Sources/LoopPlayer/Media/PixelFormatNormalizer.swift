@@ -1,4 +1,5 @@
 import CFFmpeg
+import FFmpegSupport
 
 /// Converts decoded frames the renderers cannot upload directly (10-bit, 4:4:4, RGB…) to yuv420p,
 /// on the decode thread so the main thread only uploads.
@@ -35,29 +36,5 @@ final class PixelFormatNormalizer {
         var consumed: UnsafeMutablePointer<AVFrame>? = frame
         av_frame_free(&consumed)
         return output
-    }
-}
-
-/// Calls `body` with the frame's plane pointers and line sizes as C arrays (swscale's source side).
-func withFramePlanes<R>(_ frame: UnsafeMutablePointer<AVFrame>,
-                        _ body: (UnsafePointer<UnsafePointer<UInt8>?>, UnsafePointer<Int32>) -> R) -> R {
-    withUnsafeMutablePointer(to: &frame.pointee.data) { data in
-        withUnsafeMutablePointer(to: &frame.pointee.linesize) { lines in
-            data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { planes in
-                lines.withMemoryRebound(to: Int32.self, capacity: 8) { strides in body(planes, strides) }
-            }
-        }
-    }
-}
-
-/// The same for a frame being written (swscale's destination side).
-func withMutableFramePlanes<R>(_ frame: UnsafeMutablePointer<AVFrame>,
-                               _ body: (UnsafePointer<UnsafeMutablePointer<UInt8>?>, UnsafePointer<Int32>) -> R) -> R {
-    withUnsafeMutablePointer(to: &frame.pointee.data) { data in
-        withUnsafeMutablePointer(to: &frame.pointee.linesize) { lines in
-            data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { planes in
-                lines.withMemoryRebound(to: Int32.self, capacity: 8) { strides in body(planes, strides) }
-            }
-        }
     }
 }

@@ -1,4 +1,5 @@
 import CFFmpeg
+import FFmpegSupport
 import Filters
 import Synchronization
 
@@ -97,9 +98,13 @@ final class FrameRefilter: Sendable {
     private static func refilter(_ frame: VideoFrame, source: UnsafeMutablePointer<AVFrame>, stack: FilterStack,
                                  stamp: FilterStamp, timeBase: AVRational) -> VideoFrame? {
         let chain = stack.isIdentity ? nil : FilterChain(stack: stack, timeBase: timeBase)
-        var outputs = chain.flatMap { try? $0.process(source, time: frame.time) } ?? []
-        let picture = outputs.popLast() ?? av_frame_clone(source)
-        outputs.forEach(av_frame_free_owned)
+        var last: UnsafeMutablePointer<AVFrame>?
+        let input = OwnedFrame(taking: av_frame_clone(source)!)
+        try? chain?.process(input, time: frame.time) { output in
+            if let last { av_frame_free_owned(last) }
+            last = output.release()
+        }
+        let picture = last ?? av_frame_clone(source)
         guard let picture else {
             av_frame_free_owned(source)
             return nil

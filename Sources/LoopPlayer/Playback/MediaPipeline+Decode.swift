@@ -1,4 +1,5 @@
 import CFFmpeg
+import FFmpegSupport
 import Filters
 import Foundation
 import Synchronization
@@ -115,7 +116,10 @@ extension MediaPipeline {
         }
         guard let chain = context.chain else { return ([(av_frame_clone(picture)!, nil)], context.stamp) }
         do {
-            return (try chain.process(picture, time: time).map { ($0, av_frame_clone(picture)) }, context.stamp)
+            var outputs: [(UnsafeMutablePointer<AVFrame>, UnsafeMutablePointer<AVFrame>?)] = []
+            let input = OwnedFrame(taking: av_frame_clone(picture)!)
+            try chain.process(input, time: time) { outputs.append(($0.release(), av_frame_clone(picture))) }
+            return (outputs, context.stamp)
         } catch {
             context.failedRevision = stack.revision
             // The fallback is used once: if it fails too, the picture goes unfiltered.

@@ -1,4 +1,5 @@
 import CFFmpeg
+import FFmpegSupport
 import Foundation
 
 /// An RGB picture in memory (8 bits per channel, rows packed).

@@ -1,0 +1,45 @@
+import CFFmpeg
+
+/// The single owner of an `AVFrame`: freed when the owner goes away, moved (never copied) from one
+/// stage to the next, so a leak or a double free does not compile.
+///
+/// ```swift
+/// guard let frame = OwnedFrame() else { return }       // av_frame_alloc
+/// decoder.receive(into: frame)
+/// queue.push(consume frame)                            // the queue owns it now
+/// ```
+/// `pointer` is for reading and for handing to FFmpeg calls that borrow the frame; nobody else frees it.
+public struct OwnedFrame: ~Copyable, @unchecked Sendable {  // unique owner: moving it moves the frame
+    public let pointer: UnsafeMutablePointer<AVFrame>
+
+    /// A new, empty frame; nil when out of memory.
+    public init?() {
+        guard let frame = av_frame_alloc() else { return nil }
+        pointer = frame
+    }
+
+    /// Takes over a frame FFmpeg handed out (e.g. from `av_frame_clone`).
+    public init(taking frame: UnsafeMutablePointer<AVFrame>) {
+        pointer = frame
+    }
+
+    /// A new reference to the same picture or samples (no copy of the data); nil when out of memory.
+    public func reference() -> OwnedFrame? {
+        av_frame_clone(pointer).map(OwnedFrame.init(taking:))
+    }
+
+    /// Makes the data writable by this owner alone (copying it if another reference shares it).
+    public func makeWritable() -> Bool { av_frame_make_writable(pointer) >= 0 }
+
+    /// Gives up ownership: the caller must free the frame (or hand it to another owner).
+    public consuming func release() -> UnsafeMutablePointer<AVFrame> {
+        let frame = pointer
+        discard self
+        return frame
+    }
+
+    deinit {
+        var frame: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&frame)
+    }
+}
