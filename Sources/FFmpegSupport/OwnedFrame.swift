@@ -1,4 +1,5 @@
 import CFFmpeg
+import Synchronization
 
 /// The single owner of an `AVFrame`: freed when the owner goes away, moved (never copied) from one
 /// stage to the next, so a leak or a double free does not compile.
@@ -42,4 +43,15 @@ public struct OwnedFrame: ~Copyable, @unchecked Sendable {  // unique owner: mov
         var frame: UnsafeMutablePointer<AVFrame>? = pointer
         av_frame_free(&frame)
     }
+}
+
+/// Hands an owned frame to another thread (escaping closures cannot capture a noncopyable value):
+/// the receiver takes it exactly once.
+public final class FrameHandoff: Sendable {
+    private let frame: Mutex<OwnedFrame?>
+
+    public init(_ frame: consuming OwnedFrame) { self.frame = Mutex(frame) }
+
+    /// The frame; nil after the first call.
+    public func take() -> OwnedFrame? { frame.withLock { $0.take() } }
 }

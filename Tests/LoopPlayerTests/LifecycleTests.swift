@@ -60,10 +60,10 @@ final class LifecycleTests: XCTestCase {
 
     func testBoundedQueueCloseWakesABlockedProducer() {
         let queue = BoundedQueue<Int>(maxCount: 1)
-        XCTAssertTrue(queue.push(1))
+        XCTAssertEqual(queue.push(1), .queued)
         let finished = expectation(description: "push returned")
         let thread = WorkerThread(name: "producer") {
-            XCTAssertFalse(queue.push(2))  // blocks: full, then fails when closed
+            XCTAssertEqual(queue.push(2), .closed)  // blocks: full, then fails when closed
             finished.fulfill()
         }
         usleep(50_000)

@@ -9,7 +9,7 @@ extension PlaybackEngine {
     public func setVolume(_ volume: Float) {
         let clamped = volume.isNaN ? 1 : min(max(volume, 0), 1)
         configuration.audio.volume = clamped
-        pipeline?.setAudio { $0.volume = clamped }
+        pipeline?.audio.change { $0.volume = clamped }
         onEvent?(.volumeChanged(clamped))
     }
 
@@ -21,23 +21,23 @@ extension PlaybackEngine {
         realignPending = configuration.audio.muted && !muted
         configuration.audio.muted = muted
         realignSoundIfPending()
-        pipeline?.setAudio { $0.muted = muted }
+        pipeline?.audio.change { $0.muted = muted }
     }
 
     /// After unmuting: the sound goes to where the picture is; until then the picture's clock leads.
     /// Moves under 5 ms are left to the presenter's slewing.
     func realignSoundIfPending() {
-        guard realignPending, let output = pipeline?.audioOutput, let picture = presenter?.mediaTimeNow(),
+        guard realignPending, let output = pipeline?.audio.output, let picture = presenter?.mediaTimeNow(),
               let heard = output.audibleMediaTime(at: clock.now) else { return }
         realignPending = false
         if abs(picture - heard) > 0.005 { output.realign(by: picture - heard) }
     }
 
     /// The source's audio tracks (empty until it opened).
-    public var audioTracks: [AudioTrack] { pipeline?.audioTracks ?? [] }
+    public var audioTracks: [AudioTrack] { pipeline?.status.audioTracks ?? [] }
 
     /// The track being played, if any.
-    public var audioTrack: AudioTrack? { pipeline?.currentAudioTrack }
+    public var audioTrack: AudioTrack? { pipeline?.status.audioTrack }
 
     /// Switches to the first track in `language` (`en` or `eng`). Throws `audioTrackNotFound` (also
     /// sent as an error event) if none matches; the current track plays on.
@@ -92,16 +92,29 @@ extension PlaybackEngine {
             || state == .ready
         guard silent != audioPaused else { return }
         audioPaused = silent
-        pipeline.setAudio { $0.paused = silent }
+        pipeline.audio.change { $0.paused = silent }
     }
 
-    /// Errors from the audio thread and underruns, as events.
-    func reportAudioProblems(_ pipeline: MediaPipeline) {
-        for error in pipeline.takeAudioFailures() {
-            record(error)
-            onEvent?(.error(error))
+    /// What the pipeline's threads reported: failures end the item, warnings and underruns are events.
+    func handleReports(_ pipeline: MediaPipeline) {
+        for report in pipeline.status.takeReports() {
+            switch report {
+            case let .fatal(error):
+                fail(error)
+            case let .warning(error):
+                record(error)
+                onEvent?(.error(error))
+            case let .filterFailed(error, instead):
+                // The decode thread went back to the last stack that worked: that is what runs now.
+                filters = instead
+                pipeline.setFilters(instead)
+                record(.invalidFilter(error))
+                onEvent?(.error(.invalidFilter(error)))
+            case .underrun:
+                onEvent?(.waitingToPlayAtSpecifiedRate)
+            }
         }
-        let underruns = pipeline.audioOutput?.underruns ?? 0
+        let underruns = pipeline.audio.output?.underruns ?? 0
         if underruns > reportedUnderruns {
             reportedUnderruns = underruns
             onEvent?(.waitingToPlayAtSpecifiedRate)

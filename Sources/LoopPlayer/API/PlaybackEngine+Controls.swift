@@ -36,7 +36,7 @@ extension PlaybackEngine {
         let clamped = speed.isNaN ? 1 : min(max(speed, 0), 16)
         pendingSpeed = clamped
         presenter?.setSpeed(clamped)
-        pipeline?.setAudio { $0.speed = clamped }
+        pipeline?.audio.change { $0.speed = clamped }
         waiter.wake()
     }
 
@@ -91,7 +91,7 @@ extension PlaybackEngine {
 
     /// Length of one pass: measured once the first pass was read, announced by the container before.
     public var duration: Double? {
-        pipeline?.timeline?.loopDurationSeconds ?? videoInfo?.announcedDuration
+        pipeline?.status.loopDuration ?? videoInfo?.announcedDuration
     }
 
     /// Seeks inside the current pass; negative goes to the start, past the end to the last frame.

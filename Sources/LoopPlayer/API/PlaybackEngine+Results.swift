@@ -5,15 +5,15 @@ extension PlaybackEngine {
     public var statistics: PlaybackStatistics {
         var statistics = presenter?.statistics ?? PlaybackStatistics()
         if let info = videoInfo { statistics.nominalFrameIntervalMs = info.nominalFrameInterval * 1000 }
-        statistics.framesDecoded = pipeline?.framesDecoded ?? 0
-        statistics.decodeErrors = pipeline?.decodeErrors ?? 0
-        statistics.loopDurationMs = pipeline?.timeline?.loopDurationSeconds.map { $0 * 1000 }
+        statistics.framesDecoded = pipeline?.status.framesDecoded ?? 0
+        statistics.decodeErrors = pipeline?.status.decodeErrors ?? 0
+        statistics.loopDurationMs = pipeline?.status.loopDuration.map { $0 * 1000 }
         statistics.firstFrameMs = firstFrameMs
         statistics.peakRSSBytes = ProcessUsage.peakRSSBytes
         statistics.cpuSeconds = ProcessUsage.cpuSeconds
         statistics.errors = errorCounts
-        statistics.audioDevice = pipeline?.audioOutput?.format
-        statistics.audioUnderruns = pipeline?.audioOutput?.underruns ?? 0
+        statistics.audioDevice = pipeline?.audio.output?.format
+        statistics.audioUnderruns = pipeline?.audio.output?.underruns ?? 0
         return statistics
     }
 

@@ -130,7 +130,7 @@ public final class PlaybackEngine {
         self.location = location
         onEvent?(.currentItemChanged)
         loadStartedAt = realClock.now
-        let sound = MediaPipeline.AudioControls(volume: configuration.audio.volume, muted: configuration.audio.muted,
+        let sound = AudioSlot.Controls(volume: configuration.audio.volume, muted: configuration.audio.muted,
                                                 paused: true, speed: pendingSpeed)
         pipeline = MediaPipeline(location: location, looping: configuration.looping, audio: configuration.audio,
                                  audioDriver: audioDriver(), audioControls: sound, frameReady: waiter.wake)
@@ -160,15 +160,12 @@ public final class PlaybackEngine {
     /// Blocks until the source has opened (or failed); for callers that want errors before `run()`.
     @discardableResult
     public func waitUntilReady(timeout: Double = 30) -> State {
-        let deadline = realClock.now + timeout
-        while realClock.now < deadline, let pipeline {
-            switch pipeline.phase {
-            case .opening: usleep(2_000)
-            case let .failed(error): fail(error); return state
-            case let .ready(info):
-                if presenter == nil, let error = prepare(info) { fail(error) }
-                return state
-            }
+        guard let pipeline else { return state }
+        switch pipeline.status.waitUntilOpened(deadline: MonotonicCondition.now + timeout) {
+        case .opening: break
+        case let .failed(error): fail(error)
+        case let .ready(info):
+            if presenter == nil, let error = prepare(info) { fail(error) }
         }
         return state
     }
@@ -216,7 +213,7 @@ public final class PlaybackEngine {
         if case let .failed(error) = state { return exitOnFailure ? .finished(.failed(error)) : .wait(nil) }
         guard let pipeline else { return exitOnFailure ? .finished(.finished) : .wait(nil) }
         if presenter == nil {
-            switch pipeline.phase {
+            switch pipeline.status.phase {
             case .opening:
                 return .wait(nil)
             case let .failed(error):
@@ -231,14 +228,8 @@ public final class PlaybackEngine {
             }
         }
         guard let presenter else { return .finished(.finished) }
-        reportAudioProblems(pipeline)
-        if let failure = pipeline.takeFilterFailure() {
-            // The decode thread went back to the last stack that worked: that is what runs now.
-            filters = failure.runningInstead
-            pipeline.setFilters(failure.runningInstead)
-            record(.invalidFilter(failure.error))
-            onEvent?(.error(.invalidFilter(failure.error)))
-        }
+        handleReports(pipeline)
+        if case let .failed(error) = state { return exitOnFailure ? .finished(.failed(error)) : .wait(nil) }
         if presenter.isPaused || presenter.speed == 0, let current = presenter.current,
            let refreshed = refiltered(current), refreshed !== current {
             presenter.replaceCurrent(with: refreshed)  // the paused picture with the new stack
@@ -290,7 +281,7 @@ public final class PlaybackEngine {
     }
 
     private func reportDurationIfMeasured() {
-        guard let measured = pipeline?.timeline?.loopDurationSeconds, reportedDuration != measured else { return }
+        guard let measured = pipeline?.status.loopDuration, reportedDuration != measured else { return }
         reportedDuration = measured
         onEvent?(.duration(measured))
     }
@@ -351,7 +342,7 @@ public final class PlaybackEngine {
         presenter.prepare = { [unowned self] frame in refiltered(frame) }
         // Only audible sound leads: muted, the monotonic clock does (see `setMuted`).
         presenter.masterTime = { [unowned self, weak pipeline = self.pipeline] now in
-            isMuted || realignPending ? nil : pipeline?.audioOutput?.audibleMediaTime(at: now)
+            isMuted || realignPending ? nil : pipeline?.audio.output?.audibleMediaTime(at: now)
         }
         presenter.onLoopCompleted = { [unowned self] count in
             onLoopCompleted?(count)
@@ -388,7 +379,7 @@ public final class PlaybackEngine {
         return "\(name) — loopplay"
     }
 
-    private func fail(_ error: PlayerError) {
+    func fail(_ error: PlayerError) {
         record(error)
         pipeline?.stop()
         state = .failed(error)

@@ -31,6 +31,12 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No audio device could be opened (or the audio track cannot be decoded); the video plays on
     /// without sound, on the monotonic clock.
     case audioUnavailable(reason: String)
+    /// The media opened, but a whole pass (or a long stretch) of its pictures decoded to nothing:
+    /// corrupt or unsupported data. Playback stops with this error instead of looping over nothing.
+    case noDecodableFrames(source: String, detail: String)
+    /// Looping had to stop (the input cannot go back to its start, or a pass after a rewind held
+    /// nothing); the media plays to its end like non-looping media.
+    case loopingStopped(source: String, reason: String)
     /// No audio track has the requested language; `available` lists the tracks there are. The
     /// current track keeps playing.
     case audioTrackNotFound(language: String, available: [String])
@@ -50,13 +56,16 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidFilter: "invalidFilter"
         case .audioUnavailable: "audioUnavailable"
         case .audioTrackNotFound: "audioTrackNotFound"
+        case .noDecodableFrames: "noDecodableFrames"
+        case .loopingStopped: "loopingStopped"
         }
     }
 
     /// True for errors about the media (as opposed to usage or the machine).
     public var isMediaError: Bool {
         switch self {
-        case .sourceNotFound, .notAFile, .emptyFile, .unreadableMedia, .noVideoStream, .decoderUnavailable: true
+        case .sourceNotFound, .notAFile, .emptyFile, .unreadableMedia, .noVideoStream, .decoderUnavailable,
+             .noDecodableFrames, .loopingStopped: true
         case .invalidSetting, .displayUnavailable, .renderFailed, .invalidFilter, .audioUnavailable,
              .audioTrackNotFound: false
         }
@@ -81,6 +90,8 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .audioTrackNotFound(language, available):
             "no audio track matches '\(language)'" + (available.isEmpty ? " (the media has no audio)"
                 : " (tracks: \(available.joined(separator: ", ")))") + "; the current track plays on"
+        case let .noDecodableFrames(source, detail): "\(source): no picture could be decoded (\(detail))"
+        case let .loopingStopped(source, reason): "\(source): looping stops: \(reason)"
         }
     }
 }

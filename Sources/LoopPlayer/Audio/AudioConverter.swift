@@ -9,8 +9,10 @@ import Filters
 /// Input frames carry their timeline sample index as pts (time base 1/source rate); each output
 /// block comes back with the timeline time of its first sample, so the clock can follow.
 final class AudioConverter {
+    /// Converted samples: interleaved floats in the device's layout.
     struct Block {
-        let frame: UnsafeMutablePointer<AVFrame>
+        let samples: UnsafePointer<Float>
+        let frames: Int
         /// Timeline seconds of the first sample.
         let mediaTime: Double
         /// Timeline seconds each output sample stands for (speed / device rate).
@@ -75,25 +77,27 @@ final class AudioConverter {
             && av_channel_layout_compare(&layout, &other) == 0
     }
 
-    /// Pushes `frame` (pts = timeline sample index; nil drains) and returns the converted blocks.
-    func convert(_ frame: UnsafeMutablePointer<AVFrame>?) throws(FilterError) -> [Block] {
-        if let frame, firstIndex == nil { firstIndex = frame.pointee.pts }
-        var blocks: [Block] = []
-        let collect: (consuming OwnedFrame) throws(FilterError) -> Void = { output in
-            // Output pts counts output samples at the device rate from `firstIndex`; at speed s each
-            // stands for s samples of the timeline.
-            let first = Double(self.firstIndex ?? 0) / Double(self.sourceRate)
-            let produced = Double(output.pointer.pointee.pts) / Double(self.deviceRate) - first
-            blocks.append(Block(frame: output.release(), mediaTime: first + produced * self.speed,
-                                secondsPerSample: self.speed / Double(self.deviceRate)))
-        }
-        if let frame {
-            let borrowed = OwnedFrame(taking: av_frame_clone(frame)!)
-            try graph.process(borrowed, emit: collect)
-        } else {
-            try graph.finish(emit: collect)
-        }
-        return blocks
+    /// Pushes `frame` (pts = timeline sample index) and hands each converted block to `play`
+    /// (valid during the call only).
+    func convert(_ frame: borrowing OwnedFrame, play: (Block) -> Void) throws(FilterError) {
+        if firstIndex == nil { firstIndex = frame.pointer.pointee.pts }
+        try graph.process(frame) { output in deliver(output, to: play) }
+    }
+
+    /// Ends the stream: what the graph holds (atempo's look-ahead) comes out.
+    func drain(play: (Block) -> Void) throws(FilterError) {
+        try graph.finish { output in deliver(output, to: play) }
+    }
+
+    private func deliver(_ output: borrowing OwnedFrame, to play: (Block) -> Void) {
+        guard let data = output.pointer.pointee.data.0 else { return }
+        // Output pts counts output samples at the device rate from `firstIndex`; at speed s each
+        // stands for s samples of the timeline.
+        let first = Double(firstIndex ?? 0) / Double(sourceRate)
+        let produced = Double(output.pointer.pointee.pts) / Double(deviceRate) - first
+        play(Block(samples: UnsafeRawPointer(data).assumingMemoryBound(to: Float.self),
+                   frames: Int(output.pointer.pointee.nb_samples), mediaTime: first + produced * speed,
+                   secondsPerSample: speed / Double(deviceRate)))
     }
 
     /// `atempo` takes factors from 0.5 to 100: slower speeds chain several.

@@ -135,8 +135,11 @@ final class AudioOutput: @unchecked Sendable {
     // MARK: Controls (any thread)
 
     /// Forgets everything queued (a seek or a track change); only writes of `generation` count now.
+    /// Generations only move forward: the engine flushes at once, the sound stage again when the
+    /// seek reaches it in line with the packets, and the second call changes nothing.
     func flush(generation: Int) {
         condition.withLock {
+            guard generation > self.generation else { return }
             self.generation = generation
             delay = 0
             skip = 0
@@ -261,14 +264,13 @@ final class AudioOutput: @unchecked Sendable {
     private func keepSchedule(frames: Int) -> Double {
         let now = clock.now
         let rate = Double(format.rate)
-        if let current = schedule, now - (current.start + Double(current.frames) / rate) < 1 {
-            schedule = current  // behind by less than a second: no sleep until caught up
-        } else {
-            schedule = (now, 0)  // the first buffer, or a real stall: start a new schedule
-        }
-        let due = schedule!.start + Double(schedule!.frames) / rate
-        if due > now { usleep(UInt32((due - now) * 1e6)) }
-        schedule!.frames += Int64(frames)
+        var current = schedule ?? (now, 0)
+        // Behind by less than a second: no sleep until caught up. More (a real stall): start anew.
+        if now - (current.start + Double(current.frames) / rate) >= 1 { current = (now, 0) }
+        let due = current.start + Double(current.frames) / rate
+        sleep(untilMonotonic: due)
+        current.frames += Int64(frames)
+        schedule = current
         return max(due, now)  // when catching up, the buffer goes out now
     }
 
@@ -276,10 +278,12 @@ final class AudioOutput: @unchecked Sendable {
     /// for, so the sound stays where the picture is (nobody hears it). Called under the lock.
     private func skipToSchedule(frames: Int, at now: Double) {
         let rate = Double(format.rate)
-        if schedule == nil || now - (schedule!.start + Double(schedule!.frames) / rate) > 1 { schedule = (now, 0) }
-        let owed = Int((now - schedule!.start) * rate) - Int(schedule!.frames) - frames
+        var current = schedule ?? (now, 0)
+        if now - (current.start + Double(current.frames) / rate) > 1 { current = (now, 0) }
+        let owed = Int((now - current.start) * rate) - Int(current.frames) - frames
         if owed > 0 { ring.discard(min(owed, ring.buffered)) }
-        schedule!.frames += Int64(frames + max(0, owed))
+        current.frames += Int64(frames + max(0, owed))
+        schedule = current
     }
 }
 

@@ -40,14 +40,15 @@ struct AudioPassPlacer: Equatable {
         cursor = Int64((seconds * Double(sampleRate)).rounded())
     }
 
-    /// Silence toward the end of the pass the cursor is in, at most `limit` samples: what a pass
-    /// whose sound ended early still needs, played before the next pass's sound has been read.
-    /// Nil on a pass boundary or while the loop length is unknown.
-    mutating func fillTowardPassEnd(atMost limit: Int) -> Placement? {
+    /// Silence toward the end of the pass the cursor is in (at most `limit` samples; nil: all of
+    /// it): what a pass whose sound ended early still needs. Nil on a pass boundary or while the
+    /// loop length is unknown.
+    mutating func fillTowardPassEnd(atMost limit: Int? = nil) -> Placement? {
         guard let loopDuration, loopDuration > 0 else { return nil }
         let pass = pass(containing: cursor)
         guard cursor != passStart(pass) else { return nil }
-        let end = min(cursor + Int64(limit), passStart(pass + 1))
+        let passEnd = passStart(pass + 1)
+        let end = limit.map { min(cursor + Int64($0), passEnd) } ?? passEnd
         guard end > cursor else { return nil }
         defer { cursor = end }
         return Placement(silence: Int(end - cursor), skip: 0, keep: 0, start: cursor)

@@ -74,6 +74,15 @@ final class MediaInput: @unchecked Sendable {
         updateDiscards()
     }
 
+    /// Timeline seconds of the start (the timeline stream's start time).
+    var startSeconds: Double { Double(startTimestamp) * timelineStream.pointee.time_base.seconds }
+
+    /// The container may jump in time (MPEG-TS and other formats flagged by libavformat).
+    var hasDiscontinuousTimestamps: Bool {
+        guard let format = context?.pointee.iformat else { return false }
+        return format.pointee.flags & AVFMT_TS_DISCONT != 0
+    }
+
     /// True unless the media is audio-only (then a black picture is shown).
     var hasVideo: Bool { videoStreamIndex >= 0 }
 

@@ -12,29 +12,23 @@ final class PixelFormatNormalizer {
         format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P || format == AV_PIX_FMT_NV12
     }
 
-    /// Returns `frame` itself when displayable, else a converted copy (and frees `frame`).
-    func normalize(_ frame: UnsafeMutablePointer<AVFrame>) -> UnsafeMutablePointer<AVFrame> {
-        let source = AVPixelFormat(rawValue: frame.pointee.format)
-        guard !Self.isDisplayable(source), let output = av_frame_alloc() else { return frame }
-        let width = frame.pointee.width, height = frame.pointee.height
-        output.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-        output.pointee.width = width
-        output.pointee.height = height
+    /// `frame` itself when displayable, else a yuv420p copy (or `frame` if the conversion failed).
+    func normalize(_ frame: consuming OwnedFrame) -> OwnedFrame {
+        let source = AVPixelFormat(rawValue: frame.pointer.pointee.format)
+        guard !Self.isDisplayable(source), let output = OwnedFrame() else { return frame }
+        let width = frame.pointer.pointee.width, height = frame.pointer.pointee.height
+        output.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        output.pointer.pointee.width = width
+        output.pointer.pointee.height = height
         scaler = sws_getCachedContext(scaler, width, height, source, width, height, AV_PIX_FMT_YUV420P,
                                       SWS_BILINEAR, nil, nil, nil)
-        guard scaler != nil, av_frame_get_buffer(output, 0) >= 0 else {
-            var unused: UnsafeMutablePointer<AVFrame>? = output
-            av_frame_free(&unused)
-            return frame
-        }
-        av_frame_copy_props(output, frame)
-        withFramePlanes(frame) { sourcePlanes, sourceStrides in
-            withMutableFramePlanes(output) { outputPlanes, outputStrides in
+        guard scaler != nil, av_frame_get_buffer(output.pointer, 0) >= 0 else { return frame }
+        av_frame_copy_props(output.pointer, frame.pointer)
+        withFramePlanes(frame.pointer) { sourcePlanes, sourceStrides in
+            withMutableFramePlanes(output.pointer) { outputPlanes, outputStrides in
                 _ = sws_scale(scaler, sourcePlanes, sourceStrides, 0, height, outputPlanes, outputStrides)
             }
         }
-        var consumed: UnsafeMutablePointer<AVFrame>? = frame
-        av_frame_free(&consumed)
         return output
     }
 }

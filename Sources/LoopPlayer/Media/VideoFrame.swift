@@ -1,11 +1,17 @@
 import CFFmpeg
+import FFmpegSupport
 import Filters
 
 /// A decoded picture on the loop's monotonic presentation timeline. Owns its `AVFrame`.
 ///
 /// Made on the decode thread, then read only (by the presenter on the main thread).
-public final class VideoFrame: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<AVFrame>
+public final class VideoFrame: @unchecked Sendable {  // immutable after init; its pictures are never written again
+    private let picture: OwnedFrame
+    /// The decoded picture before filtering (a reference, no copy), kept so a paused picture can be
+    /// filtered again; nil when no filter ran.
+    private let unfilteredPicture: OwnedFrame?
+    /// The unfiltered picture: the kept source, or the picture itself when no filter ran.
+    let unfiltered: UnsafeMutablePointer<AVFrame>
     /// Presentation time on the monotonic timeline, in seconds from the first frame of pass 0.
     public let time: Double
     /// How long this frame is meant to stay on screen, in seconds.
@@ -18,51 +24,47 @@ public final class VideoFrame: @unchecked Sendable {
     let generation: Int
     /// Shape as shown: this frame's own size (filters may crop or turn it), the stream's rotation.
     public let geometry: VideoGeometry
-    /// The decoded picture before filtering (a reference, no copy), kept so a paused picture can be
-    /// filtered again; nil when no filter ran.
-    let source: UnsafeMutablePointer<AVFrame>?
     /// Which filter stack (`FilterStack.revision`) and brightness/contrast produced this picture.
     let filtering: FilterStamp
 
-    init(taking frame: UnsafeMutablePointer<AVFrame>, source: UnsafeMutablePointer<AVFrame>? = nil,
-         filtering: FilterStamp = FilterStamp(), time: Double,
-         duration: Double, pass: Int, positionInPass: Double, generation: Int, rotation: Int, streamAspect: Double) {
-        pointer = frame
-        self.source = source
+    init(picture: consuming OwnedFrame, unfiltered: consuming OwnedFrame?, filtering: FilterStamp = FilterStamp(),
+         time: Double, duration: Double, pass: Int, positionInPass: Double, generation: Int, rotation: Int,
+         streamAspect: Double) {
+        let sar = picture.pointer.pointee.sample_aspect_ratio
+        geometry = VideoGeometry(width: Int(picture.pointer.pointee.width), height: Int(picture.pointer.pointee.height),
+                                 sampleAspectRatio: sar.num > 0 && sar.den > 0 ? sar.seconds : streamAspect,
+                                 rotation: rotation)
+        self.unfiltered = unfiltered?.pointer ?? picture.pointer
+        self.picture = picture
+        unfilteredPicture = unfiltered
         self.filtering = filtering
         self.time = time
         self.duration = duration
         self.pass = pass
         self.positionInPass = positionInPass
         self.generation = generation
-        let sar = frame.pointee.sample_aspect_ratio
-        geometry = VideoGeometry(width: Int(frame.pointee.width), height: Int(frame.pointee.height),
-                                 sampleAspectRatio: sar.num > 0 && sar.den > 0 ? sar.seconds : streamAspect,
-                                 rotation: rotation)
     }
 
-    /// The same moment with a differently filtered picture. `source` is the unfiltered picture.
-    func replacingPicture(with picture: UnsafeMutablePointer<AVFrame>, source: UnsafeMutablePointer<AVFrame>?,
+    /// The same moment with a differently filtered picture.
+    func replacingPicture(with picture: consuming OwnedFrame, unfiltered: consuming OwnedFrame?,
                           filtering: FilterStamp) -> VideoFrame {
-        VideoFrame(taking: picture, source: source, filtering: filtering, time: time, duration: duration, pass: pass,
-                   positionInPass: positionInPass, generation: generation, rotation: geometry.rotation,
+        VideoFrame(picture: picture, unfiltered: unfiltered, filtering: filtering, time: time, duration: duration,
+                   pass: pass, positionInPass: positionInPass, generation: generation, rotation: geometry.rotation,
                    streamAspect: geometry.sampleAspectRatio)
     }
 
-    /// The unfiltered picture: the kept source, or the picture itself when no filter ran.
-    var unfiltered: UnsafeMutablePointer<AVFrame> { source ?? pointer }
+    /// The picture to show (read-only: renderers and snapshots only read it).
+    var pointer: UnsafeMutablePointer<AVFrame> { picture.pointer }
 
-    public var width: Int { Int(pointer.pointee.width) }
-    public var height: Int { Int(pointer.pointee.height) }
-    var pixelFormat: AVPixelFormat { AVPixelFormat(rawValue: pointer.pointee.format) }
-    var byteCount: Int { width * height * 3 / 2 }
-
-    deinit {
-        var frame: UnsafeMutablePointer<AVFrame>? = pointer
-        av_frame_free(&frame)
-        var original = source
-        av_frame_free(&original)
+    /// A new reference to the unfiltered picture (for filtering it again elsewhere).
+    func unfilteredReference() -> OwnedFrame? {
+        av_frame_clone(unfiltered).map(OwnedFrame.init(taking:))
     }
+
+    public var width: Int { geometry.width }
+    public var height: Int { geometry.height }
+    var pixelFormat: AVPixelFormat { AVPixelFormat(rawValue: picture.pointer.pointee.format) }
+    var byteCount: Int { width * height * 3 / 2 }
 }
 
 /// What flows from a decoder to the presenter.

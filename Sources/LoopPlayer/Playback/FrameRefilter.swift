@@ -66,8 +66,8 @@ final class FrameRefilter: Sendable {
     /// Starts a worker for `job`; false if none could run (then the caller shows the frame as it is).
     private func start(_ frame: VideoFrame, job: Job, stack: FilterStack, timeBase: AVRational,
                        done: @escaping @Sendable () -> Void) -> Bool {
-        guard let source = av_frame_clone(frame.unfiltered) else { return false }
-        let original = SendableFrame(pointer: source)
+        guard let source = frame.unfilteredReference() else { return false }
+        let original = FrameHandoff(source)
         let previous = state.withLock { state -> WorkerThread? in
             defer {
                 state.job = job
@@ -78,7 +78,10 @@ final class FrameRefilter: Sendable {
         }
         previous?.join()  // it has finished: `running` was false
         let worker = WorkerThread(name: "lp-refilter") { [self] in
-            let refiltered = Self.refilter(frame, source: original.pointer, stack: stack, stamp: job.stamp, timeBase: timeBase)
+            var refiltered: VideoFrame?
+            if let source = original.take() {
+                refiltered = Self.refilter(frame, source: source, stack: stack, stamp: job.stamp, timeBase: timeBase)
+            }
             state.withLock { state in
                 if state.job == job { state.result = refiltered ?? frame }
                 state.running = false
@@ -86,7 +89,6 @@ final class FrameRefilter: Sendable {
             done()
         }
         guard worker.started else {
-            av_frame_free_owned(original.pointer)
             state.withLock { $0.running = false }
             return false
         }
@@ -94,33 +96,19 @@ final class FrameRefilter: Sendable {
         return true
     }
 
-    /// Runs the chain on the unfiltered picture (consumed); nil if no picture could be made.
-    private static func refilter(_ frame: VideoFrame, source: UnsafeMutablePointer<AVFrame>, stack: FilterStack,
+    /// Runs the chain on the unfiltered picture; nil if no picture could be made.
+    private static func refilter(_ frame: VideoFrame, source: consuming OwnedFrame, stack: FilterStack,
                                  stamp: FilterStamp, timeBase: AVRational) -> VideoFrame? {
-        let chain = stack.isIdentity ? nil : FilterChain(stack: stack, timeBase: timeBase)
-        var last: UnsafeMutablePointer<AVFrame>?
-        let input = OwnedFrame(taking: av_frame_clone(source)!)
-        try? chain?.process(input, time: frame.time) { output in
-            if let last { av_frame_free_owned(last) }
-            last = output.release()
+        guard !stack.isIdentity else {
+            return frame.replacingPicture(with: source, unfiltered: nil, filtering: stamp)
         }
-        let picture = last ?? av_frame_clone(source)
-        guard let picture else {
-            av_frame_free_owned(source)
-            return nil
+        let chain = FilterChain(stack: stack, timeBase: timeBase)
+        var result: VideoFrame?
+        try? chain.process(source, time: frame.time) { output in
+            result = frame.replacingPicture(with: output, unfiltered: source.reference(), filtering: stamp)
         }
-        if stack.isIdentity { av_frame_free_owned(source) }
-        return frame.replacingPicture(with: picture, source: stack.isIdentity ? nil : source, filtering: stamp)
+        if let result { return result }
+        guard let unfiltered = source.reference() else { return nil }
+        return frame.replacingPicture(with: unfiltered, unfiltered: nil, filtering: stamp)
     }
-}
-
-/// Frees a frame this code owns.
-func av_frame_free_owned(_ frame: UnsafeMutablePointer<AVFrame>) {
-    var owned: UnsafeMutablePointer<AVFrame>? = frame
-    av_frame_free(&owned)
-}
-
-/// An `AVFrame` handed to exactly one other thread.
-struct SendableFrame: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<AVFrame>
 }

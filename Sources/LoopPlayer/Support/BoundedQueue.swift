@@ -1,90 +1,97 @@
-import Foundation
-
-/// A FIFO bounded by item count and by a byte budget, shared by one producer and one consumer thread.
+/// A FIFO bounded by item count and by a byte budget, between one producer and one consumer thread.
 ///
-/// `push` blocks while the queue is full; `pop` blocks while it is empty; `close()` wakes both and
-/// makes every later call return at once (the abort path of ffplay's `PacketQueue`).
-final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
-    private let condition = NSCondition()
-    // Guarded by `condition`.
-    /// A ring of slots; a popped slot is cleared at once so the queue never keeps an element alive.
-    private var items: [(element: Element, bytes: Int)?] = []
-    private var head = 0
-    private var bytes = 0
-    private var closed = false
-
+/// `push` blocks while the queue is full, `pop` while it is empty; `close()` wakes both and makes
+/// every later call return at once (the abort path of ffplay's `PacketQueue`). Elements may be
+/// noncopyable (owned packets move through it); a popped slot is empty at once, so the queue never
+/// keeps an element alive.
+///
+/// Queues fed by one producer may share a `MonotonicCondition`: a consumer taking from any of them
+/// then wakes a producer blocked on another, and the producer's `giveUp` test (evaluated under the
+/// shared lock) can look at the other queues (`countLocked`).
+final class BoundedQueue<Element: ~Copyable>: @unchecked Sendable {  // all state guarded by `condition`
+    let condition: MonotonicCondition
     let maxCount: Int
     let maxBytes: Int
+    // Guarded by `condition`: a ring of `maxCount` slots, `count` of them initialised from `head`.
+    private let slots: UnsafeMutablePointer<Element>
+    private let sizes: UnsafeMutablePointer<Int>
+    private var head = 0
+    private var storedCount = 0
+    private var storedBytes = 0
+    private var closed = false
 
-    init(maxCount: Int, maxBytes: Int = .max) {
+    init(maxCount: Int, maxBytes: Int = .max, condition: MonotonicCondition = MonotonicCondition()) {
         self.maxCount = max(1, maxCount)
         self.maxBytes = maxBytes
+        self.condition = condition
+        slots = .allocate(capacity: self.maxCount)
+        sizes = .allocate(capacity: self.maxCount)
     }
 
-    var count: Int { condition.withLock { items.count - head } }
-    var isClosed: Bool { condition.withLock { closed } }
+    deinit {
+        removeAllLocked()
+        slots.deallocate()
+        sizes.deallocate()
+    }
 
-    /// Appends `element`, waiting for room. Returns false if the queue was closed. `admitAnyway`,
-    /// checked every 10 ms while full, lets the element in over the limit (the audio queue
-    /// overflows rather than starve the video queue of a file that stores sound far ahead). The
-    /// re-check sleeps on the monotonic clock: condition time-outs use the wall clock, which NTP
-    /// may step.
+    enum PushResult: Equatable {
+        case queued
+        /// `giveUp` said so while the queue was full: the element was dropped.
+        case gaveUp
+        /// The queue is closed: the element was dropped.
+        case closed
+    }
+
+    /// Appends `element`, waiting for room. `giveUp`, checked under the lock each time the queue is
+    /// full and a waiter wakes, drops the element instead of waiting on. An element larger than
+    /// the whole byte budget is still admitted when the queue is empty.
     @discardableResult
-    func push(_ element: Element, bytes size: Int = 0, admitAnyway: (() -> Bool)? = nil) -> Bool {
-        guard let admitAnyway else { return push(element, bytes: size, force: false, wait: true) ?? false }
-        while true {
-            if let pushed = push(element, bytes: size, force: false, wait: false) { return pushed }
-            if admitAnyway() { return push(element, bytes: size, force: true, wait: false) ?? false }
-            usleep(10_000)
-        }
-    }
-
-    /// Nil when full and not waiting; false when closed.
-    private func push(_ element: Element, bytes size: Int, force: Bool, wait: Bool) -> Bool? {
+    func push(_ element: consuming Element, bytes size: Int = 0, giveUp: (() -> Bool)? = nil) -> PushResult {
         condition.lock()
         defer { condition.unlock() }
-        // An item larger than the whole budget is still admitted when the queue is empty.
-        while !closed && !force && (items.count - head >= maxCount || (bytes + size > maxBytes && items.count > head)) {
-            guard wait else { return nil }
+        while !closed && isFullLocked(adding: size) {
+            if giveUp?() == true { return .gaveUp }
             condition.wait()
         }
-        guard !closed else { return false }
-        items.append((element, size))
-        bytes += size
+        guard !closed else { return .closed }
+        let slot = (head + storedCount) % maxCount
+        (slots + slot).initialize(to: element)
+        sizes[slot] = size
+        storedCount += 1
+        storedBytes += size
         condition.broadcast()
-        return true
+        return .queued
     }
 
-    /// Removes the oldest element, waiting until one exists. Returns nil once closed.
+    /// Removes the oldest element, waiting until one exists. Nil once closed.
     func pop() -> Element? {
         condition.lock()
         defer { condition.unlock() }
-        while !closed && head == items.count { condition.wait() }
-        guard !closed else { return nil }
-        return removeFirstLocked()
+        while !closed && storedCount == 0 { condition.wait() }
+        return closed ? nil : removeFirstLocked()
     }
-
-    var isFull: Bool { condition.withLock { items.count - head >= maxCount || bytes >= maxBytes } }
 
     /// Removes the oldest element if there is one, without waiting.
     func tryPop() -> Element? {
-        condition.withLock { closed || head == items.count ? nil : removeFirstLocked() }
+        condition.withLock { closed || storedCount == 0 ? nil : removeFirstLocked() }
     }
 
-    /// The oldest element, without removing it.
-    func peek() -> Element? { peek(at: 0) }
-
-    /// The element `offset` places after the oldest, without removing anything.
-    func peek(at offset: Int) -> Element? {
-        condition.withLock { closed || head + offset >= items.count ? nil : items[head + offset]?.element }
+    /// Calls `body` with the oldest element, left in place; nil when empty.
+    func withFirst<R>(_ body: (borrowing Element) -> R) -> R? {
+        condition.withLock { closed || storedCount == 0 ? nil : body(slots[head]) }
     }
 
-    /// Removes every element (used by seeks; stale items are otherwise recognised by generation).
+    var count: Int { condition.withLock { storedCount } }
+
+    /// The count, for a `giveUp` test running under the shared lock.
+    var countLocked: Int { storedCount }
+
+    var isClosed: Bool { condition.withLock { closed } }
+
+    /// Drops every element (a seek: what was read before it is stale).
     func removeAll() {
         condition.withLock {
-            items.removeAll(keepingCapacity: true)
-            head = 0
-            bytes = 0
+            removeAllLocked()
             condition.broadcast()
         }
     }
@@ -93,26 +100,34 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     func close() {
         condition.withLock {
             closed = true
-            items.removeAll()
-            head = 0
-            bytes = 0
+            removeAllLocked()
             condition.broadcast()
         }
     }
 
+    private func isFullLocked(adding size: Int) -> Bool {
+        storedCount >= maxCount || (storedCount > 0 && storedBytes + size > maxBytes)
+    }
+
     private func removeFirstLocked() -> Element {
-        let item = items[head]!
-        items[head] = nil
-        head += 1
-        bytes -= item.bytes
-        if head == items.count {
-            items.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head > 64 && head * 2 > items.count {
-            items.removeFirst(head)
-            head = 0
-        }
+        let element = (slots + head).move()
+        storedBytes -= sizes[head]
+        head = (head + 1) % maxCount
+        storedCount -= 1
         condition.broadcast()
-        return item.element
+        return element
+    }
+
+    private func removeAllLocked() {
+        while storedCount > 0 { _ = removeFirstLocked() }
+        head = 0
+        storedBytes = 0
+    }
+}
+
+extension BoundedQueue where Element: Copyable {
+    /// The element `offset` places after the oldest, without removing anything.
+    func peek(at offset: Int = 0) -> Element? {
+        condition.withLock { closed || offset >= storedCount ? nil : slots[(head + offset) % maxCount] }
     }
 }

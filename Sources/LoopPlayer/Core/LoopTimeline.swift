@@ -40,6 +40,11 @@ struct LoopTimeline: Sendable, Equatable {
         return offset(forPass: wraps)
     }
 
+    /// A decode stage's copy learns the length the demuxer measured (from a `passEnded` marker).
+    mutating func learn(loopDuration ticks: Int64) {
+        if loopDuration == nil { loopDuration = ticks }
+    }
+
     /// Sets the pass the demuxer continues in (after a user seek inside pass `pass`).
     mutating func resume(inPass pass: Int) {
         if loopDuration != nil { wraps = pass }
@@ -58,5 +63,7 @@ struct LoopTimeline: Sendable, Equatable {
     func seconds(_ timestamp: Int64) -> Double { Double(timestamp - origin) * tick }
 
     var loopDurationSeconds: Double? { loopDuration.map { Double($0) * tick } }
+    /// How far pass 0's packets reach so far, in seconds from its start.
+    var firstPassEndSeconds: Double? { firstPassEnd.map(seconds) }
     var nominalFrameInterval: Double { Double(nominalFrameTicks) * tick }
 }

@@ -1,0 +1,338 @@
+import CFFmpeg
+import FFmpegSupport
+import Foundation
+
+/// The demux thread: opens the input, reads packets, rewinds at the end of each pass and moves
+/// every pass onto the loop's one timeline (pass k at `pts + k · loopDuration`), and sends packets
+/// and control markers to the decode stages. It never flushes a decoder at a wrap: the stages just
+/// see more packets, and a `passEnded` marker between them.
+final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used only on the demux thread
+    /// How the demuxer starts the decode stages once the input is open (the pipeline owns them).
+    struct Launcher: Sendable {
+        /// Starts the picture stage (and the sound stage when `audio` is given). False if the
+        /// pipeline stopped meanwhile.
+        var start: @Sendable (OpenedSource) -> Bool
+        /// Starts a sound stage for a track chosen later, when none runs. False if none could start.
+        var startAudio: @Sendable (AudioStageStart) -> Bool
+    }
+
+    private let location: MediaLocation
+    private let audioChoice: AudioTrackChoice
+    /// Sound can be played (a driver started and a real clock): audio decoders are made.
+    private let soundWanted: Bool
+    private let control: DemuxerControl
+    private let status: PipelineStatus
+    private let abort: AbortFlag
+    private let video: BoundedQueue<StageMessage>
+    private let audio: BoundedQueue<StageMessage>
+    private let launcher: Launcher
+
+    init(location: MediaLocation, audioChoice: AudioTrackChoice, soundWanted: Bool, control: DemuxerControl,
+         status: PipelineStatus, abort: AbortFlag, video: BoundedQueue<StageMessage>, audio: BoundedQueue<StageMessage>,
+         launcher: Launcher) {
+        self.location = location
+        self.audioChoice = audioChoice
+        self.soundWanted = soundWanted
+        self.control = control
+        self.status = status
+        self.abort = abort
+        self.video = video
+        self.audio = audio
+        self.launcher = launcher
+    }
+
+    /// What the read loop carries from packet to packet.
+    private struct Reading {
+        var input: MediaInput
+        var timeline: LoopTimeline
+        var generation = 0
+        var pass = 0
+        /// Added to the timestamps of this pass, in the timeline stream's ticks.
+        var offset: Int64 = 0
+        /// The input reached its end and is not looping (waiting for a seek or for looping).
+        var atEnd = false
+        var timelinePacketsThisPass = 0
+        var reopenedThisPass = false
+        /// A sound stage takes the audio packets.
+        var soundRouted: Bool
+        /// Sound stored far ahead of the picture is being dropped (said once).
+        var droppingSound = false
+    }
+
+    /// The thread's body.
+    func run() {
+        guard var reading = open() else { return }
+        while true {
+            let requests = control.take()
+            if requests.aborted || abort.isRaised { return }
+            if let seek = requests.seek {
+                perform(seek, &reading)
+                continue
+            }
+            if reading.atEnd {
+                if requests.looping {  // looping was switched on after the end: continue with the next pass
+                    reading.atEnd = false
+                    if !wrap(&reading) { endOfStream(&reading) }
+                } else {
+                    control.waitForRequest(whileNotLooping: true)
+                }
+                continue
+            }
+            guard let packet = OwnedPacket() else { return }
+            let status = reading.input.readPacket(into: packet.pointer)
+            if status == FFmpegError.tryAgain {
+                // A non-blocking protocol has nothing yet: wait a little, or less if asked something.
+                control.waitForRequest(whileNotLooping: false, deadline: MonotonicCondition.now + 0.005)
+                continue
+            }
+            if status < 0 {
+                if abort.isRaised { return }
+                endOfPass(&reading, looping: requests.looping)
+                continue
+            }
+            route(packet, &reading, looping: requests.looping)
+        }
+    }
+
+    // MARK: Opening
+
+    private func open() -> Reading? {
+        let input: MediaInput
+        let pictures: any FrameSource
+        do {
+            input = try MediaInput(location: location, abort: abort, audio: soundWanted ? audioChoice : .none)
+            pictures = input.hasVideo ? try StreamDecoder(stream: input.timelineStream, sourceName: location.description)
+                : BlackPictureSource(info: input.video)
+        } catch {
+            status.setPhase(.failed(error))
+            return nil
+        }
+        let info = input.video
+        let timeline = LoopTimeline(tick: info.timeBase.seconds, origin: input.startTimestamp,
+                                    nominalFrameInterval: info.nominalFrameInterval)
+        reportUnmatchedTrackChoice(in: input)
+        let sound = soundWanted ? makeAudioStage(for: input, generation: 0) : nil
+        if sound == nil && input.hasVideo { input.select(audio: nil) }
+        status.setAudioTracks(input.audioTracks, current: sound == nil ? nil : input.audioTrack)
+        let opened = OpenedSource(info: info, timeline: timeline, pictures: pictures, sound: sound,
+                                  discontinuousTimestamps: input.hasDiscontinuousTimestamps)
+        guard launcher.start(opened) else { return nil }
+        status.setPhase(.ready(info))
+        return Reading(input: input, timeline: timeline, soundRouted: sound != nil)
+    }
+
+    /// The decoder for the input's selected track, or nil (reported) when it cannot be decoded.
+    private func makeAudioStage(for input: MediaInput, generation: Int) -> AudioStageStart? {
+        guard let track = input.audioTrack, let stream = input.audioStream else { return nil }
+        do {
+            let decoder = try StreamDecoder(stream: stream, sourceName: location.description)
+            return AudioStageStart(decoder: decoder, track: track, origin: input.startSeconds, generation: generation)
+        } catch {
+            status.post(.warning(.audioUnavailable(reason: "\(error.description)")))
+            return nil
+        }
+    }
+
+    /// A track asked for by language or number that the source does not have: said once; the
+    /// automatic track plays instead.
+    private func reportUnmatchedTrackChoice(in input: MediaInput) {
+        let tracks = input.audioTracks
+        let missing: String
+        switch audioChoice {
+        case let .language(code) where !tracks.contains(where: { $0.matches(language: code) }): missing = code
+        case let .number(number) where !tracks.contains(where: { $0.number == number }): missing = "#\(number)"
+        default: return
+        }
+        status.post(.warning(.audioTrackNotFound(language: missing, available: tracks.map(\.label))))
+    }
+
+    // MARK: Routing
+
+    private func route(_ packet: consuming OwnedPacket, _ reading: inout Reading, looping: Bool) {
+        let input = reading.input
+        let index = packet.pointer.pointee.stream_index
+        let timelineIndex = input.timelineStream.pointee.index
+        if index == timelineIndex {
+            reading.timelinePacketsThisPass += 1
+            if reading.pass == 0, packet.pointer.pointee.pts != noTimestamp,
+               packet.pointer.pointee.flags & AV_PKT_FLAG_DISCARD == 0 {
+                reading.timeline.observeFirstPass(pts: packet.pointer.pointee.pts, duration: packet.pointer.pointee.duration)
+            }
+            shift(packet.pointer, by: reading.offset)
+        } else if let audioTimeBase = input.audioStream?.pointee.time_base {
+            shift(packet.pointer, by: reading.offset == 0 ? 0
+                  : av_rescale_q(reading.offset, input.video.timeBase, audioTimeBase))
+        }
+        var context = PacketContext(generation: reading.generation, pass: reading.pass)
+        let bytes = packet.byteCount
+        if index == input.videoStreamIndex {
+            _ = video.push(.packet(packet, context), bytes: bytes, giveUp: { [control] in control.hasUrgentRequestLocked })
+            return
+        }
+        // Audio-only media: the black picture follows the sound's packets (a reference, no copy).
+        if !input.hasVideo, let copy = packet.reference() {
+            _ = video.push(.packet(copy, context), bytes: 64, giveUp: { [control] in control.hasUrgentRequestLocked })
+        }
+        guard reading.soundRouted else { return }
+        // While pass 0 is read the loop's length is unknown: sound past the picture read so far waits.
+        if looping && reading.pass == 0 { context.pictureExtent = reading.timeline.firstPassEndSeconds ?? 0 }
+        // Sound stored far ahead of the picture must not starve it: while the picture's queue is
+        // empty a full sound queue drops instead of waiting (the picture cannot play meanwhile).
+        let pictures = video
+        let result = audio.push(.packet(packet, context), bytes: bytes, giveUp: { [control] in
+            control.hasUrgentRequestLocked || pictures.countLocked == 0
+        })
+        switch result {
+        case .queued:
+            reading.droppingSound = false
+        case .gaveUp:
+            if !reading.droppingSound && !control.condition.withLock({ control.hasUrgentRequestLocked }) {
+                logger.notice("\(location): the sound is stored far ahead of the picture; dropping sound until the picture catches up")
+            }
+            reading.droppingSound = true
+        case .closed:
+            reading.soundRouted = false  // the sound stage ended (no device)
+        }
+    }
+
+    /// Moves a packet of a later pass onto the timeline (`offset` in the packet's time base).
+    private func shift(_ packet: UnsafeMutablePointer<AVPacket>, by offset: Int64) {
+        guard offset != 0 else { return }
+        if packet.pointee.pts != noTimestamp { packet.pointee.pts += offset }
+        if packet.pointee.dts != noTimestamp { packet.pointee.dts += offset }
+    }
+
+    // MARK: The end of a pass
+
+    private func endOfPass(_ reading: inout Reading, looping: Bool) {
+        guard looping else { return endOfStream(&reading) }
+        if reading.timelinePacketsThisPass == 0 {
+            // A rewind the server only pretended to do (no range requests): start over instead.
+            if reading.pass > 0, !reading.reopenedThisPass, reopen(&reading) {
+                reading.reopenedThisPass = true
+                return
+            }
+            // A pass that yields nothing cannot loop: end instead of spinning.
+            if reading.pass > 0 { stopLooping(because: "the input held no packets after rewinding") }
+            return endOfStream(&reading)
+        }
+        if !wrap(&reading) { endOfStream(&reading) }
+    }
+
+    /// Rewinds for the next pass (reopening an input that cannot seek back) and tells the stages the
+    /// loop's length. False if looping had to stop.
+    private func wrap(_ reading: inout Reading) -> Bool {
+        guard reading.input.rewind() || reopen(&reading) else {
+            if !abort.isRaised { stopLooping(because: "the input cannot go back to its start") }
+            return false
+        }
+        reading.offset = reading.timeline.wrap()
+        let loopDuration = reading.timeline.loopDuration ?? 0
+        let seconds = Double(loopDuration) * reading.timeline.tick
+        if reading.pass == 0 {
+            logger.debug("\(location): one pass lasts \(seconds) s; looping on one timeline")
+            status.setLoopDuration(seconds)
+        }
+        let boundary = PassBoundary(generation: reading.generation, pass: reading.pass, loopDuration: loopDuration,
+                                    loopSeconds: seconds)
+        send(.passEnded(boundary), to: video)
+        if reading.soundRouted { send(.passEnded(boundary), to: audio) }
+        reading.pass += 1
+        reading.timelinePacketsThisPass = 0
+        reading.reopenedThisPass = false
+        return true
+    }
+
+    /// Opens the source again from its first byte (the same stream is required); the decoders are kept.
+    private func reopen(_ reading: inout Reading) -> Bool {
+        let current = reading.input
+        let choice = current.audioTrack.map { AudioTrackChoice.number($0.number) } ?? AudioTrackChoice.none
+        guard let reopened = try? MediaInput(location: location, abort: abort, audio: choice),
+              reopened.video.codecName == current.video.codecName, reopened.video.width == current.video.width,
+              reopened.video.height == current.video.height else { return false }
+        reading.input = reopened
+        logger.debug("\(location): reopened for the next pass (the input cannot seek back)")
+        return true
+    }
+
+    private func stopLooping(because reason: String) {
+        control.isLooping = false
+        status.post(.warning(.loopingStopped(source: location.description, reason: reason)))
+    }
+
+    private func endOfStream(_ reading: inout Reading) {
+        reading.atEnd = true
+        send(.endOfStream(generation: reading.generation), to: video)
+        if reading.soundRouted { send(.endOfStream(generation: reading.generation), to: audio) }
+    }
+
+    /// Markers wait for room like packets, but a pending seek makes them pointless.
+    private func send(_ message: consuming StageMessage, to queue: BoundedQueue<StageMessage>) {
+        _ = queue.push(message, giveUp: { [control] in control.hasUrgentRequestLocked })
+    }
+
+    // MARK: Seeking
+
+    private func perform(_ seek: DemuxerControl.SeekRequest, _ reading: inout Reading) {
+        video.removeAll()
+        audio.removeAll()
+        reading.generation = seek.generation
+        var audioDecoder: StreamDecoder?
+        if let change = seek.audioTrack {
+            audioDecoder = switchTrack(to: change, &reading)
+        }
+        reading.timeline.resume(inPass: seek.pass)
+        let target = reading.timeline.origin + Int64((max(0, seek.position) / reading.timeline.tick).rounded(.down))
+        reading.offset = reading.timeline.offset(forPass: seek.pass)
+        reading.pass = seek.pass
+        reading.atEnd = false
+        reading.timelinePacketsThisPass = 0
+        if !reading.input.seek(toTimestamp: target) { logger.warning("\(location): seek to \(seek.position) s failed") }
+        let floor = target + reading.offset
+        let marker = SeekMarker(generation: seek.generation, floor: floor, floorSeconds: reading.timeline.seconds(floor),
+                                pass: seek.pass, audioDecoder: nil)
+        send(.seek(marker), to: video)
+        if reading.soundRouted {
+            var audioMarker = marker
+            audioMarker.audioDecoder = audioDecoder
+            send(.seek(audioMarker), to: audio)
+        }
+    }
+
+    /// Reads `track` from now on (nil: none). Returns the decoder the running sound stage takes
+    /// with the seek marker; starts a sound stage when none runs.
+    private func switchTrack(to track: AudioTrack?, _ reading: inout Reading) -> StreamDecoder? {
+        let input = reading.input
+        guard input.hasVideo else { return nil }  // audio-only media keep their track: it is the timeline
+        input.select(audio: track)
+        guard track != nil, let start = makeAudioStage(for: input, generation: reading.generation) else {
+            if track != nil { input.select(audio: nil) }
+            status.setAudioTracks(input.audioTracks, current: nil)
+            return nil
+        }
+        status.setAudioTracks(input.audioTracks, current: track)
+        if reading.soundRouted { return start.decoder }
+        reading.soundRouted = launcher.startAudio(start)
+        if !reading.soundRouted { input.select(audio: nil) }
+        return nil
+    }
+}
+
+/// What the pipeline needs to start the decode stages.
+struct OpenedSource: Sendable {
+    var info: VideoStreamInfo
+    var timeline: LoopTimeline
+    var pictures: any FrameSource
+    var sound: AudioStageStart?
+    /// The container may jump in time (MPEG-TS): big jumps are smoothed over, as ffplay does.
+    var discontinuousTimestamps: Bool
+}
+
+/// What a sound stage starts with.
+struct AudioStageStart: Sendable {
+    var decoder: StreamDecoder
+    var track: AudioTrack
+    /// Timeline seconds of the input's start (the audio's timestamps are made relative to it).
+    var origin: Double
+    var generation: Int
+}

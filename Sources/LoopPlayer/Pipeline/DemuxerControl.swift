@@ -1,0 +1,82 @@
+/// Requests for the demux thread. The engine posts them from its thread; the demuxer takes them
+/// between packets. Its condition is the one the packet queues share, so a request also wakes a
+/// demuxer blocked on a full queue or waiting at the end of non-looping media.
+final class DemuxerControl: @unchecked Sendable {  // every field guarded by `condition`
+    struct SeekRequest: Sendable {
+        var generation: Int
+        /// Seconds inside `pass`.
+        var position: Double
+        var pass: Int
+        /// A new audio track (`.some(nil)`: none) switched with this seek; nil keeps the track.
+        var audioTrack: AudioTrack??
+    }
+
+    /// What the demuxer takes at once.
+    struct Requests {
+        var seek: SeekRequest?
+        var looping: Bool
+        var aborted: Bool
+    }
+
+    let condition = MonotonicCondition()
+    private var looping: Bool
+    private var seek: SeekRequest?
+    private var aborted = false
+    private var generation = 0
+
+    init(looping: Bool) { self.looping = looping }
+
+    /// The generation of the next seek: the caller flushes the sound with it before posting, so no
+    /// sound of the new generation can arrive before the flush.
+    func nextGeneration() -> Int {
+        condition.withLock {
+            generation += 1
+            return generation
+        }
+    }
+
+    /// Posts a seek (a later one replaces one not taken yet: seeks merge, as in mpv).
+    func requestSeek(_ request: SeekRequest) {
+        condition.withLock {
+            var merged = request
+            // A track change asked for with a seek that is then replaced still happens.
+            if merged.audioTrack == nil, let pending = seek?.audioTrack { merged.audioTrack = pending }
+            seek = merged
+            condition.broadcast()
+        }
+    }
+
+    var isLooping: Bool {
+        get { condition.withLock { looping } }
+        set { condition.withLock { looping = newValue; condition.broadcast() } }
+    }
+
+    func abort() {
+        condition.withLock {
+            aborted = true
+            condition.broadcast()
+        }
+    }
+
+    /// Takes the pending seek (once) and reads the rest.
+    func take() -> Requests {
+        condition.withLock {
+            defer { seek = nil }
+            return Requests(seek: seek, looping: looping, aborted: aborted)
+        }
+    }
+
+    /// True while a seek or an abort waits to be taken: a blocked push gives up for it. Call with
+    /// `condition` held (from a queue's `giveUp` test).
+    var hasUrgentRequestLocked: Bool { seek != nil || aborted }
+
+    /// Sleeps until a request arrives: a seek, an abort, or looping switched on (`whileNotLooping`),
+    /// or until `deadline` (monotonic seconds).
+    func waitForRequest(whileNotLooping: Bool, deadline: Double = .infinity) {
+        condition.withLock {
+            while seek == nil && !aborted && (!whileNotLooping || !looping) && MonotonicCondition.now < deadline {
+                condition.wait(until: deadline)
+            }
+        }
+    }
+}

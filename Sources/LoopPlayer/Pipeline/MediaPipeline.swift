@@ -1,0 +1,111 @@
+import Filters
+
+/// One opened source: the demuxer, the picture stage and the sound stage, each on its own thread,
+/// connected by bounded queues.
+///
+/// ```
+/// demuxer ──StageMessage──▶ picture stage ──FrameItem──▶ frames (presenter)
+///         ──StageMessage──▶ sound stage   ──samples───▶ AudioOutput (SDL's callback)
+/// ```
+/// The engine talks to it through a few small owners: `DemuxerControl` (seek, looping), the
+/// `FilterMailbox`, the `AudioSlot` (sound controls and device) and `PipelineStatus` (what the
+/// threads report back). Lock order, outermost first: the demuxer's condition (shared by the packet
+/// queues) › the frame queue's condition; the audio slot › the device's lock; the status, the
+/// mailbox and the thread group are leaves. Nothing blocking runs under any of them.
+final class MediaPipeline: Sendable {
+    let location: MediaLocation
+    let status: PipelineStatus
+    /// Decoded pictures for the presenter: four (130 ms at 30 fps) absorb decode-time jitter; more
+    /// only costs memory (12 MiB at 1080p).
+    let frames = BoundedQueue<FrameItem>(maxCount: 4, maxBytes: 64 << 20)
+    let audio: AudioSlot
+    let filters = FilterMailbox()
+    private let control: DemuxerControl
+    /// About 4 s of read-ahead at 30 fps, capped at 8 MiB, like ffplay's bounded packet queues.
+    private let videoPackets: BoundedQueue<StageMessage>
+    /// The same read-ahead for sound: 400 AAC packets are 8.5 s at 48 kHz.
+    private let audioPackets: BoundedQueue<StageMessage>
+    private let abort = AbortFlag()
+    private let threads = ThreadGroup()
+
+    /// Starts opening `location` on a new demux thread. `frameReady` wakes the engine's loop (after a
+    /// frame is queued, and whenever the status changes).
+    init(location: MediaLocation, looping: Bool, audio options: AudioOptions = AudioOptions(),
+         audioDriver: Result<String, PlayerError>? = nil, audioControls: AudioSlot.Controls = AudioSlot.Controls(),
+         frameReady: @escaping @Sendable () -> Void) {
+        FFmpegLogBridge.install
+        self.location = location
+        status = PipelineStatus(wake: frameReady)
+        audio = AudioSlot(controls: audioControls)
+        control = DemuxerControl(looping: looping)
+        videoPackets = BoundedQueue(maxCount: 120, maxBytes: 8 << 20, condition: control.condition)
+        audioPackets = BoundedQueue(maxCount: 400, maxBytes: 4 << 20, condition: control.condition)
+
+        let driver: String?
+        switch audioDriver {
+        case let .success(name)? where options.track != .none: driver = name
+        case let .failure(error)? where options.track != .none:
+            status.post(.warning(error))
+            driver = nil
+        default: driver = nil
+        }
+        let setup = driver.map { driver in
+            AudioDecodeStage.Setup(options: options, driver: driver, slot: audio, status: status,
+                                   sourceName: location.description, stopping: { [abort] in abort.isRaised })
+        }
+        let launcher = Demuxer.Launcher(
+            start: { [self] opened in startStages(opened, sound: setup, frameReady: frameReady) },
+            startAudio: { [self] start in setup.map { startSound(start, setup: $0) } ?? false })
+        let demuxer = Demuxer(location: location, audioChoice: options.track, soundWanted: setup != nil,
+                              control: control, status: status, abort: abort, video: videoPackets,
+                              audio: audioPackets, launcher: launcher)
+        threads.launch("lp-demux") { demuxer.run() }
+    }
+
+    private func startStages(_ opened: OpenedSource, sound: AudioDecodeStage.Setup?,
+                             frameReady: @escaping @Sendable () -> Void) -> Bool {
+        let pictures = VideoDecodeStage(opened: opened, input: videoPackets, output: frames, filters: filters,
+                                        status: status, sourceName: location.description, frameReady: frameReady)
+        guard threads.launch("lp-vdecode", { pictures.run() }) else { return false }
+        if let start = opened.sound, let sound { _ = startSound(start, setup: sound) }
+        return true
+    }
+
+    private func startSound(_ start: AudioStageStart, setup: AudioDecodeStage.Setup) -> Bool {
+        guard !audioPackets.isClosed else { return false }  // a sound stage ran and found no device
+        let stage = AudioDecodeStage(start: start, setup: setup, input: audioPackets)
+        return threads.launch("lp-adecode") { stage.run() }
+    }
+
+    var isLooping: Bool {
+        get { control.isLooping }
+        set { control.isLooping = newValue }
+    }
+
+    /// Replaces the filters for the frames decoded from now on.
+    func setFilters(_ stack: FilterStack) { filters.set(stack) }
+
+    /// Asks for a seek to `position` seconds inside pass `pass` (and a track change with it:
+    /// `.some(nil)` for none). Returns the new generation: frames and sound of older ones are stale.
+    @discardableResult
+    func seek(to position: Double, inPass pass: Int, audioTrack: AudioTrack?? = nil) -> Int {
+        let generation = control.nextGeneration()
+        // Stale sound stops at once, before the demuxer can produce any of the new generation.
+        audio.output?.flush(generation: generation)
+        control.requestSeek(.init(generation: generation, position: position, pass: pass, audioTrack: audioTrack))
+        return generation
+    }
+
+    /// Stops every thread, waits for them and releases every queued packet and frame. Idempotent.
+    func stop() {
+        abort.raise()
+        control.abort()
+        videoPackets.close()
+        audioPackets.close()
+        frames.close()
+        audio.output?.close()  // wakes a sound stage blocked on a full ring
+        threads.closeAndJoin()
+    }
+
+    deinit { stop() }
+}

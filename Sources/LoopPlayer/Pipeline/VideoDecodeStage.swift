@@ -1,0 +1,170 @@
+import CFFmpeg
+import FFmpegSupport
+import Filters
+
+/// The picture stage's thread: decodes the demuxer's packets (FFmpeg's own frame threads), gives
+/// each picture its place on the loop's timeline, converts formats the renderers cannot take,
+/// filters, and queues `VideoFrame`s for the presenter.
+///
+/// It learns everything from its input, in order: seeks (flush, skip to the floor), the end of each
+/// pass (the loop's length), the end of the stream (drain). A source whose packets decode to no
+/// picture at all ends with `noDecodableFrames` instead of looping over nothing.
+final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, then used only on its thread
+    private let source: any FrameSource
+    private let info: VideoStreamInfo
+    private var timeline: LoopTimeline
+    private let input: BoundedQueue<StageMessage>
+    private let output: BoundedQueue<FrameItem>
+    private let filters: FilterMailbox
+    private let status: PipelineStatus
+    private let sourceName: String
+    private let frameReady: @Sendable () -> Void
+
+    private var generation = 0
+    /// After a seek: frames ending before `floor` are skipped, unless they belong to a pass after `floorPass`.
+    private var floor: (timestamp: Int64, pass: Int)?
+    private var timestamps: TimestampRepair
+    private let normalizer = PixelFormatNormalizer()
+    private var filterRunner: VideoFilterRunner
+    private var progress = DecodeProgress()
+
+    init(opened: OpenedSource, input: BoundedQueue<StageMessage>, output: BoundedQueue<FrameItem>,
+         filters: FilterMailbox, status: PipelineStatus, sourceName: String, frameReady: @escaping @Sendable () -> Void) {
+        source = opened.pictures
+        info = opened.info
+        timeline = opened.timeline
+        self.input = input
+        self.output = output
+        self.filters = filters
+        self.status = status
+        self.sourceName = sourceName
+        self.frameReady = frameReady
+        // MPEG-TS may jump in time; ten seconds is ffplay's limit for such formats.
+        timestamps = TimestampRepair(jumpLimit: opened.discontinuousTimestamps
+                                     ? Int64((10 / opened.timeline.tick).rounded()) : nil)
+        filterRunner = VideoFilterRunner(timeBase: opened.info.timeBase)
+    }
+
+    /// The thread's body: returns when the input is closed or the source proved undecodable.
+    func run() {
+        while let message = input.pop() {
+            switch consume message {
+            case let .packet(packet, context):
+                guard context.generation == generation else { continue }
+                progress.packet(pts: packet.pointer.pointee.pts, tick: timeline.tick)
+                source.decode(packet.pointer, timeline: timeline) { emit($0) }
+                if let problem = progress.verdict() { return fail(problem) }
+            case let .seek(marker):
+                generation = marker.generation
+                floor = (marker.floor, marker.pass)
+                source.flush()
+                timestamps.reset()
+                progress.restart()
+            case let .passEnded(boundary):
+                timeline.learn(loopDuration: boundary.loopDuration)
+                progress.passEnded()
+                if let problem = progress.verdict() { return fail(problem) }
+            case let .endOfStream(endGeneration):
+                guard endGeneration == generation else { continue }
+                source.decode(nil, timeline: timeline) { emit($0) }
+                source.flush()  // accept packets again if the user seeks or switches looping on
+                if let problem = progress.verdictAtEnd() { return fail(problem) }
+                guard output.push(.endOfStream(generation: endGeneration)) == .queued else { return }
+                frameReady()
+            }
+            status.setDecodeErrors(source.errorCount)
+        }
+    }
+
+    private func fail(_ detail: String) {
+        status.post(.fatal(.noDecodableFrames(source: sourceName, detail: detail)))
+    }
+
+    private func emit(_ decoded: consuming OwnedFrame) {
+        progress.picture()
+        let picture = decoded.pointer.pointee
+        let nominal = timeline.nominalFrameTicks
+        // A missing, absurd or corrupt duration falls back to the stream's frame rate.
+        let duration = picture.pkt_duration > 0 && picture.pkt_duration <= nominal * 300 ? picture.pkt_duration : nominal
+        var candidate = picture.best_effort_timestamp
+        if candidate == noTimestamp { candidate = picture.pts }
+        let timestamp = timestamps.timestamp(for: candidate == noTimestamp ? nil : candidate, duration: duration,
+                                             start: timeline.origin)
+        if let floor {
+            if timeline.pass(of: timestamp) > floor.pass {
+                self.floor = nil
+            } else if timestamp + duration <= floor.timestamp {
+                return
+            }
+        }
+        decoded.pointer.pointee.pts = timestamp
+        let pass = timeline.pass(of: timestamp)
+        let time = timeline.seconds(timestamp)
+        let position = time - timeline.seconds(timeline.origin + timeline.offset(forPass: pass))
+        let normalized = normalizer.normalize(decoded)
+        let generation = self.generation
+        filterRunner.run(normalized, time: time, mailbox: filters, status: status) { shown, unfiltered, stamp in
+            let frame = VideoFrame(picture: shown, unfiltered: unfiltered, filtering: stamp, time: time,
+                                   duration: Double(duration) * timeline.tick, pass: pass, positionInPass: position,
+                                   generation: generation, rotation: info.rotation, streamAspect: info.sampleAspectRatio)
+            status.countDecodedFrame()
+            if output.push(.frame(frame), bytes: frame.byteCount) == .queued { frameReady() }
+        }
+    }
+}
+
+/// Tells a source that decodes to nothing from one that is merely slow to start: no picture after
+/// two whole passes (a decoder's reorder delay can hold the first pictures of a very short clip
+/// until the next pass), after a long stretch of packets, or at the end of the stream. Once any
+/// picture was decoded the source is decodable for good; the counts restart at a seek. Pure.
+struct DecodeProgress: Equatable {
+    private(set) var decodedAny = false
+    private(set) var pictures = 0
+    private(set) var packets = 0
+    private(set) var passesEnded = 0
+    private var firstPTS: Double?
+    private var lastPTS: Double?
+
+    /// Packets and seconds of them without any picture before giving up in the middle of a pass
+    /// (a stream starting mid-GOP may skip a long GOP first).
+    static let packetLimit = 600
+    static let secondsLimit = 20.0
+
+    mutating func packet(pts: Int64, tick: Double) {
+        packets += 1
+        guard pts != noTimestamp else { return }
+        let seconds = Double(pts) * tick
+        if firstPTS == nil { firstPTS = seconds }
+        lastPTS = seconds
+    }
+
+    mutating func picture() {
+        pictures += 1
+        decodedAny = true
+    }
+
+    mutating func passEnded() { passesEnded += 1 }
+
+    mutating func restart() {
+        let decoded = decodedAny
+        self = DecodeProgress()
+        decodedAny = decoded
+    }
+
+    /// Why the source counts as undecodable by now, or nil.
+    func verdict() -> String? {
+        guard !decodedAny, packets > 0 else { return nil }
+        if passesEnded >= 2 { return "\(packets) packets in \(passesEnded) passes, no picture" }
+        let span = (lastPTS ?? 0) - (firstPTS ?? 0)
+        if packets >= Self.packetLimit && span >= Self.secondsLimit {
+            return "\(packets) packets over \(Int(span)) s, no picture"
+        }
+        return nil
+    }
+
+    /// At the end of the stream (after draining the decoder): any packets, no picture.
+    func verdictAtEnd() -> String? {
+        guard !decodedAny else { return nil }
+        return packets == 0 ? "the stream holds no packets" : "\(packets) packets, no picture"
+    }
+}
