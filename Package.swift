@@ -21,9 +21,13 @@ let package = Package(
             pkgConfig: "libavformat libavcodec libavutil libswscale libswresample libavfilter",
             providers: [.apt(ffmpegPackages)]),
         .systemLibrary(name: "CSDL", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
+        .systemLibrary(
+            name: "COverlayGraphics",
+            pkgConfig: "cairo pangocairo librsvg-2.0",
+            providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "librsvg2-dev"])]),
         .target(name: "CFFmpegLog", dependencies: ["CFFmpeg"]),
         .target(name: "Filters", dependencies: ["CFFmpeg"]),
-        .target(name: "Overlay"),
+        .target(name: "Overlay", dependencies: ["COverlayGraphics"]),
         .target(
             name: "LoopPlayer",
             dependencies: ["CFFmpeg", "CFFmpegLog", "CSDL", "Filters", "Overlay", .product(name: "Logging", package: "swift-log")],
