@@ -40,6 +40,7 @@ let package = Package(
         .executableTarget(name: "HeadlessFrames", dependencies: ["LoopPlayer"], path: "Examples/HeadlessFrames"),
         .testTarget(name: "LoopPlayerTests", dependencies: ["LoopPlayer", "Filters", "CFFmpeg", "CSDL"]),
         .testTarget(name: "FiltersTests", dependencies: ["Filters", "CFFmpeg"]),
+        .testTarget(name: "OverlayTests", dependencies: ["Overlay"]),
     ],
     swiftLanguageModes: [.v6]
 )
