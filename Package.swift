@@ -21,10 +21,14 @@ let package = Package(
             pkgConfig: "libavformat libavcodec libavutil libswscale libswresample libavfilter",
             providers: [.apt(ffmpegPackages)]),
         .systemLibrary(name: "CSDL", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
+        .systemLibrary(
+            name: "COverlayGraphics",
+            pkgConfig: "cairo pangocairo librsvg-2.0",
+            providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "librsvg2-dev"])]),
         .target(name: "CFFmpegLog", dependencies: ["CFFmpeg"]),
         .target(name: "FFmpegSupport", dependencies: ["CFFmpeg"]),
         .target(name: "Filters", dependencies: ["CFFmpeg", "FFmpegSupport"]),
-        .target(name: "Overlay"),
+        .target(name: "Overlay", dependencies: ["COverlayGraphics"]),
         .target(
             name: "LoopPlayer",
             dependencies: ["CFFmpeg", "CFFmpegLog", "CSDL", "FFmpegSupport", "Filters", "Overlay", .product(name: "Logging", package: "swift-log")],
@@ -37,6 +41,7 @@ let package = Package(
         .executableTarget(name: "HeadlessFrames", dependencies: ["LoopPlayer"], path: "Examples/HeadlessFrames"),
         .testTarget(name: "LoopPlayerTests", dependencies: ["LoopPlayer", "Filters", "FFmpegSupport", "CFFmpeg", "CSDL"]),
         .testTarget(name: "FiltersTests", dependencies: ["Filters", "FFmpegSupport", "CFFmpeg"]),
+        .testTarget(name: "OverlayTests", dependencies: ["Overlay"]),
     ],
     swiftLanguageModes: [.v6]
 )
