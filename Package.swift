@@ -21,12 +21,14 @@ let package = Package(
             pkgConfig: "libavformat libavcodec libavutil libswscale libswresample libavfilter",
             providers: [.apt(ffmpegPackages)]),
         .systemLibrary(name: "CSDL", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
+        // Subtitle rendering; fonts come through fontconfig (DejaVu Sans is the default face).
+        .systemLibrary(name: "CLibass", pkgConfig: "libass", providers: [.apt(["libass-dev", "fonts-dejavu-core"])]),
         .target(name: "CFFmpegLog", dependencies: ["CFFmpeg"]),
         .target(name: "Filters", dependencies: ["CFFmpeg"]),
         .target(name: "Overlay"),
         .target(
             name: "LoopPlayer",
-            dependencies: ["CFFmpeg", "CFFmpegLog", "CSDL", "Filters", "Overlay", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CFFmpeg", "CFFmpegLog", "CSDL", "CLibass", "Filters", "Overlay", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Resources/Media")]),
         .executableTarget(
             name: "loopplay",
@@ -34,7 +36,7 @@ let package = Package(
         .executableTarget(name: "WindowPlayer", dependencies: ["LoopPlayer"], path: "Examples/WindowPlayer"),
         .executableTarget(name: "EmbedInSDL", dependencies: ["LoopPlayer", "CSDL"], path: "Examples/EmbedInSDL"),
         .executableTarget(name: "HeadlessFrames", dependencies: ["LoopPlayer"], path: "Examples/HeadlessFrames"),
-        .testTarget(name: "LoopPlayerTests", dependencies: ["LoopPlayer", "Filters", "CFFmpeg", "CSDL"]),
+        .testTarget(name: "LoopPlayerTests", dependencies: ["LoopPlayer", "Filters", "CFFmpeg", "CSDL", "CLibass"]),
         .testTarget(name: "FiltersTests", dependencies: ["Filters", "CFFmpeg"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages LoopPlayer needs; only missing ones, so it is cheap to repeat.
-#   scripts/install-deps.sh          build and run (FFmpeg and SDL2 development files)
+#   scripts/install-deps.sh          build and run (FFmpeg, SDL2 and libass development files, DejaVu fonts)
 #   scripts/install-deps.sh --tests  also what the tests use (ffmpeg tool, Xvfb, xwininfo, xdotool)
 set -euo pipefail
 packages=(pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
-          libavfilter-dev libsdl2-dev)
+          libavfilter-dev libsdl2-dev libass-dev fonts-dejavu-core)
 [[ ${1:-} == --tests ]] && packages+=(ffmpeg xvfb x11-utils xdotool)
 missing=()
 for p in "${packages[@]}"; do
