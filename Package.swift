@@ -36,7 +36,7 @@ let package = Package(
         .executableTarget(name: "WindowPlayer", dependencies: ["LoopPlayer"], path: "Examples/WindowPlayer"),
         .executableTarget(name: "EmbedInSDL", dependencies: ["LoopPlayer", "CSDL"], path: "Examples/EmbedInSDL"),
         .executableTarget(name: "HeadlessFrames", dependencies: ["LoopPlayer"], path: "Examples/HeadlessFrames"),
-        .testTarget(name: "LoopPlayerTests", dependencies: ["LoopPlayer", "Filters", "CFFmpeg", "CSDL", "CLibass"]),
+        .testTarget(name: "LoopPlayerTests", dependencies: ["LoopPlayer", "Filters", "CFFmpeg", "CSDL"]),
         .testTarget(name: "FiltersTests", dependencies: ["Filters", "CFFmpeg"]),
     ],
     swiftLanguageModes: [.v6]

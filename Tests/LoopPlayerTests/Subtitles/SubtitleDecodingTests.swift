@@ -1,3 +1,4 @@
+import CFFmpeg
 @testable import LoopPlayer
 import XCTest
 
@@ -78,6 +79,18 @@ final class SubtitleDecodingTests: XCTestCase {
         XCTAssertEqual(first.count, 3)
         XCTAssertEqual(first.map(\.start), second.map(\.start))
         XCTAssertEqual(first.map(\.plainText), second.map(\.plainText))
+    }
+
+    /// FFmpeg has a TTML encoder but no decoder: a typed error names the codec.
+    func testCodecWithoutDecoder() throws {
+        var parameters: UnsafeMutablePointer<AVCodecParameters>? = avcodec_parameters_alloc()
+        defer { avcodec_parameters_free(&parameters) }
+        let codec = try XCTUnwrap(parameters)
+        codec.pointee.codec_type = AVMEDIA_TYPE_SUBTITLE
+        codec.pointee.codec_id = AV_CODEC_ID_TTML
+        XCTAssertThrowsError(try SubtitleDecoder(parameters: codec, timeBase: AVRational(num: 1, den: 1000), sourceName: "x.mkv")) { error in
+            XCTAssertEqual(error as? PlayerError, .decoderUnavailable(source: "x.mkv", codec: "ttml", cause: nil))
+        }
     }
 
     func testOpenEndsCloseAtTheNextCue() {
