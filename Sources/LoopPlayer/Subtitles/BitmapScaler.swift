@@ -16,43 +16,51 @@ enum BitmapScaler {
         var middle = [Float](repeating: 0, count: height * outputWidth * 4)
         source.withUnsafeBufferPointer { input in
             middle.withUnsafeMutableBufferPointer { out in
-                for y in 0..<height {
-                    let rowStart = y * width * 4
-                    for x in 0..<outputWidth {
-                        var b: Float = 0, g: Float = 0, r: Float = 0, a: Float = 0
-                        columns.forEach(x) { index, weight in
-                            let s = rowStart + index * 4
-                            b += Float(input[s]) * weight
-                            g += Float(input[s + 1]) * weight
-                            r += Float(input[s + 2]) * weight
-                            a += Float(input[s + 3]) * weight
+                columns.withTables { starts, counts, weights, stride in
+                    for y in 0..<height {
+                        let row = y * width * 4
+                        for x in 0..<outputWidth {
+                            var b: Float = 0, g: Float = 0, r: Float = 0, a: Float = 0
+                            var s = row + starts[x] * 4
+                            for n in 0..<counts[x] {
+                                let weight = weights[x * stride + n]
+                                b += Float(input[s]) * weight
+                                g += Float(input[s + 1]) * weight
+                                r += Float(input[s + 2]) * weight
+                                a += Float(input[s + 3]) * weight
+                                s += 4
+                            }
+                            let o = (y * outputWidth + x) * 4
+                            out[o] = b; out[o + 1] = g; out[o + 2] = r; out[o + 3] = a
                         }
-                        let o = (y * outputWidth + x) * 4
-                        out[o] = b; out[o + 1] = g; out[o + 2] = r; out[o + 3] = a
                     }
                 }
             }
         }
         // Vertical pass into bytes; a colour never exceeds its alpha (premultiplied invariant).
         var output = [UInt8](repeating: 0, count: outputWidth * outputHeight * 4)
+        let rowLength = outputWidth * 4
         middle.withUnsafeBufferPointer { input in
             output.withUnsafeMutableBufferPointer { out in
-                for y in 0..<outputHeight {
-                    for x in 0..<outputWidth {
-                        var b: Float = 0, g: Float = 0, r: Float = 0, a: Float = 0
-                        rows.forEach(y) { index, weight in
-                            let s = (index * outputWidth + x) * 4
-                            b += input[s] * weight
-                            g += input[s + 1] * weight
-                            r += input[s + 2] * weight
-                            a += input[s + 3] * weight
+                rows.withTables { starts, counts, weights, stride in
+                    var sum = [Float](repeating: 0, count: rowLength)
+                    sum.withUnsafeMutableBufferPointer { sum in
+                        for y in 0..<outputHeight {
+                            for i in 0..<rowLength { sum[i] = 0 }
+                            for n in 0..<counts[y] {
+                                let weight = weights[y * stride + n]
+                                let base = (starts[y] + n) * rowLength
+                                for i in 0..<rowLength { sum[i] += input[base + i] * weight }
+                            }
+                            let o = y * rowLength
+                            for i in Swift.stride(from: 0, to: rowLength, by: 4) {
+                                let alpha = min(255, max(0, sum[i + 3].rounded()))
+                                out[o + i] = UInt8(min(alpha, max(0, sum[i].rounded())))
+                                out[o + i + 1] = UInt8(min(alpha, max(0, sum[i + 1].rounded())))
+                                out[o + i + 2] = UInt8(min(alpha, max(0, sum[i + 2].rounded())))
+                                out[o + i + 3] = UInt8(alpha)
+                            }
                         }
-                        let alpha = min(255, max(0, a.rounded()))
-                        let o = (y * outputWidth + x) * 4
-                        out[o] = UInt8(min(alpha, max(0, b.rounded())))
-                        out[o + 1] = UInt8(min(alpha, max(0, g.rounded())))
-                        out[o + 2] = UInt8(min(alpha, max(0, r.rounded())))
-                        out[o + 3] = UInt8(alpha)
                     }
                 }
             }
@@ -87,7 +95,7 @@ enum BitmapScaler {
                     if weight > 0 && i >= 0 && i < sourceCount { kept.append((i, weight)) }
                 }
                 starts[o] = kept.first?.0 ?? 0
-                counts[o] = kept.count
+                counts[o] = min(kept.count, maximumCount)
                 for (n, tap) in kept.enumerated() where n < maximumCount {
                     weights[o * maximumCount + n] = Float(total > 0 ? tap.1 / total : 0)
                 }
@@ -98,10 +106,13 @@ enum BitmapScaler {
             self.weights = weights
         }
 
-        @inline(__always)
-        func forEach(_ output: Int, _ body: (Int, Float) -> Void) {
-            let start = starts[output], base = output * maximumCount
-            for n in 0..<min(counts[output], maximumCount) { body(start + n, weights[base + n]) }
+        /// The tables as buffers for the inner loops; `stride` is the weights per output index.
+        func withTables<T>(_ body: (UnsafeBufferPointer<Int>, UnsafeBufferPointer<Int>, UnsafeBufferPointer<Float>, Int) -> T) -> T {
+            starts.withUnsafeBufferPointer { starts in
+                counts.withUnsafeBufferPointer { counts in
+                    weights.withUnsafeBufferPointer { body(starts, counts, $0, maximumCount) }
+                }
+            }
         }
     }
 }
