@@ -35,6 +35,9 @@ final class ASSRenderer: @unchecked Sendable {  // one C owner, handed between t
     private let scriptHeight: Double
     private var lastTime: Int64 = .min
     private var lastImage: OverlayImage?
+    /// Set when `lastImage` no longer matches libass's last frame (an input was refused), so the
+    /// next frame is composed even if libass sees no change.
+    private var lastImageIsStale = false
 
     /// Text longer than this (bytes) in one event is refused: libass lays out every glyph.
     static let maximumEventBytes = 64 * 1024
@@ -69,7 +72,7 @@ final class ASSRenderer: @unchecked Sendable {  // one C owner, handed between t
         self.library = library
         self.renderer = renderer
         self.track = track
-        // Fonts through fontconfig; the first run builds its cache (see docs: can take seconds).
+        // Fonts through fontconfig, whose first run on a machine builds its cache (docs/subtitles.md).
         ass_set_fonts(renderer, nil, "DejaVu Sans", Int32(ASS_FONTPROVIDER_AUTODETECT.rawValue), nil, 1)
         // Glyph count and bitmap megabytes: bounded memory whatever the script asks for.
         ass_set_cache_limits(renderer, 4096, 64)
@@ -133,24 +136,27 @@ final class ASSRenderer: @unchecked Sendable {  // one C owner, handed between t
               videoRect.minX.isFinite, videoRect.minY.isFinite else {
             let changed = lastImage != nil
             lastImage = nil
+            lastImageIsStale = true
             return (nil, changed)
         }
         configure(Configuration(area: area, videoRect: videoRect))
-        let now = Int64((seconds * 1000).rounded())
+        let now = Self.milliseconds(seconds)
         lastTime = now
         var change: Int32 = 0
         let images = ass_render_frame(renderer, track, now, &change)
-        guard change != 0 else { return (lastImage, false) }
+        guard change != 0 || lastImageIsStale else { return (lastImage, false) }
+        let previous = lastImage
         lastImage = Self.composite(images)
-        return (lastImage, true)
+        lastImageIsStale = false
+        return (lastImage, change != 0 || lastImage != previous)
     }
 
     // MARK: - Events
 
     private func process(_ cue: SubtitleCue, event: String) {
-        let start = Int64((cue.start * 1000).rounded())
-        // An open end lasts until removed (about 31 years: no overflow in libass's start + duration).
-        let duration = cue.end == .infinity ? Int64(1) << 40 : max(1, Int64((cue.end * 1000).rounded()) - start)
+        let start = Self.milliseconds(cue.start)
+        // An open end lasts until removed (about 35 years: no overflow in libass's start + duration).
+        let duration = cue.end == .infinity ? Int64(1) << 40 : max(1, Self.milliseconds(cue.end) - start)
         var bytes = Array(ASSScriptBounds.boundOverrides(in: event, scriptHeight: scriptHeight).utf8)
         bytes.withUnsafeMutableBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) {
@@ -173,6 +179,11 @@ final class ASSRenderer: @unchecked Sendable {  // one C owner, handed between t
             cues[key] = cue
             process(cue, event: event)
         }
+    }
+
+    /// Seconds as libass's milliseconds, within ±2⁴⁰ ms (35 years) so no sum overflows.
+    private static func milliseconds(_ seconds: Double) -> Int64 {
+        Int64(min(max((seconds * 1000).rounded(), -0x1p40), 0x1p40))
     }
 
     // MARK: - Layout

@@ -117,14 +117,15 @@ final class SubtitleDecoder: @unchecked Sendable {  // one C owner, handed betwe
     }
 
     /// Start and end in seconds of the stream's timeline. The display times are milliseconds
-    /// after the packet's time stamp; an end of 0 or `UInt32.max` with no packet duration means
-    /// "until the next subtitle".
+    /// after the subtitle's time stamp: the packet's, which FFmpeg copies into `AVSubtitle.pts`
+    /// unless the codec knows better (PGS stamps a display set with its first segment's time).
+    /// An end of 0 or `UInt32.max` with no packet duration means "until the next subtitle".
     private func times(of subtitle: AVSubtitle, packet: AVPacket) -> (Double, Double)? {
         let base: Double
-        if packet.pts != noTimestamp {
-            base = Double(packet.pts) * timeBase.seconds
-        } else if subtitle.pts != noTimestamp {
+        if subtitle.pts != noTimestamp {
             base = Double(subtitle.pts) / Double(AV_TIME_BASE)
+        } else if packet.pts != noTimestamp {
+            base = Double(packet.pts) * timeBase.seconds
         } else if packet.dts != noTimestamp {
             base = Double(packet.dts) * timeBase.seconds
         } else {

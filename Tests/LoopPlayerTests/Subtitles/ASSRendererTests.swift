@@ -67,6 +67,24 @@ final class ASSRendererTests: XCTestCase {
         XCTAssertLessThan(try XCTUnwrap(resized.image).width, try XCTUnwrap(first.image).width)
     }
 
+    func testRefusedInputsDoNotLoseTheImage() throws {
+        let renderer = try subRipRenderer()
+        let shown = renderer.render(at: 1.5, area: area, videoRect: full)
+        XCTAssertNotNil(shown.image)
+        let refused = renderer.render(at: 1.5, area: (0, 720), videoRect: full)
+        XCTAssertNil(refused.image)
+        XCTAssertTrue(refused.changed)
+        XCTAssertNil(renderer.render(at: .nan, area: area, videoRect: full).image)
+        XCTAssertNil(renderer.render(at: 1.5, area: area, videoRect: CGRect(x: CGFloat.nan, y: 0, width: 10, height: 10)).image)
+        // libass saw no change since its last frame, but the caller's image was dropped: it comes back.
+        let again = renderer.render(at: 1.5, area: area, videoRect: full)
+        XCTAssertTrue(again.changed)
+        XCTAssertEqual(again.image, shown.image)
+        // Absurd times and rectangles are clamped, not trapped on.
+        XCTAssertTrue(renderer.add(SubtitleCue(start: 1e300, end: .infinity, content: .text(assEvent: ASSEvent.event(plainText: "far"))), id: "far"))
+        XCTAssertNil(renderer.render(at: -1e300, area: area, videoRect: CGRect(x: -1e12, y: 1e12, width: 1e15, height: -5)).image)
+    }
+
     func testMultiLineCue() throws {
         let renderer = try subRipRenderer()
         let one = OverlayPixels(try XCTUnwrap(renderer.render(at: 1.5, area: area, videoRect: full).image))

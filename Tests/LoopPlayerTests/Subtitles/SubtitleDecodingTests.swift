@@ -56,9 +56,9 @@ final class SubtitleDecodingTests: XCTestCase {
         XCTAssertEqual(decoded.track.codecName, "mov_text")
         XCTAssertEqual(decoded.track.language, "fra")
         XCTAssertTrue(decoded.track.matches(language: "fr"))
-        let shown = decoded.cues.filter { !($0.plainText ?? "").isEmpty }
-        assertTimes(shown, [(1, 2.5), (3, 4), (5, 6.25)])
-        XCTAssertEqual(shown.map(\.plainText), ["Hello world", "Second line", "Line one\nLine two"])
+        // The gaps mov_text fills with empty samples give no cue.
+        assertTimes(decoded.cues, [(1, 2.5), (3, 4), (5, 6.25)])
+        XCTAssertEqual(decoded.cues.map(\.plainText), ["Hello world", "Second line", "Line one\nLine two"])
     }
 
     func testFlushLetsTheDecoderStartOver() throws {
@@ -124,5 +124,25 @@ final class SubtitleDecodingTests: XCTestCase {
             XCTAssertEqual(cue.start, start, accuracy: 0.0015, file: file, line: line)
             XCTAssertEqual(cue.end, end, accuracy: 0.0015, file: file, line: line)
         }
+    }
+}
+
+/// The rectangle subtitles are laid out in, for each gravity.
+final class PictureRectTests: XCTestCase {
+    func testPictureRectForEachGravity() {
+        let picture = VideoGeometry(width: 320, height: 240)
+        func rect(_ gravity: VideoGravity, _ geometry: VideoGeometry = picture) -> CGRect {
+            VideoLayout(geometry: geometry, gravity: gravity, areaWidth: 1280, areaHeight: 720).pictureRect(for: geometry)
+        }
+        XCTAssertEqual(rect(.resizeAspect), CGRect(x: 160, y: 0, width: 960, height: 720))
+        XCTAssertEqual(rect(.resize), CGRect(x: 0, y: 0, width: 1280, height: 720))
+        XCTAssertEqual(rect(.resizeAspectFill), CGRect(x: 0, y: -120, width: 1280, height: 960))
+        // Anamorphic 720×576 shown 16:9, and a quarter turn: the shown shape counts.
+        XCTAssertEqual(rect(.resizeAspectFill, VideoGeometry(width: 720, height: 576, sampleAspectRatio: 64.0 / 45)),
+                       CGRect(x: 0, y: 0, width: 1280, height: 720))
+        let portrait = rect(.resizeAspectFill, VideoGeometry(width: 320, height: 180, rotation: 90))
+        XCTAssertEqual(portrait.width, 1280, accuracy: 0.001)
+        XCTAssertEqual(portrait.height, 1280 * 16 / 9, accuracy: 0.001)
+        XCTAssertEqual(portrait.midY, 360, accuracy: 0.001)
     }
 }
