@@ -1,0 +1,201 @@
+import CFFmpeg
+import Foundation
+
+/// A whole external text subtitle file (`.srt`, `.vtt`, `.ass`/`.ssa` and FFmpeg's other text
+/// formats), read and decoded at load: such files are small, and a looping player needs every cue
+/// again at each pass.
+///
+/// ```swift
+/// let file = try ExternalSubtitleFile(source: "/srv/movie.en.srt", allowedProtocols: "file")
+/// file.track.language   // "en" (from the name)
+/// file.cues.first       // 1.0 … 2.5 s: "0,0,Default,,0,0,0,,Hello"
+/// let remote = try ExternalSubtitleFile(source: "https://example.com/movie.vtt",
+///                                       allowedProtocols: "http,https,tcp,tls,crypto")
+/// ```
+///
+/// Loading is bounded (`Limits`): past 50 000 events or 20 MB it gives up with `tooLarge`, and a
+/// deadline on the monotonic clock (10 s) stops any read, local or remote. `allowedProtocols` is
+/// FFmpeg's protocol whitelist for the file and everything it opens, so a subtitle URL cannot make
+/// FFmpeg read local files; only text subtitle demuxers are allowed.
+public struct ExternalSubtitleFile: Sendable {
+    /// Bounds of one load.
+    public struct Limits: Sendable, Equatable {
+        public var maximumEvents: Int
+        public var maximumBytes: Int
+        /// Seconds for the whole load (monotonic clock), and FFmpeg's `rw_timeout` for URLs.
+        public var timeout: Double
+
+        public init(maximumEvents: Int = 50_000, maximumBytes: Int = 20 << 20, timeout: Double = 10) {
+            self.maximumEvents = max(1, maximumEvents)
+            self.maximumBytes = max(1, maximumBytes)
+            self.timeout = timeout.isNaN ? 10 : min(max(timeout, 0.1), 3600)
+        }
+
+        public static let standard = Limits()
+
+        var timeoutText: String { timeout == timeout.rounded() ? "\(Int(timeout)) s" : "\(timeout) s" }
+        var bytesText: String {
+            maximumBytes % (1 << 20) == 0 ? "\(maximumBytes >> 20) MB" : "\(maximumBytes) bytes"
+        }
+    }
+
+    /// The path or URL as given.
+    public let source: String
+    /// The file's one stream; `externalSource` is `source`.
+    public let track: SubtitleTrack
+    /// The ASS header for `ASSRenderer`: the file's own for ASS/SSA, FFmpeg's generated default otherwise.
+    public let header: String?
+    /// Every event, sorted by start; times in the file's own timeline.
+    public let cues: [SubtitleCue]
+    /// The encoding the text was read in when it was not UTF-8 (`CP1252`), or nil.
+    public let characterEncoding: String?
+    /// Events the codec rejected and that were skipped.
+    public let skippedEvents: Int
+
+    /// FFmpeg's text subtitle demuxers, the only ones allowed: no video, no playlists, nothing
+    /// that opens further files.
+    static let textFormats = "srt,webvtt,ass,microdvd,subviewer,subviewer1,sami,realtext,mpl2,pjs,jacosub,vplayer,stl,aqtitle,mpsub,lrc"
+
+    /// The demuxer for a file whose contents FFmpeg's probe does not recognise, by extension.
+    static let formatsByExtension = ["srt": "srt", "vtt": "webvtt", "ass": "ass", "ssa": "ass", "smi": "sami", "sami": "sami"]
+
+    /// Encoding tried when the text is not UTF-8: Windows Western, the usual legacy SRT encoding.
+    static let legacyEncoding = "CP1252"
+
+    /// Loads `source`: a path, a `file://` URL or an `http(s)://` URL. `allowedProtocols` is a
+    /// comma-separated FFmpeg protocol list: `"file"` for local files, `"http,https,tcp,tls,crypto"`
+    /// for remote ones. `language` overrides the one guessed from the file name.
+    public init(source: String, allowedProtocols: String, language: String? = nil,
+                limits: Limits = .standard) throws(SubtitleError) {
+        FFmpegLogBridge.install
+        let trimmed = source.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw .unreadable(source: source, reason: "the source is empty") }
+        self.source = source
+        let url = try Self.ffmpegURL(for: trimmed, source: source, allowedProtocols: allowedProtocols, limits: limits)
+
+        let (input, forced) = try Self.open(url, source: source, allowedProtocols: allowedProtocols, limits: limits)
+        guard let context = input.formatContext,
+              let stream = (0..<Int(context.pointee.nb_streams)).lazy.compactMap({ context.pointee.streams[$0] })
+                .first(where: { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_SUBTITLE }) else {
+            throw .notSubtitles(source: source)
+        }
+        let packets = try Self.readPackets(of: stream.pointee.index, from: input, limits: limits)
+        track = SubtitleTrack(external: source, stream: stream, language: language)
+
+        let decoded = try Self.decode(packets, stream: stream, source: source)
+        if forced && decoded.cues.isEmpty { throw .notSubtitles(source: source) }
+        if !packets.isEmpty && decoded.cues.isEmpty && decoded.skipped > 0 {
+            throw .undecodable(source: source, codec: track.codecName)
+        }
+        header = decoded.header
+        cues = decoded.cues
+        characterEncoding = decoded.encoding
+        skippedEvents = decoded.skipped
+    }
+
+    // MARK: - Steps
+
+    /// What FFmpeg opens, after the checks FFmpeg would report less clearly: protocol allowed,
+    /// local file present, a regular file, not empty, not over the byte limit.
+    private static func ffmpegURL(for trimmed: String, source: String, allowedProtocols: String,
+                                  limits: Limits) throws(SubtitleError) -> String {
+        let allowed = Set(allowedProtocols.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+        let scheme = SourceResolver.scheme(of: trimmed)
+        guard scheme == nil || scheme == "file" else {
+            guard let scheme, allowed.contains(scheme) else {
+                throw .unreadable(source: source, reason: "the \(scheme ?? "?") protocol is not allowed here (allowed: \(allowedProtocols))")
+            }
+            return trimmed
+        }
+        guard allowed.contains("file") else {
+            throw .unreadable(source: source, reason: "local files are not allowed here (allowed: \(allowedProtocols))")
+        }
+        let path: String
+        if scheme == "file" {
+            guard let parsed = URL(string: trimmed)?.path, !parsed.isEmpty else {
+                throw .unreadable(source: source, reason: "not a valid file URL")
+            }
+            path = parsed
+        } else {
+            path = NSString(string: trimmed).expandingTildeInPath
+        }
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw .fileNotFound(path: source) }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw .unreadable(source: source, reason: "not a regular file (a directory or a device)")
+        }
+        guard status.st_size > 0 else { throw .unreadable(source: source, reason: "the file is empty") }
+        guard status.st_size <= limits.maximumBytes else {
+            throw .tooLarge(source: source, reason: "\(status.st_size) bytes, more than \(limits.bytesText)")
+        }
+        // "file:" so that a colon in the name is never taken for a protocol.
+        return "file:" + path
+    }
+
+    /// Opens with the text demuxers; if none recognises the contents, retries with the demuxer the
+    /// extension names (a lenient parse of a damaged file). Returns whether that fallback was used.
+    private static func open(_ url: String, source: String, allowedProtocols: String,
+                             limits: Limits) throws(SubtitleError) -> (SubtitleInput, forced: Bool) {
+        do throws(SubtitleError) {
+            return (try SubtitleInput(url: url, source: source, allowedProtocols: allowedProtocols,
+                                      formats: textFormats, limits: limits), false)
+        } catch {
+            let name = SubtitleTrack.fileName(of: source).lowercased()
+            let ext = name.split(separator: ".").last.map(String.init) ?? ""
+            guard case .notSubtitles = error, let format = formatsByExtension[ext],
+                  let input = try? SubtitleInput(url: url, source: source, allowedProtocols: allowedProtocols,
+                                                 formats: textFormats, forcedFormat: format, limits: limits)
+            else { throw error }
+            return (input, true)
+        }
+    }
+
+    /// Every packet of the stream, up to the event limit.
+    private static func readPackets(of index: Int32, from input: SubtitleInput, limits: Limits) throws(SubtitleError) -> [Packet] {
+        var packets: [Packet] = []
+        while true {
+            guard let packet = Packet(generation: 0) else {
+                throw .unreadable(source: input.source, reason: "out of memory")
+            }
+            guard try input.read(into: packet.pointer) else { break }
+            guard packet.pointer.pointee.stream_index == index else { continue }
+            packets.append(packet)
+            if packets.count > limits.maximumEvents {
+                throw .tooLarge(source: input.source, reason: "more than \(limits.maximumEvents) events")
+            }
+        }
+        return packets
+    }
+
+    private struct Decoded {
+        var header: String?
+        var cues: [SubtitleCue]
+        var skipped: Int
+        var encoding: String?
+    }
+
+    /// Decodes as UTF-8; text rejected as invalid is decoded again as `legacyEncoding`, and the
+    /// reading with fewer rejections wins.
+    private static func decode(_ packets: [Packet], stream: UnsafeMutablePointer<AVStream>,
+                               source: String) throws(SubtitleError) -> Decoded {
+        func run(_ encoding: String?) throws(SubtitleError) -> Decoded {
+            let decoder: SubtitleDecoder
+            do {
+                decoder = try SubtitleDecoder(stream: stream, sourceName: source, characterEncoding: encoding)
+            } catch {
+                throw .undecodable(source: source, codec: String(cString: avcodec_get_name(stream.pointee.codecpar.pointee.codec_id)))
+            }
+            let cues = packets.flatMap { decoder.decode($0.pointer) }
+            return Decoded(header: decoder.assHeader, cues: cues, skipped: decoder.errorCount, encoding: encoding)
+        }
+        var best = try run(nil)
+        if best.skipped > 0, !SubtitleTrack.isBitmapCodec(stream.pointee.codecpar.pointee.codec_id),
+           let legacy = try? run(legacyEncoding), legacy.skipped < best.skipped {
+            best = legacy
+        }
+        best.cues = best.cues.enumerated()
+            .sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
+            .map(\.element)
+        return best
+    }
+}
