@@ -34,7 +34,8 @@ let package = Package(
         .executableTarget(name: "WindowPlayer", dependencies: ["LoopPlayer"], path: "Examples/WindowPlayer"),
         .executableTarget(name: "EmbedInSDL", dependencies: ["LoopPlayer", "CSDL"], path: "Examples/EmbedInSDL"),
         .executableTarget(name: "HeadlessFrames", dependencies: ["LoopPlayer"], path: "Examples/HeadlessFrames"),
-        .testTarget(name: "LoopPlayerTests", dependencies: ["LoopPlayer", "Filters", "CFFmpeg", "CSDL"]),
+        .testTarget(name: "LoopPlayerTests", dependencies: ["LoopPlayer", "Filters", "CFFmpeg", "CSDL"],
+                    exclude: ["Support/fault_server.py"]),
         .testTarget(name: "FiltersTests", dependencies: ["Filters", "CFFmpeg"]),
     ],
     swiftLanguageModes: [.v6]
