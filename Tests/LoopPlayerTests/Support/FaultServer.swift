@@ -17,6 +17,7 @@ final class FaultServer {
     let root: URL
     /// The port the server listens on; a restart keeps it.
     private(set) var port: Int
+    private let stateFolder: URL
     private let controlFile: URL
     private let logFile: URL
     private var process: Process?
@@ -30,13 +31,17 @@ final class FaultServer {
         self.port = port
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("fault-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        stateFolder = state
         controlFile = state.appendingPathComponent("control.json")
         logFile = state.appendingPathComponent("requests.jsonl")
         try Data("{}".utf8).write(to: controlFile)
         try start(timeout: startTimeout)
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: stateFolder)
+    }
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
