@@ -77,7 +77,8 @@ final class FaultServer {
     /// Replaces the fault rules (the first matching rule applies to a request). `acceptRanges:
     /// false` makes the server ignore Range headers and answer 200 with the whole file.
     func setFaults(_ rules: [FaultRule], acceptRanges: Bool = true) throws {
-        let object: [String: Any] = ["acceptRanges": acceptRanges, "rules": rules.map(\.json)]
+        let object: [String: Any] = ["acceptRanges": acceptRanges, "rules": rules.map(\.json),
+                                     "generation": UUID().uuidString]
         let data = try JSONSerialization.data(withJSONObject: object)
         // Written aside and renamed, so the server never reads half a file.
         let partial = controlFile.appendingPathExtension("part")

@@ -56,6 +56,7 @@ class Faults:
         self.path = path
         self.lock = threading.Lock()
         self.used = {}
+        self.generation = None
 
     def pick(self, request_path):
         try:
@@ -64,6 +65,11 @@ class Faults:
         except (OSError, ValueError):
             config = {}
         accept_ranges = config.get("acceptRanges", True)
+        with self.lock:
+            # Each write of the control file starts the rules' counts again.
+            if config.get("generation") != self.generation:
+                self.generation = config.get("generation")
+                self.used = {}
         for index, rule in enumerate(config.get("rules", [])):
             pattern = rule.get("pattern")
             if pattern is not None and not re.search(pattern, request_path):
