@@ -7,7 +7,8 @@
 public enum HLSError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The text does not start with `#EXTM3U`.
     case notAPlaylist(url: String)
-    /// The playlist is larger than `HLSLimits.maxBytes`.
+    /// The playlist is larger than `HLSLimits.maxBytes` (`bytes`: its size, or the limit + 1 when
+    /// the download was stopped there).
     case playlistTooLarge(url: String, bytes: Int, limit: Int)
     /// A line is longer than `HLSLimits.maxLineLength` (it is never kept).
     case lineTooLong(url: String, line: Int, limit: Int)
@@ -62,7 +63,7 @@ public enum HLSError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .notAPlaylist(url): "\(url): not an HLS playlist (no #EXTM3U header)"
-        case let .playlistTooLarge(url, bytes, limit): "\(url): the playlist is \(bytes) bytes, more than the \(limit) allowed"
+        case let .playlistTooLarge(url, _, limit): "\(url): the playlist is larger than the \(limit) bytes allowed"
         case let .lineTooLong(url, line, limit): "\(url): line \(line) is longer than \(limit) bytes"
         case let .tooManyEntries(url, limit): "\(url): the playlist has more than \(limit) entries"
         case let .invalidTag(url, line, tag, reason): "\(url): line \(line): invalid \(tag): \(reason)"
