@@ -65,21 +65,28 @@ final class HTTPFetcher: Sendable {
     }
 
     /// Streams the body of `url` (or of `range` of it) to `consume` as it arrives; `consume`
-    /// returns false to stop early (the fetch then ends as `aborted`).
-    func fetch(_ url: URL, range: HLSByteRange? = nil, timeout: Double? = nil, abort: AbortFlag? = nil,
-               maxBytes: Int? = nil, consume: (UnsafeRawBufferPointer) -> Bool) throws(FetchError) -> Transfer {
+    /// returns false to stop early (the fetch then ends as `aborted`). `resumeAt` skips that many
+    /// bytes of the body (or range) with a Range request: how a broken transfer continues.
+    ///
+    /// Time spent in `consume` counts as progress, not as a stall; it does count toward `timeout`.
+    func fetch(_ url: URL, range: HLSByteRange? = nil, resumeAt skipped: Int = 0, timeout: Double? = nil,
+               abort: AbortFlag? = nil, maxBytes: Int? = nil,
+               consume: (UnsafeRawBufferPointer) -> Bool) throws(FetchError) -> Transfer {
         let name = url.absoluteString
         if case let .refuse(refusal) = options.policy.check(url, from: .remote) { throw .refused(refusal) }
         let limit = maxBytes ?? options.maxBytes
         let watch = NetworkWatch(abort: abort, timeout: timeout, stallTimeout: options.stallTimeout)
+        let start = (range?.offset ?? 0) + skipped
         return try withExtendedLifetime(watch) { () throws(FetchError) -> Transfer in
-            let stream = try open(url, range: range, watch: watch)
+            let stream = try open(url, from: start, to: range?.end, watch: watch)
             let headers = watch.elapsed
             if let location = stream.location, location != name {
                 let landed = URL(string: location) ?? url
                 if case let .refuse(refusal) = options.policy.check(landed, from: .remote) { throw .refused(refusal) }
             }
-            let expected = range.map { range in stream.size.map { min(range.length, $0 - range.offset) } ?? range.length } ?? stream.size
+            // What is left to come: to the range's end, or to the end of the resource.
+            let end = range.map { range in stream.size.map { min(range.end, $0) } ?? range.end } ?? stream.size
+            let expected = end.map { max(0, $0 - start) }
             var received = 0
             var buffer = [UInt8](repeating: 0, count: 64 << 10)
             while true {
@@ -94,6 +101,7 @@ final class HTTPFetcher: Sendable {
                 guard received <= limit else { throw .tooLarge(url: name, limit: limit) }
                 let keepGoing = buffer.withUnsafeBytes { consume(UnsafeRawBufferPointer(rebasing: $0[0..<Int(count)])) }
                 guard keepGoing else { throw .aborted(url: name) }
+                watch.progressed()   // a slow consumer is not a stalled server
             }
             if let expected, received < expected { throw .truncated(url: name, expected: expected, received: received) }
             return Transfer(finalURL: stream.location.flatMap(URL.init(string:)) ?? url, byteCount: received,
@@ -103,7 +111,8 @@ final class HTTPFetcher: Sendable {
 
     // MARK: Opening
 
-    private func open(_ url: URL, range: HLSByteRange?, watch: NetworkWatch) throws(FetchError) -> AVIOStream {
+    /// Opens `url` for the bytes from `start` to `end` (exclusive; nil: the end of the resource).
+    private func open(_ url: URL, from start: Int, to end: Int?, watch: NetworkWatch) throws(FetchError) -> AVIOStream {
         var dictionary: OpaquePointer?
         defer { av_dict_free(&dictionary) }
         av_dict_set(&dictionary, "protocol_whitelist", SourcePolicy.protocolWhitelist(for: .remote), 0)
@@ -112,10 +121,8 @@ final class HTTPFetcher: Sendable {
         av_dict_set(&dictionary, "user_agent", options.userAgent, 0)
         av_dict_set(&dictionary, "icy", "0", 0)
         av_dict_set(&dictionary, "max_redirects", String(options.maxRedirects), 0)
-        if let range {
-            av_dict_set(&dictionary, "offset", String(range.offset), 0)
-            av_dict_set(&dictionary, "end_offset", String(range.end), 0)
-        }
+        if start > 0 { av_dict_set(&dictionary, "offset", String(start), 0) }
+        if let end { av_dict_set(&dictionary, "end_offset", String(end), 0) }
         if options.resumeBrokenBodies {
             av_dict_set(&dictionary, "reconnect", "1", 0)
             av_dict_set(&dictionary, "reconnect_on_network_error", "1", 0)
@@ -125,7 +132,7 @@ final class HTTPFetcher: Sendable {
         let (stream, code) = AVIOStream.open(url.absoluteString, options: &dictionary, interrupt: &interrupt)
         if let stream { return stream }
         // FFmpeg's http fails an offset request answered without Content-Range with -1.
-        if let range, range.offset != 0, code == -1 { throw .rangeNotSupported(url: url.absoluteString) }
+        if start > 0, code == -1 { throw .rangeNotSupported(url: url.absoluteString) }
         throw failure(code, url: url.absoluteString, watch: watch, received: nil, expected: nil)
     }
 

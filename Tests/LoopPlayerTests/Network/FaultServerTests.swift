@@ -18,6 +18,7 @@ final class FaultServerTests: XCTestCase {
 
     override func tearDown() {
         server?.stop()
+        server = nil
         if let root { try? FileManager.default.removeItem(at: root) }
     }
 

@@ -17,6 +17,7 @@ final class HLSPlaylistLoaderTests: XCTestCase {
 
     override func tearDown() {
         server?.stop()
+        server = nil
         if let root { try? FileManager.default.removeItem(at: root) }
     }
 

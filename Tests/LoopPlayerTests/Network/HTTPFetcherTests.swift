@@ -19,6 +19,7 @@ final class HTTPFetcherTests: XCTestCase {
 
     override func tearDown() {
         server?.stop()
+        server = nil
         if let root { try? FileManager.default.removeItem(at: root) }
     }
 
@@ -53,6 +54,17 @@ final class HTTPFetcherTests: XCTestCase {
         XCTAssertEqual(start.bytes, Array(payload.prefix(10)))
         let ranges = try server.requestLog().map(\.range)
         XCTAssertEqual(ranges.suffix(2), ["bytes=1000-5999", "bytes=0-9"], "exactly the range asked for")
+
+        // Resuming: the rest of the body, or of a range, from a given byte.
+        var rest: [UInt8] = []
+        _ = try fetcher().fetch(url("/dir/blob.bin"), resumeAt: 123_456) { rest += $0; return true }
+        XCTAssertEqual(rest, Array(payload[123_456...]))
+        var restOfRange: [UInt8] = []
+        _ = try fetcher().fetch(url("/dir/blob.bin"), range: HLSByteRange(offset: 1000, length: 5000), resumeAt: 2000) {
+            restOfRange += $0
+            return true
+        }
+        XCTAssertEqual(restOfRange, Array(payload[3000..<6000]))
 
         // Streaming: the consumer sees every byte in order and can stop early.
         var streamed: [UInt8] = []

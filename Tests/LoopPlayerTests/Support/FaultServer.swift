@@ -13,7 +13,8 @@ import XCTest
 /// ```
 /// Faults live in a control file the server reads on every request, so they apply at once and
 /// survive a restart; `clearFaults()` removes them. Every wait is bounded.
-final class FaultServer {
+// @unchecked: a test drives it from one thread at a time (a helper thread may stop and restart it).
+final class FaultServer: @unchecked Sendable {
     let root: URL
     /// The port the server listens on; a restart keeps it.
     private(set) var port: Int
