@@ -90,7 +90,10 @@ final class HLSByteStream: @unchecked Sendable {
                                          Unmanaged.passUnretained(self).toOpaque(), Self.readPacket, nil, nil)
             if context == nil { av_free(buffer) }
         }
-        thread = WorkerThread(name: "lp-hls-fetch") { [self] in fetchLoop() }
+        let worker = WorkerThread(name: "lp-hls-fetch") { [self] in fetchLoop() }
+        // Without its thread nothing would ever arrive: the demuxer's reads end at once instead.
+        if !worker.started { pipe.close() }
+        thread = worker
     }
 
     deinit {

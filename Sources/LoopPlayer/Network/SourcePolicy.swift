@@ -32,14 +32,18 @@ public struct SourcePolicy: Sendable, Equatable {
 
     /// Judges the user's own source: a URL or an absolute path.
     public func check(source: String) -> SourceDecision {
-        if let refusal = Self.unsafeCharacters(in: source) { return .refuse(SourceRefusal(target: source, reason: refusal)) }
         let parts = URLAuthority(source)
         guard let scheme = parts.scheme else {
+            // A path may hold spaces; never control characters.
+            guard !source.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                return .refuse(SourceRefusal(target: source, reason: "the path holds control characters"))
+            }
             guard source.hasPrefix("/") else {
                 return .refuse(SourceRefusal(target: source, reason: "not an absolute path or URL"))
             }
             return checkLocalSource(path: source, original: source)
         }
+        if let refusal = Self.unsafeCharacters(in: source) { return .refuse(SourceRefusal(target: source, reason: refusal)) }
         guard allowed.allows(scheme: scheme) else {
             return .refuse(SourceRefusal(target: source, reason: "the scheme \(scheme) is not allowed"))
         }

@@ -24,7 +24,7 @@ public enum VariantPreference: Sendable, Equatable, CustomStringConvertible {
 ///
 /// ```swift
 /// var selector = VariantSelector(variants: master.variants.map(VariantSelector.Candidate.init),
-///                                preference: .automatic, outputSize: HLSResolution(width: 640, height: 360))
+///                                 preference: .automatic, outputSize: HLSResolution(width: 640, height: 360))!
 /// var decision = selector.start()                         // no measurement yet: the lowest
 /// selector.record(bytes: 400_000, seconds: 0.2)           // each finished download
 /// decision = selector.next(bufferSeconds: 6, now: 12.0)   // at each segment boundary
@@ -103,11 +103,11 @@ public struct VariantSelector: Sendable {
     private var lastSwitch: Double?
     private var upSince: Double?
 
-    /// `candidates` must not be empty.
-    public init(variants candidates: [Candidate], preference: VariantPreference = .automatic,
-                outputSize: HLSResolution? = nil, tuning: Tuning = .standard,
-                throughput: ThroughputEstimate = ThroughputEstimate()) {
-        precondition(!candidates.isEmpty, "a master playlist without variants is refused by the parser")
+    /// Nil without candidates (the parser refuses a master playlist without variants).
+    public init?(variants candidates: [Candidate], preference: VariantPreference = .automatic,
+                 outputSize: HLSResolution? = nil, tuning: Tuning = .standard,
+                 throughput: ThroughputEstimate = ThroughputEstimate()) {
+        guard !candidates.isEmpty else { return nil }
         self.candidates = candidates
         self.preference = preference
         self.outputSize = outputSize

@@ -101,7 +101,8 @@ final class HLSByteStreamTests: XCTestCase {
         let restarted = ThreadResult<Double>()
         let port = server.port
         let killer = Thread { [server] in
-            while stream.delivered.count < 2 { usleep(5_000) }
+            let deadline = Date().addingTimeInterval(10)
+            while stream.delivered.count < 2 && Date() < deadline { usleep(5_000) }
             usleep(300_000)   // inside segment 2
             server?.stop()
             let killed = Date()
@@ -139,7 +140,9 @@ final class HLSByteStreamTests: XCTestCase {
         try server.setFaults([FaultRule(prefix: "/hls/v360/", throttle: 150_000)])
         let stream = HLSByteStream(fetcher: HTTPFetcher(), giveUpAfter: 2, schedule: scripted([1, 1, 1, 1], variants))
         defer { stream.stop() }
-        while stream.delivered.isEmpty { usleep(5_000) }
+        let deadline = Date().addingTimeInterval(10)
+        while stream.delivered.isEmpty && Date() < deadline { usleep(5_000) }
+        XCTAssertEqual(stream.delivered.count, 1, "stopped while the second segment arrives")
         server.stop()
         let started = Date()
         let result = try Demuxed(stream, format: "mpegts")
@@ -157,7 +160,7 @@ final class HLSByteStreamTests: XCTestCase {
         tuning.upHoldSeconds = 0.5
         tuning.minSwitchInterval = 0.5
         let candidates = [510_400, 1_170_400, 3_370_400].map { VariantSelector.Candidate(bandwidth: $0) }
-        var initial = VariantSelector(variants: candidates, tuning: tuning)
+        var initial = VariantSelector(variants: candidates, tuning: tuning)!
         initial.record(bytes: 2_000_000, seconds: 0.5)   // a fast probe: start high
         let selector = SelectorBox(initial)
         let playlists = variants

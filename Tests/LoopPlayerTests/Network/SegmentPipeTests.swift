@@ -37,7 +37,8 @@ final class SegmentPipeTests: XCTestCase {
         XCTAssertEqual(pipe.buffered, 4, "stopped at the capacity")
         XCTAssertNil(finished.wait(timeout: 0.05))
         var seen: [UInt8] = []
-        while seen.count < 12 { seen += read(pipe, 3).1 }
+        let deadline = Date().addingTimeInterval(5)
+        while seen.count < 12 && Date() < deadline { seen += read(pipe, 3).1 }
         XCTAssertEqual(seen, Array(0..<12))
         XCTAssertGreaterThan(finished.wait(timeout: 2) ?? 0, 0.15)
     }

@@ -89,6 +89,8 @@ final class SourcePolicyTests: XCTestCase {
     func testUserSources() {
         let cases: [(String, String?, SourceKind?)] = [
             ("/media/clip.mp4", nil, .localMedia),
+            ("/media/My Videos/clip.mp4", nil, .localMedia),
+            ("/media/\u{1}clip.mp4", "the path holds control characters", nil),
             ("/media/show/index.m3u8", nil, .localPlaylist(folder: "/media/show")),
             ("/media/show/../show/INDEX.M3U8", nil, .localPlaylist(folder: "/media/show")),
             ("file:///media/clip.mp4", nil, .localMedia),

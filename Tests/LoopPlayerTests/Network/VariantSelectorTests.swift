@@ -16,7 +16,7 @@ final class VariantSelectorTests: XCTestCase {
     /// A selector whose estimate is `bitsPerSecond` (one 1 s download).
     private func selector(_ candidates: [VariantSelector.Candidate], _ preference: VariantPreference = .automatic,
                           output: HLSResolution? = nil, measured bitsPerSecond: Double? = nil) -> VariantSelector {
-        var selector = VariantSelector(variants: candidates, preference: preference, outputSize: output)
+        var selector = VariantSelector(variants: candidates, preference: preference, outputSize: output)!
         if let bitsPerSecond { selector.record(bytes: Int(bitsPerSecond / 8), seconds: 1) }
         return selector
     }
@@ -119,7 +119,7 @@ final class VariantSelectorTests: XCTestCase {
         var tuning = VariantSelector.Tuning()
         tuning.upHoldSeconds = 1
         tuning.minSwitchInterval = 10
-        var selector = VariantSelector(variants: lowFirst, tuning: tuning)
+        var selector = VariantSelector(variants: lowFirst, tuning: tuning)!
         selector.record(bytes: 1_250_000, seconds: 1)   // 10 Mb/s
         XCTAssertEqual(selector.start().variant, 2)
         XCTAssertEqual(selector.next(bufferSeconds: 1, now: 0).reason, .bufferLow)
@@ -151,6 +151,10 @@ final class VariantSelectorTests: XCTestCase {
         // The window shrinks: down to the variant covering it at the next boundary.
         selector.setOutputSize(HLSResolution(width: 426, height: 240))
         XCTAssertEqual(selector.next(bufferSeconds: 6, now: 6), VariantSelector.Decision(variant: 0, reason: .outputSize, switched: true))
+    }
+
+    func testNoCandidates() {
+        XCTAssertNil(VariantSelector(variants: []))
     }
 
     func testThroughputEstimate() throws {
