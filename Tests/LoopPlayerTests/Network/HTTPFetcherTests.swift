@@ -127,6 +127,7 @@ final class HTTPFetcherTests: XCTestCase {
         let slow = failure { _ = try self.fetcher(stall: 5).fetch(self.url("/dir/blob.bin"), timeout: 1) }
         guard case .timedOut? = slow.error else { return XCTFail("\(String(describing: slow.error))") }
         XCTAssertEqual(slow.seconds, 1, accuracy: 0.35)
+        print("HTTPFetcherTests: deadline 1 s, ended after \(slow.seconds) s")
     }
 
     func testTruncatedBody() throws {
@@ -146,6 +147,7 @@ final class HTTPFetcherTests: XCTestCase {
         default: XCTFail("\(String(describing: result.error))")
         }
         XCTAssertLessThan(result.seconds, 1)
+        print("HTTPFetcherTests: reset after 50 000 bytes → \(String(describing: result.error)) after \(result.seconds) s")
     }
 
     /// FFmpeg's reconnect resumes a broken body with a Range request when asked to.
@@ -215,6 +217,7 @@ final class HTTPFetcherTests: XCTestCase {
         let result = failure { _ = try self.fetcher().fetch(self.url("/dir/blob.bin"), abort: abort) }
         XCTAssertEqual(result.error, .aborted(url: server.url("/dir/blob.bin")))
         XCTAssertLessThan(result.seconds, 0.7)
+        print("HTTPFetcherTests: abort raised at 0.3 s, fetch ended after \(result.seconds) s")
     }
 
     /// Non-http URLs and redirects to them are refused; the local file is never opened.
@@ -262,6 +265,7 @@ final class HTTPFetcherTests: XCTestCase {
         guard case let .connectionFailed(_, cause)? = result.error else { return XCTFail("\(String(describing: result.error))") }
         XCTAssertEqual(cause.code, -ECONNREFUSED)
         XCTAssertLessThan(result.seconds, 0.5)
+        print("HTTPFetcherTests: nobody listening, failed after \(result.seconds) s")
     }
 }
 
