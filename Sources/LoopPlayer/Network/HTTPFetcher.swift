@@ -1,0 +1,210 @@
+import CFFmpeg
+import Foundation
+import Synchronization
+
+/// How `HTTPFetcher` fetches.
+struct HTTPFetchOptions: Sendable {
+    /// A connection that delivers nothing (no connection, no headers, no body byte) for this long
+    /// is stalled.
+    var stallTimeout = 10.0
+    var userAgent = "LoopPlayer"
+    /// Lets FFmpeg's http protocol reconnect once a body breaks off and resume it with a Range
+    /// request (`reconnect`, `reconnect_on_network_error`); only for servers that answer ranges.
+    var resumeBrokenBodies = false
+    /// Redirects FFmpeg follows (its `max_redirects`). FFmpeg follows them before we see the
+    /// final URL, so with a host allow list, 0 guarantees no connection outside it (a redirect
+    /// then fails the fetch).
+    var maxRedirects = 8
+    /// The most bytes one fetch keeps.
+    var maxBytes = 256 << 20
+    /// Judges the URL and the URL any redirect led to.
+    var policy = SourcePolicy()
+}
+
+/// Fetches whole resources or byte ranges over http(s) with FFmpeg's avio, timed for the variant
+/// selector and bounded in time: an abort flag, a deadline and a stall limit, all checked by
+/// FFmpeg's interrupt callback on the monotonic clock while it waits on the network.
+///
+/// ```swift
+/// let fetcher = HTTPFetcher()
+/// let segment = try fetcher.fetch(url, range: HLSByteRange(offset: 0, length: 65_536), timeout: 10)
+/// selector.record(bytes: segment.byteCount, seconds: segment.seconds)
+/// ```
+/// Blocking: call it on a worker thread. Only http and https are opened (`protocol_whitelist`),
+/// and only URLs the policy allows; a redirect to anywhere else is refused before the body is read.
+final class HTTPFetcher: Sendable {
+    let options: HTTPFetchOptions
+
+    init(options: HTTPFetchOptions = HTTPFetchOptions()) {
+        self.options = options
+    }
+
+    /// What one fetch measured.
+    struct Transfer: Sendable, Equatable {
+        /// The URL the body came from (after redirects).
+        var finalURL: URL
+        var byteCount: Int
+        /// From the request to the last byte.
+        var seconds: Double
+        /// From the request to the headers.
+        var secondsToHeaders: Double
+
+        var bitsPerSecond: Double { seconds > 0 ? Double(byteCount) * 8 / seconds : 0 }
+    }
+
+    /// The body of `url` (or of `range` of it), collected.
+    func fetch(_ url: URL, range: HLSByteRange? = nil, timeout: Double? = nil, abort: AbortFlag? = nil,
+               maxBytes: Int? = nil) throws(FetchError) -> (bytes: [UInt8], transfer: Transfer) {
+        var bytes: [UInt8] = []
+        if let range { bytes.reserveCapacity(range.length) }
+        let transfer = try fetch(url, range: range, timeout: timeout, abort: abort, maxBytes: maxBytes) { chunk in
+            bytes.append(contentsOf: chunk)
+            return true
+        }
+        return (bytes, transfer)
+    }
+
+    /// Streams the body of `url` (or of `range` of it) to `consume` as it arrives; `consume`
+    /// returns false to stop early (the fetch then ends as `aborted`). `resumeAt` skips that many
+    /// bytes of the body (or range) with a Range request: how a broken transfer continues.
+    ///
+    /// Time spent in `consume` counts as progress, not as a stall; it does count toward `timeout`.
+    func fetch(_ url: URL, range: HLSByteRange? = nil, resumeAt skipped: Int = 0, timeout: Double? = nil,
+               abort: AbortFlag? = nil, maxBytes: Int? = nil,
+               consume: (UnsafeRawBufferPointer) -> Bool) throws(FetchError) -> Transfer {
+        let name = url.absoluteString
+        if case let .refuse(refusal) = options.policy.check(url, from: .remote) { throw .refused(refusal) }
+        let limit = maxBytes ?? options.maxBytes
+        let watch = NetworkWatch(abort: abort, timeout: timeout, stallTimeout: options.stallTimeout)
+        let start = (range?.offset ?? 0) + skipped
+        return try withExtendedLifetime(watch) { () throws(FetchError) -> Transfer in
+            let stream = try open(url, from: start, to: range?.end, watch: watch)
+            let headers = watch.elapsed
+            if let location = stream.location, location != name {
+                let landed = URL(string: location) ?? url
+                if case let .refuse(refusal) = options.policy.check(landed, from: .remote) { throw .refused(refusal) }
+            }
+            // What is left to come: to the range's end, or to the end of the resource.
+            let end = range.map { range in stream.size.map { min(range.end, $0) } ?? range.end } ?? stream.size
+            let expected = end.map { max(0, $0 - start) }
+            var received = 0
+            var buffer = [UInt8](repeating: 0, count: 64 << 10)
+            while true {
+                let wanted = expected.map { min(buffer.count, $0 - received) } ?? buffer.count
+                if wanted <= 0 { break }
+                let count = buffer.withUnsafeMutableBufferPointer { avio_read_partial(stream.context, $0.baseAddress, Int32(wanted)) }
+                if count == FFmpegError.endOfFile { break }
+                if count < 0 { throw failure(count, url: name, watch: watch, received: received, expected: expected) }
+                if count == 0 { continue }
+                watch.progressed()
+                received += Int(count)
+                guard received <= limit else { throw .tooLarge(url: name, limit: limit) }
+                let keepGoing = buffer.withUnsafeBytes { consume(UnsafeRawBufferPointer(rebasing: $0[0..<Int(count)])) }
+                guard keepGoing else { throw .aborted(url: name) }
+                watch.progressed()   // a slow consumer is not a stalled server
+            }
+            if let expected, received < expected { throw .truncated(url: name, expected: expected, received: received) }
+            return Transfer(finalURL: stream.location.flatMap(URL.init(string:)) ?? url, byteCount: received,
+                            seconds: watch.elapsed, secondsToHeaders: headers)
+        }
+    }
+
+    // MARK: Opening
+
+    /// Opens `url` for the bytes from `start` to `end` (exclusive; nil: the end of the resource).
+    private func open(_ url: URL, from start: Int, to end: Int?, watch: NetworkWatch) throws(FetchError) -> AVIOStream {
+        var dictionary: OpaquePointer?
+        defer { av_dict_free(&dictionary) }
+        av_dict_set(&dictionary, "protocol_whitelist", SourcePolicy.protocolWhitelist(for: .remote), 0)
+        // A backstop for FFmpeg's own waits; the interrupt callback normally ends a stall first.
+        av_dict_set(&dictionary, "rw_timeout", String(Int64((options.stallTimeout + 1) * 1_000_000)), 0)
+        av_dict_set(&dictionary, "user_agent", options.userAgent, 0)
+        av_dict_set(&dictionary, "icy", "0", 0)
+        av_dict_set(&dictionary, "max_redirects", String(options.maxRedirects), 0)
+        if start > 0 { av_dict_set(&dictionary, "offset", String(start), 0) }
+        if let end { av_dict_set(&dictionary, "end_offset", String(end), 0) }
+        if options.resumeBrokenBodies {
+            av_dict_set(&dictionary, "reconnect", "1", 0)
+            av_dict_set(&dictionary, "reconnect_on_network_error", "1", 0)
+            av_dict_set(&dictionary, "reconnect_delay_max", "2", 0)
+        }
+        var interrupt = AVIOInterruptCB(callback: networkInterrupt, opaque: Unmanaged.passUnretained(watch).toOpaque())
+        let (stream, code) = AVIOStream.open(url.absoluteString, options: &dictionary, interrupt: &interrupt)
+        if let stream { return stream }
+        // FFmpeg's http fails an offset request answered without Content-Range with -1.
+        if start > 0, code == -1 { throw .rangeNotSupported(url: url.absoluteString) }
+        throw failure(code, url: url.absoluteString, watch: watch, received: nil, expected: nil)
+    }
+
+    // MARK: Errors
+
+    /// The typed error for FFmpeg's `code`; `received` is nil before the body.
+    private func failure(_ code: Int32, url: String, watch: NetworkWatch, received: Int?, expected: Int?) -> FetchError {
+        switch watch.reason {
+        case .abort: return .aborted(url: url)
+        case .deadline: return .timedOut(url: url, seconds: watch.elapsed)
+        case .stall: return .stalled(url: url, seconds: watch.sinceProgress)
+        case .none: break
+        }
+        if let status = HTTPErrorStatus(ffmpegCode: code) { return .httpStatus(url: url, status: status) }
+        let cause = FFmpegError(code: code)
+        // rw_timeout reports EIO (or ETIMEDOUT) after the stall limit.
+        if (code == -EIO || code == -ETIMEDOUT) && watch.sinceProgress >= options.stallTimeout {
+            return .stalled(url: url, seconds: watch.sinceProgress)
+        }
+        guard let received else { return .connectionFailed(url: url, cause: cause) }
+        // FFmpeg's http says EIO ("Stream ends prematurely") when a body ends short of its length.
+        if code == -EIO, let expected, received < expected { return .truncated(url: url, expected: expected, received: received) }
+        return .connectionLost(url: url, received: received, cause: cause)
+    }
+}
+
+extension HTTPErrorStatus {
+    /// FFmpeg's `AVERROR_HTTP_*` codes (`FFERRTAG(0xF8, '4', '0', '4')`…), which Swift cannot import.
+    init?(ffmpegCode code: Int32) {
+        func tag(_ b: Unicode.Scalar, _ c: Unicode.Scalar, _ d: Unicode.Scalar) -> Int32 {
+            -Int32(bitPattern: 0xF8 | UInt32(b.value) << 8 | UInt32(c.value) << 16 | UInt32(d.value) << 24)
+        }
+        switch code {
+        case tag("4", "0", "0"): self = .badRequest
+        case tag("4", "0", "1"): self = .unauthorized
+        case tag("4", "0", "3"): self = .forbidden
+        case tag("4", "0", "4"): self = .notFound
+        case tag("4", "X", "X"): self = .otherClientError
+        case tag("5", "X", "X"): self = .serverError
+        default: return nil
+        }
+    }
+}
+
+/// The one owner of an `AVIOContext` opened for reading.
+private final class AVIOStream {
+    private(set) var context: UnsafeMutablePointer<AVIOContext>?
+
+    private init(context: UnsafeMutablePointer<AVIOContext>) { self.context = context }
+
+    /// The opened stream, or nil and FFmpeg's error code.
+    static func open(_ url: String, options: inout OpaquePointer?,
+                     interrupt: inout AVIOInterruptCB) -> (AVIOStream?, Int32) {
+        var context: UnsafeMutablePointer<AVIOContext>?
+        let status = avio_open2(&context, url, AVIO_FLAG_READ, &interrupt, &options)
+        guard status >= 0, let context else { return (nil, status < 0 ? status : -EIO) }
+        return (AVIOStream(context: context), 0)
+    }
+
+    deinit { avio_closep(&context) }
+
+    /// The resource's total size (Content-Length, or the total of a Content-Range), when known.
+    var size: Int? {
+        let size = avio_size(context)
+        return size > 0 ? Int(size) : nil
+    }
+
+    /// The URL FFmpeg ended up reading after redirects (its http protocol's `location`).
+    var location: String? {
+        var value: UnsafeMutablePointer<UInt8>?
+        guard av_opt_get(context, "location", AV_OPT_SEARCH_CHILDREN, &value) >= 0, let value else { return nil }
+        defer { av_free(value) }
+        return String(cString: value)
+    }
+}

@@ -1,0 +1,70 @@
+import CFFmpeg
+import Foundation
+import Synchronization
+
+/// What FFmpeg's interrupt callback checks while it waits on the network: an abort flag, a
+/// deadline and a stall limit, on the monotonic clock. Records which one fired.
+final class NetworkWatch: Sendable {
+    enum Reason: UInt8 { case none, abort, deadline, stall }
+
+    private let abort: AbortFlag?
+    private let start: UInt64
+    /// Nanoseconds on the monotonic clock; `UInt64.max` for none.
+    private let deadline: UInt64
+    private let stallLimit: UInt64
+    private let lastProgress: Atomic<UInt64>
+    private let fired = Atomic<UInt8>(Reason.none.rawValue)
+
+    /// `timeout`: seconds for the whole operation (nil: none); `stallTimeout`: seconds without
+    /// progress (counted from now until the first `progressed()`).
+    init(abort: AbortFlag?, timeout: Double?, stallTimeout: Double) {
+        self.abort = abort
+        let now = Self.now()
+        start = now
+        deadline = timeout.map { now &+ UInt64(max(0, $0) * 1e9) } ?? .max
+        stallLimit = UInt64(max(0, stallTimeout) * 1e9)
+        lastProgress = Atomic(now)
+    }
+
+    /// Bytes arrived: the stall clock starts again.
+    func progressed() { lastProgress.store(Self.now(), ordering: .relaxed) }
+
+    /// Which limit ended the wait, if one did.
+    var reason: Reason { Reason(rawValue: fired.load(ordering: .acquiring)) ?? .none }
+
+    /// Seconds since the watch started.
+    var elapsed: Double { Double(Self.now() &- start) / 1e9 }
+
+    /// Seconds since the last progress (or the start).
+    var sinceProgress: Double { Double(Self.now() &- lastProgress.load(ordering: .relaxed)) / 1e9 }
+
+    /// True (and remembers why) when FFmpeg should stop waiting.
+    func shouldInterrupt() -> Bool {
+        if fired.load(ordering: .relaxed) != Reason.none.rawValue { return true }
+        let now = Self.now()
+        let reason: Reason
+        if abort?.isRaised == true {
+            reason = .abort
+        } else if now >= deadline {
+            reason = .deadline
+        } else if now &- lastProgress.load(ordering: .relaxed) >= stallLimit {
+            reason = .stall
+        } else {
+            return false
+        }
+        fired.store(reason.rawValue, ordering: .releasing)
+        return true
+    }
+
+    static func now() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+    }
+}
+
+/// FFmpeg's interrupt callback; `opaque` is an unretained `NetworkWatch` kept alive by the caller.
+let networkInterrupt: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { opaque in
+    guard let opaque else { return 0 }
+    return Unmanaged<NetworkWatch>.fromOpaque(opaque).takeUnretainedValue().shouldInterrupt() ? 1 : 0
+}

@@ -1,0 +1,62 @@
+import Foundation
+@testable import LoopPlayer
+import XCTest
+
+/// The bounded byte pipe between the fetch thread and the demuxer.
+final class SegmentPipeTests: XCTestCase {
+    private func read(_ pipe: SegmentPipe, _ maximum: Int) -> (SegmentPipe.ReadResult, [UInt8]) { Self.read(pipe, maximum) }
+
+    private static func read(_ pipe: SegmentPipe, _ maximum: Int) -> (SegmentPipe.ReadResult, [UInt8]) {
+        var buffer = [UInt8](repeating: 0, count: maximum)
+        let result = buffer.withUnsafeMutableBytes { pipe.read(into: $0.baseAddress!, maximum: maximum) }
+        if case let .bytes(count) = result { return (result, Array(buffer.prefix(count))) }
+        return (result, [])
+    }
+
+    func testBytesInOrderAcrossTheRingEdge() {
+        let pipe = SegmentPipe(capacity: 10)
+        _ = [UInt8](0..<7).withUnsafeBytes { pipe.write($0) }
+        XCTAssertEqual(read(pipe, 5).1, [0, 1, 2, 3, 4])
+        _ = [UInt8](7..<15).withUnsafeBytes { pipe.write($0) }   // wraps around
+        XCTAssertEqual(pipe.buffered, 10)
+        XCTAssertEqual(read(pipe, 100).1, Array(5..<15))
+        XCTAssertEqual(pipe.totalWritten, 15)
+        pipe.finish()
+        XCTAssertEqual(read(pipe, 10).0, .end)
+    }
+
+    /// A full pipe holds the writer until the reader makes room, and says how long it waited.
+    func testWriterWaitsForTheReader() {
+        let pipe = SegmentPipe(capacity: 4)
+        let finished = ThreadResult<Double>()
+        Thread {
+            let result = [UInt8](0..<12).withUnsafeBytes { pipe.write($0) }
+            finished.set(result.waited)
+        }.start()
+        usleep(200_000)
+        XCTAssertEqual(pipe.buffered, 4, "stopped at the capacity")
+        XCTAssertNil(finished.wait(timeout: 0.05))
+        var seen: [UInt8] = []
+        let deadline = Date().addingTimeInterval(5)
+        while seen.count < 12 && Date() < deadline { seen += read(pipe, 3).1 }
+        XCTAssertEqual(seen, Array(0..<12))
+        XCTAssertGreaterThan(finished.wait(timeout: 2) ?? 0, 0.15)
+    }
+
+    func testFailureAfterTheBufferedBytesAndClose() {
+        let pipe = SegmentPipe(capacity: 8)
+        _ = [UInt8](1...3).withUnsafeBytes { pipe.write($0) }
+        let error = FetchError.httpStatus(url: "http://x/a.ts", status: .notFound)
+        pipe.fail(error)
+        XCTAssertEqual(read(pipe, 8).1, [1, 2, 3], "what arrived is still read")
+        XCTAssertEqual(read(pipe, 8).0, .failed(error))
+        // close() wakes a blocked reader at once.
+        let other = SegmentPipe(capacity: 8)
+        let woke = ThreadResult<SegmentPipe.ReadResult>()
+        Thread { woke.set(Self.read(other, 8).0) }.start()
+        usleep(50_000)
+        other.close()
+        XCTAssertEqual(woke.wait(timeout: 2), .closed)
+        XCTAssertFalse([UInt8](1...3).withUnsafeBytes { other.write($0) }.written)
+    }
+}
