@@ -16,20 +16,17 @@ public final class EmbeddedPlayback {
     /// Held strongly: the session only refers back to it.
     public let player: ExtVideoPlayer
     private let session: PlayerSession
-    private var embedded: EmbeddedSDLRenderer?
+    private let embedded: EmbeddedOutput
 
     /// `renderer` is the host's `SDL_Renderer *`.
     public init(player: ExtVideoPlayer, renderer: OpaquePointer, timing: ExtVideoPlayer.Timing = .realTime,
                 until stop: StopCondition = .never) throws(PlayerError) {
-        SDLVideo.attachToHost()
         self.player = player
-        session = try PlayerSession(player: player, output: .offscreen, timing: timing, stop: stop, waiter: HostLoopWaiter())
+        embedded = EmbeddedOutput(renderer: renderer)
+        session = try PlayerSession(player: player, output: .offscreen, custom: embedded, timing: timing, stop: stop)
         player.session = session
-        session.engine.makeRenderer = { [unowned self] info in
-            let made = EmbeddedSDLRenderer(renderer: renderer, geometry: info.geometry)
-            embedded = made
-            return made
-        }
+        let engine = session.engine
+        embedded.onAreaChange = { [unowned engine] in engine.redraw() }
         session.start()
     }
 
@@ -39,7 +36,6 @@ public final class EmbeddedPlayback {
         guard !closed else { return }
         closed = true
         session.finish()
-        embedded = nil
     }
 
     private var closed = false
@@ -58,10 +54,9 @@ public final class EmbeddedPlayback {
     /// Draws the current frame into `area` of the host's renderer with the player's gravity.
     public func draw(in area: Rect) {
         guard !closed else { return }
-        embedded?.draw(in: area)
-        session.engine.reportBounds()  // reports only when the picture's rectangle changed
+        embedded.draw(in: area)
     }
 
     /// The engine's state (same as `player.state`).
-    public var state: PlaybackEngine.State { session.engine.state }
+    public var state: PlayerState { session.engine.state }
 }

@@ -32,12 +32,12 @@ public final class ExtVideoPlayer: @unchecked Sendable {
         var settings: VideoSettings
         var settingsVersion = 0
         var commands: [PlaybackCommand] = []
-        var state: PlaybackEngine.State = .idle
+        var state: PlayerState = .idle
         var currentTime = 0.0
         var statistics = PlaybackStatistics()
         var timeHandlers: [@Sendable (Double) -> Void] = []
-        var stateHandlers: [@Sendable (PlaybackEngine.State) -> Void] = []
-        var stateContinuations: [UUID: AsyncStream<PlaybackEngine.State>.Continuation] = [:]
+        var stateHandlers: [@Sendable (PlayerState) -> Void] = []
+        var stateContinuations: [UUID: AsyncStream<PlayerState>.Continuation] = [:]
         var eventHandlers: [@Sendable ([PlayerEvent]) -> Void] = []
         var timeContinuations: [UUID: AsyncStream<Double>.Continuation] = [:]
         var eventContinuations: [UUID: AsyncStream<[PlayerEvent]>.Continuation] = [:]
@@ -103,14 +103,14 @@ public final class ExtVideoPlayer: @unchecked Sendable {
 
     /// Called with every state change (on the run thread).
     @discardableResult
-    public func onStateChange(_ handler: @escaping @Sendable (PlaybackEngine.State) -> Void) -> Self {
+    public func onStateChange(_ handler: @escaping @Sendable (PlayerState) -> Void) -> Self {
         shared.withLock { $0.stateHandlers.append(handler) }
         return self
     }
 
     /// State changes, for async code. Each call makes a new subscriber.
-    public func states() -> AsyncStream<PlaybackEngine.State> {
-        let (stream, continuation) = AsyncStream<PlaybackEngine.State>.makeStream(bufferingPolicy: .bufferingNewest(64))
+    public func states() -> AsyncStream<PlayerState> {
+        let (stream, continuation) = AsyncStream<PlayerState>.makeStream(bufferingPolicy: .bufferingNewest(64))
         let id = UUID()
         shared.withLock { $0.stateContinuations[id] = continuation }
         continuation.onTermination = { [weak self] _ in _ = self?.shared.withLock { $0.stateContinuations.removeValue(forKey: id) } }
@@ -163,7 +163,7 @@ public final class ExtVideoPlayer: @unchecked Sendable {
     public var currentTime: Double { shared.withLock { $0.currentTime } }
 
     /// idle → loading → ready → playing / paused / buffering → ended, or failed.
-    public var state: PlaybackEngine.State { shared.withLock { $0.state } }
+    public var state: PlayerState { shared.withLock { $0.state } }
 
     /// The counters behind `loopplay --stats-json`, refreshed every second and at the end of a run.
     public var statistics: PlaybackStatistics { shared.withLock { $0.statistics } }
@@ -189,27 +189,46 @@ public final class ExtVideoPlayer: @unchecked Sendable {
     // MARK: Running
 
     /// Plays in the player's own SDL window until a stop condition, `stop()`, or the user quits.
-    /// Call on the main thread.
+    /// The window opens at once, before the source, and stays open across sources and failures
+    /// (an error is shown in it). Call on the main thread.
     @discardableResult
     public func run(window: WindowOptions = WindowOptions(), timing: Timing = .realTime,
                     until stop: StopCondition = .never) -> PlaybackEngine.RunOutcome {
-        run(output: .window(window), timing: timing, stop: stop, renderer: nil)
+        run(output: .window(window), custom: nil, timing: timing, stop: stop)
     }
 
-    /// Plays without a window; the last frame is kept for `snapshot()`.
+    /// Plays without a window; the last scene is kept for `snapshot()`.
     @discardableResult
     public func runHeadless(timing: Timing = .realTime, until stop: StopCondition = .never) -> PlaybackEngine.RunOutcome {
-        run(output: .offscreen, timing: timing, stop: stop, renderer: nil)
+        run(output: .offscreen, custom: nil, timing: timing, stop: stop)
     }
 
-    /// Frames-only mode: every shown frame goes to `handler` (on this thread), for other toolkits.
+    /// Frames-only mode: every frame shown goes to `handler` (on this thread), for other toolkits.
+    /// The frames are the bare video; `runScenes` gives what a window would show.
     @discardableResult
     public func runFrames(timing: Timing = .realTime, until stop: StopCondition = .never,
                           _ handler: @escaping (VideoFrame) -> Void) -> PlaybackEngine.RunOutcome {
-        run(output: .offscreen, timing: timing, stop: stop) { _ in FrameCallbackRenderer(handler: handler) }
+        var last: VideoFrame?
+        let output = OffscreenOutput { scene, _ in
+            guard let frame = scene.frame, frame !== last else { return }
+            last = frame
+            handler(frame)
+        }
+        return run(output: .offscreen, custom: output, timing: timing, stop: stop)
     }
 
-    /// The frame on screen at the video's display size (after or during a run, on the run thread).
+    /// Frames-only mode with the overlays: every scene shown (a new frame, or overlays that changed
+    /// over the same frame) goes to `handler`, laid out in an area of `area` pixels (nil: the video's
+    /// display size). `ComposedFrame.image()` renders it exactly as a window shows it.
+    @discardableResult
+    public func runScenes(area: PixelSize? = nil, timing: Timing = .realTime, until stop: StopCondition = .never,
+                          _ handler: @escaping (ComposedFrame) -> Void) -> PlaybackEngine.RunOutcome {
+        let output = OffscreenOutput(area: area) { scene, size in handler(ComposedFrame(scene: scene, area: size)) }
+        return run(output: .offscreen, custom: output, timing: timing, stop: stop)
+    }
+
+    /// What the output shows now at its player area's size: the picture laid out with its gravity and
+    /// the overlays (the video's display size without a window). After or during a run, on its thread.
     public func snapshot() throws(PlayerError) -> RGBImage {
         guard let engine = session?.engine else { throw .renderFailed(reason: "the player has not run") }
         return try engine.snapshot()
@@ -219,16 +238,15 @@ public final class ExtVideoPlayer: @unchecked Sendable {
         try Snapshot.writePNG(try snapshot(), to: path)
     }
 
-    func run(output: EngineConfiguration.Output, timing: Timing, stop: StopCondition,
-             renderer: ((VideoStreamInfo) throws(PlayerError) -> VideoRenderer)?) -> PlaybackEngine.RunOutcome {
+    func run(output: EngineConfiguration.Output, custom: PlayerOutput?, timing: Timing,
+             stop: StopCondition) -> PlaybackEngine.RunOutcome {
         let session: PlayerSession
         do {
-            session = try PlayerSession(player: self, output: output, timing: timing, stop: stop, waiter: nil)
+            session = try PlayerSession(player: self, output: output, custom: custom, timing: timing, stop: stop)
         } catch {
             PlayerSession.report(error, to: self)
             return .failed(error)
         }
-        session.engine.makeRenderer = renderer
         self.session = session
         return session.run()
     }

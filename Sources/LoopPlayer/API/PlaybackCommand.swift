@@ -1,4 +1,5 @@
 import Filters
+import Overlay
 
 /// A command for a running player. Send from any thread with `ExtVideoPlayer.send(_:)`: every
 /// command is applied, in order (two identical commands are both applied), and commands sent
@@ -37,6 +38,11 @@ public enum PlaybackCommand: Sendable {
     case customFilter(any PixelFilter, clear: Bool = false)
     /// Empties the stack; brightness and contrast stay.
     case removeAllFilters
+    /// Adds a vector overlay layer on top (removing the others first if `clear`). The builder is
+    /// called whenever the player area or the picture's place in it changes, never with an empty area.
+    case addVector(any ShapeLayerBuilderProtocol, clear: Bool = false)
+    /// Removes every vector overlay layer.
+    case removeAllVectors
     /// Does nothing (the model needed it between two equal commands; we do not).
     case idle
 }

@@ -5,6 +5,7 @@
 /// catch { print(error) }   // "swipe.mp4: source not found (looked in …)"
 /// ```
 import Filters
+import Overlay
 
 public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No file or resource matched the source. `searched` lists where we looked.
@@ -37,6 +38,9 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Looping had to stop (the input cannot go back to its start, or a pass after a rewind held
     /// nothing); the media plays to its end like non-looping media.
     case loopingStopped(source: String, reason: String)
+    /// A vector layer or SVG could not be drawn (missing or invalid SVG, NaN coordinates); the rest of
+    /// the overlays and the video play on.
+    case invalidOverlay(OverlayError)
     /// No audio track has the requested language; `available` lists the tracks there are. The
     /// current track keeps playing.
     case audioTrackNotFound(language: String, available: [String])
@@ -57,6 +61,7 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .audioUnavailable: "audioUnavailable"
         case .audioTrackNotFound: "audioTrackNotFound"
         case .noDecodableFrames: "noDecodableFrames"
+        case .invalidOverlay: "invalidOverlay"
         case .loopingStopped: "loopingStopped"
         }
     }
@@ -67,7 +72,7 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .sourceNotFound, .notAFile, .emptyFile, .unreadableMedia, .noVideoStream, .decoderUnavailable,
              .noDecodableFrames, .loopingStopped: true
         case .invalidSetting, .displayUnavailable, .renderFailed, .invalidFilter, .audioUnavailable,
-             .audioTrackNotFound: false
+             .audioTrackNotFound, .invalidOverlay: false
         }
     }
 
@@ -92,6 +97,7 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
                 : " (tracks: \(available.joined(separator: ", ")))") + "; the current track plays on"
         case let .noDecodableFrames(source, detail): "\(source): no picture could be decoded (\(detail))"
         case let .loopingStopped(source, reason): "\(source): looping stops: \(reason)"
+        case let .invalidOverlay(error): "overlay not drawn: \(error.description)"
         }
     }
 }

@@ -12,16 +12,20 @@ final class PlayerSession {
     private var statisticsRefreshedAt = -Double.infinity
     private let realClock = MonotonicClock()
 
-    init(player: ExtVideoPlayer, output: EngineConfiguration.Output, timing: ExtVideoPlayer.Timing,
-         stop: StopCondition, waiter: MainLoopWaiter?) throws(PlayerError) {
+    /// `custom` is an output made by the caller (embedding, frames-only); otherwise the engine makes
+    /// the one `output` names (a window opens now, before the source).
+    init(player: ExtVideoPlayer, output: EngineConfiguration.Output, custom: PlayerOutput? = nil,
+         timing: ExtVideoPlayer.Timing, stop: StopCondition) throws(PlayerError) {
         self.player = player
         let (settings, version, audio) = player.shared.withLock { ($0.settings, $0.settingsVersion, $0.audio) }
         try settings.validate()
         var configuration = EngineConfiguration(output: output, looping: settings.loop, gravity: settings.gravity,
                                                 untimed: timing == .untimed, stop: stop, audio: audio)
         configuration.audio.muted = settings.mute
-        if let waiter {
-            engine = PlaybackEngine(configuration: configuration, waiter: waiter)
+        configuration.errorColor = settings.errorColor
+        configuration.errorFontSize = settings.errorFontSize
+        if let custom {
+            engine = PlaybackEngine(configuration: configuration, output: custom)
         } else {
             engine = try PlaybackEngine(configuration: configuration)
         }
@@ -41,6 +45,7 @@ final class PlayerSession {
         engine.onReady = { [unowned self] in applyQueuedCommands() }
         engine.auxiliaryDeadline = { [unowned self] in earliest(batcher.nextDeadline, publisher.nextDeadline) }
         engine.onStateChange = { [unowned self] state in stateChanged(state) }
+        settings.vectorLayers.forEach { engine.addVector($0) }
     }
 
     /// Loads the source and runs the engine's loop until it ends.
@@ -148,6 +153,8 @@ final class PlayerSession {
                 stack.append(custom: filter)
             }
         case .removeAllFilters: changeFilters { $0.removeAll() }
+        case let .addVector(builder, clear): engine.addVector(builder, clear: clear)
+        case .removeAllVectors: engine.removeAllVectors()
         case .idle: break
         }
     }
@@ -161,8 +168,7 @@ final class PlayerSession {
     }
 
     private func seek(to position: Double) {
-        let landed = engine.seek(to: position)
-        batcher.record(.seek(landed != nil, currentTime: landed ?? engine.position), at: engine.clock.now)
+        engine.seek(to: position)  // emits the `seek` event
         if engine.state == .playing { publisher.start(at: engine.clock.now, interval: applied.timePublishing) }
     }
 
@@ -191,6 +197,13 @@ final class PlayerSession {
             || settings.contrast != previous.contrast {
             // The settings describe the whole stack: filters added by commands are replaced.
             try? engine.setFilters(settings.filterStack)
+        }
+        if settings.errorColor != previous.errorColor || settings.errorFontSize != previous.errorFontSize {
+            engine.setErrorStyle(color: settings.errorColor, fontSize: settings.errorFontSize)
+        }
+        if !settings.sameVectorLayers(as: previous) {
+            engine.removeAllVectors()
+            settings.vectorLayers.forEach { engine.addVector($0) }
         }
         if settings.sourceName != previous.sourceName || settings.ext != previous.ext { load(settings) }
     }

@@ -132,8 +132,8 @@ final class AudioDecodeStage: @unchecked Sendable {  // made by the pipeline, th
 
     /// Timeline seconds of a frame's first sample (an untimed frame continues where the sound is).
     private func seconds(of frame: UnsafeMutablePointer<AVFrame>, rate: Double) -> Double {
-        var timestamp = frame.pointee.best_effort_timestamp
-        if timestamp == noTimestamp { timestamp = frame.pointee.pts }
+        var timestamp = frame.pointee.pts
+        if timestamp == noTimestamp { timestamp = frame.pointee.best_effort_timestamp }
         if timestamp == noTimestamp {
             return held.last?.end ?? placer.map { Double($0.cursor) / Double($0.sampleRate) } ?? startSeconds
         }

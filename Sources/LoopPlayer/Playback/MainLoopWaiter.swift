@@ -1,28 +1,32 @@
 import CSDL
-import Foundation
+import Synchronization
 
-/// How the main loop sleeps until a deadline or a wakeup from a pipeline thread.
+/// What a window tells its player.
+enum WindowInput: Equatable {
+    case key(KeyPress)
+    /// The drawable area changed size (a resize, fullscreen, or the window manager's doing).
+    case resized
+    /// The window must be drawn again (uncovered).
+    case exposed
+    /// The user closed the window.
+    case close
+}
+
+/// How the run loop sleeps until a deadline or a wakeup from a pipeline thread.
 protocol MainLoopWaiter: AnyObject {
     /// Callable from any thread.
     var wake: @Sendable () -> Void { get }
-    /// Sleeps until `deadline` (monotonic seconds; nil = until woken) and returns the input received.
-    func wait(until deadline: Double?, clock: PlaybackClock) -> [InputAction]
+    /// Sleeps until `deadline` (monotonic seconds; nil: until woken) and returns the input received.
+    func wait(until deadline: Double?) -> [WindowInput]
     /// Returns pending input without sleeping.
-    func poll() -> [InputAction]
+    func poll() -> [WindowInput]
 }
 
-/// Sub-millisecond sleeps: the event waits have millisecond granularity, so the last stretch
-/// before a frame is due is slept precisely.
+/// The event waits have millisecond granularity: the last stretch before a frame is due is slept
+/// precisely on the monotonic clock.
 private let fineSleepWindow = 0.002
 
-func sleepPrecisely(until deadline: Double, clock: PlaybackClock) {
-    let remaining = deadline - clock.now
-    guard remaining > 0 else { return }
-    var spec = timespec(tv_sec: Int(remaining), tv_nsec: Int((remaining - Double(Int(remaining))) * 1e9))
-    nanosleep(&spec, nil)
-}
-
-/// Waits on a condition variable (headless modes, no SDL events).
+/// Waits on a condition (headless modes: no window, no SDL events).
 final class ConditionWaiter: MainLoopWaiter {
     private let signal = WakeSignal()
 
@@ -31,86 +35,108 @@ final class ConditionWaiter: MainLoopWaiter {
         return { signal.raise() }
     }
 
-    func wait(until deadline: Double?, clock: PlaybackClock) -> [InputAction] {
-        if let deadline {
-            let remaining = deadline - clock.now
-            if remaining > fineSleepWindow {
-                signal.wait(timeout: remaining - fineSleepWindow)
-            } else {
-                sleepPrecisely(until: deadline, clock: clock)
-            }
+    func wait(until deadline: Double?) -> [WindowInput] {
+        if let deadline, deadline - MonotonicCondition.now <= fineSleepWindow {
+            sleep(untilMonotonic: deadline)
         } else {
-            signal.wait(timeout: nil)
+            signal.wait(until: deadline.map { $0 - fineSleepWindow } ?? .infinity)
         }
         return []
     }
 
-    func poll() -> [InputAction] { [] }
+    func poll() -> [WindowInput] { [] }
 }
 
 /// A flag with a condition: `raise` from any thread, `wait` consumes it.
-final class WakeSignal: @unchecked Sendable {
-    private let condition = NSCondition()
-    // Guarded by `condition`.
-    private var raised = false
+final class WakeSignal: Sendable {
+    private let condition = MonotonicCondition()
+    private let raised = Mutex(false)
 
     func raise() {
         condition.withLock {
-            raised = true
-            condition.signal()
+            raised.withLock { $0 = true }
+            condition.broadcast()
         }
     }
 
-    func wait(timeout: Double?) {
+    /// Returns at once if raised since the last wait; otherwise sleeps until raised or `deadline`.
+    func wait(until deadline: Double) {
         condition.withLock {
-            if !raised {
-                if let timeout {
-                    _ = condition.wait(until: Date(timeIntervalSinceNow: timeout))
-                } else {
-                    condition.wait()
-                }
-            }
-            raised = false
+            if !raised.withLock({ $0 }) { condition.wait(until: deadline) }
+            raised.withLock { $0 = false }
         }
     }
 }
 
-/// Waits in SDL's event queue; pipeline threads wake it with a user event.
-final class SDLEventWaiter: MainLoopWaiter {
-    let wake: @Sendable () -> Void = SDLVideo.waker
+/// Waits in SDL's event queue for one window's events; pipeline threads wake it with the output's
+/// own user event.
+final class SDLWindowWaiter: MainLoopWaiter {
+    private let window: UInt32
+    let wake: @Sendable () -> Void
 
-    func wait(until deadline: Double?, clock: PlaybackClock) -> [InputAction] {
-        var event = SDL_Event()
-        var got: Int32
-        if let deadline {
-            let remaining = deadline - clock.now
-            guard remaining > fineSleepWindow else {
-                sleepPrecisely(until: deadline, clock: clock)
-                return poll()
-            }
-            got = SDL_WaitEventTimeout(&event, Int32(((remaining - fineSleepWindow) * 1000).rounded(.down)))
-        } else {
-            got = SDL_WaitEventTimeout(&event, 500)
+    init(window: UInt32, wakeType: UInt32) {
+        self.window = window
+        wake = {
+            var event = SDL_Event()
+            event.type = wakeType
+            event.user.windowID = window
+            SDL_PushEvent(&event)
         }
-        var actions: [InputAction] = []
-        if got != 0, let action = InputAction(event) { actions.append(action) }
-        return actions + poll()
+        SDLEventRouter.shared.register(window: window, wakeType: wakeType)
     }
 
-    func poll() -> [InputAction] {
-        var event = SDL_Event()
-        var actions: [InputAction] = []
-        while SDL_PollEvent(&event) != 0 {
-            if let action = InputAction(event) { actions.append(action) }
+    deinit { SDLEventRouter.shared.unregister(window: window) }
+
+    func wait(until deadline: Double?) -> [WindowInput] {
+        guard let deadline else { return inputs(SDLEventRouter.shared.wait(for: window, timeoutMs: nil)) }
+        let remaining = deadline - MonotonicCondition.now
+        guard remaining > fineSleepWindow else {
+            sleep(untilMonotonic: deadline)
+            return poll()
         }
-        return actions
+        return inputs(SDLEventRouter.shared.wait(for: window, timeoutMs: Int32(((remaining - fineSleepWindow) * 1000).rounded(.down))))
     }
+
+    func poll() -> [WindowInput] { inputs(SDLEventRouter.shared.take(for: window)) }
+
+    private func inputs(_ events: [SDL_Event]) -> [WindowInput] { events.compactMap(WindowInput.init) }
 }
 
-/// The host application runs the loop (embedding): nothing here ever sleeps; pipeline threads wake
-/// the host's SDL event wait with our user event.
+/// The host runs the loop (embedding): nothing here sleeps; pipeline threads wake the host's own
+/// SDL event wait with the output's user event.
 final class HostLoopWaiter: MainLoopWaiter {
-    let wake: @Sendable () -> Void = SDLVideo.waker
-    func wait(until deadline: Double?, clock: PlaybackClock) -> [InputAction] { [] }
-    func poll() -> [InputAction] { [] }
+    let wake: @Sendable () -> Void
+
+    init(wakeType: UInt32) {
+        wake = {
+            var event = SDL_Event()
+            event.type = wakeType
+            SDL_PushEvent(&event)
+        }
+    }
+
+    func wait(until deadline: Double?) -> [WindowInput] { [] }
+    func poll() -> [WindowInput] { [] }
+}
+
+extension WindowInput {
+    /// The input an SDL event means, if any.
+    init?(_ event: SDL_Event) {
+        switch event.type {
+        case SDL_QUIT.rawValue:
+            self = .close
+        case SDL_WINDOWEVENT.rawValue:
+            switch SDL_WindowEventID(UInt32(event.window.event)) {
+            case SDL_WINDOWEVENT_CLOSE: self = .close
+            case SDL_WINDOWEVENT_SIZE_CHANGED: self = .resized
+            case SDL_WINDOWEVENT_EXPOSED: self = .exposed
+            default: return nil
+            }
+        case SDL_KEYDOWN.rawValue:
+            let modifiers = event.key.keysym.mod
+            self = .key(KeyPress(key: event.key.keysym.sym, shift: modifiers & UInt16(KMOD_SHIFT.rawValue) != 0))
+        default:
+            return nil
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import Filters
+import Overlay
 
 /// One entry of a `VideoSettings { … }` block. Settings apply in order: given twice, the last wins.
 public protocol Setting: Sendable {
@@ -118,6 +119,26 @@ public struct ErrorGroup: Setting {
     public var settings: [any Setting]
     public init(@VideoSettingsBuilder _ content: () -> [any Setting]) { settings = content() }
     public func apply(to target: inout VideoSettings) { settings.forEach { $0.apply(to: &target) } }
+}
+
+/// Vector overlay layers that exist from the first frame, bottom to top:
+/// `VectorLayers { Badge(); SVGLayer(file: "logo.svg") }`. Given twice, the last wins.
+public struct VectorLayers: Setting {
+    public var builders: [any ShapeLayerBuilderProtocol]
+    public init(@VectorLayerListBuilder _ content: () -> [any ShapeLayerBuilderProtocol]) { builders = content() }
+    public func apply(to settings: inout VideoSettings) { settings.vectorLayers = builders }
+}
+
+/// Builds a list of layer builders with the same control flow as `VideoSettingsBuilder`.
+@resultBuilder
+public enum VectorLayerListBuilder {
+    public static func buildExpression(_ builder: any ShapeLayerBuilderProtocol) -> [any ShapeLayerBuilderProtocol] { [builder] }
+    public static func buildExpression(_ builders: [any ShapeLayerBuilderProtocol]) -> [any ShapeLayerBuilderProtocol] { builders }
+    public static func buildBlock(_ parts: [any ShapeLayerBuilderProtocol]...) -> [any ShapeLayerBuilderProtocol] { parts.flatMap { $0 } }
+    public static func buildOptional(_ part: [any ShapeLayerBuilderProtocol]?) -> [any ShapeLayerBuilderProtocol] { part ?? [] }
+    public static func buildEither(first part: [any ShapeLayerBuilderProtocol]) -> [any ShapeLayerBuilderProtocol] { part }
+    public static func buildEither(second part: [any ShapeLayerBuilderProtocol]) -> [any ShapeLayerBuilderProtocol] { part }
+    public static func buildArray(_ parts: [[any ShapeLayerBuilderProtocol]]) -> [any ShapeLayerBuilderProtocol] { parts.flatMap { $0 } }
 }
 
 /// Accepted for source compatibility with the model: vector overlays need no switch here.

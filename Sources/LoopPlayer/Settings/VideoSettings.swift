@@ -1,4 +1,5 @@
 import Filters
+import Overlay
 
 /// Everything that configures a player, built with the DSL or member by member.
 ///
@@ -34,6 +35,12 @@ public struct VideoSettings: Sendable, Equatable {
     /// Clamped to `Contrast.validRange`.
     public var contrast: Float = Contrast.defaultValue
     public var filters: [VideoFilter] = []
+    /// Vector overlay layers present from the first frame (`VectorLayers { … }`).
+    public var vectorLayers: [any ShapeLayerBuilderProtocol] {
+        get { layerList.builders }
+        set { layerList = LayerList(builders: newValue) }
+    }
+    private var layerList = LayerList(builders: [])
 
     public init(@VideoSettingsBuilder _ content: () -> [any Setting]) {
         content().forEach { $0.apply(to: &self) }
@@ -58,6 +65,9 @@ public struct VideoSettings: Sendable, Equatable {
         self.exclusiveGroup = exclusiveGroup
     }
 
+    /// True if both list the same layer builders (by type and `id`), in the same order.
+    func sameVectorLayers(as other: VideoSettings) -> Bool { layerList == other.layerList }
+
     /// Checks every value against its setting's valid range.
     public func validate() throws(PlayerError) {
         guard let sourceName, !sourceName.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -75,6 +85,25 @@ public struct VideoSettings: Sendable, Equatable {
     /// The filters with brightness and contrast (clamped) after them.
     public var filterStack: FilterStack {
         FilterStack(filters, adjustment: ColorAdjustment(brightness: brightness, contrast: contrast))
+    }
+}
+
+/// Layer builders compared by type and identity, so settings stay `Equatable`.
+private struct LayerList: Sendable, Equatable {
+    var builders: [any ShapeLayerBuilderProtocol]
+
+    static func == (a: Self, b: Self) -> Bool {
+        guard a.builders.count == b.builders.count else { return false }
+        for index in a.builders.indices {
+            let left: any ShapeLayerBuilderProtocol = a.builders[index]
+            let right: any ShapeLayerBuilderProtocol = b.builders[index]
+            guard type(of: left) == type(of: right), identity(of: left) == identity(of: right) else { return false }
+        }
+        return true
+    }
+
+    private static func identity<Builder: ShapeLayerBuilderProtocol>(of builder: Builder) -> AnyHashable {
+        AnyHashable(builder.id)
     }
 }
 

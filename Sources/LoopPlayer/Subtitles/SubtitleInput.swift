@@ -1,4 +1,5 @@
 import CFFmpeg
+import FFmpegSupport
 import Filters
 import Foundation
 

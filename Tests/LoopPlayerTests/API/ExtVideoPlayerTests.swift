@@ -36,7 +36,9 @@ final class ExtVideoPlayerTests: XCTestCase {
         XCTAssertEqual(player.runHeadless(timing: .untimed, until: StopCondition(duration: 10)), .finished)
         let batches = recorder.batches.withLock { $0 }
         XCTAssertEqual(batches.count, 3, "\(batches)")
-        XCTAssertEqual(batches[0], [.currentItemChanged, .itemStatusChanged(.readyToPlay), .duration(4), .playing])
+        // Headless, the player area is the picture's display size: the picture fills it.
+        XCTAssertEqual(batches[0], [.currentItemChanged, .itemStatusChanged(.readyToPlay), .duration(4), .playing,
+                                    .boundsChanged(Rect(x: 0, y: 0, width: 320, height: 180))])
         XCTAssertEqual(batches[1], [.loopCompleted(1)])
         XCTAssertEqual(batches[2], [.loopCompleted(2)])
         XCTAssertEqual(player.statistics.loopsCompleted, 2)

@@ -79,7 +79,7 @@ final class AudioControlTests: XCTestCase {
             }
             if frame.time >= 1.5, offsetSamplesWhileMuted == nil {
                 offsetSamplesWhileMuted = engine.statistics.avOffsetSamples
-                engine.pipeline?.audio.output?.realign(by: drift)  // the clocks drifted apart
+                engine.item?.pipeline.audio.output?.realign(by: drift)  // the clocks drifted apart
             }
             if frame.time >= 2, unmutedAt == nil {
                 unmutedAt = frame.time

@@ -133,7 +133,7 @@ final class LoopplayCommandTests: XCTestCase {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
         }
         let batches = objects.compactMap { $0["events"] as? [[String: Any]] }.map { $0.compactMap { $0["type"] as? String } }
-        XCTAssertEqual(batches, [["currentItemChanged", "itemStatusChanged", "duration", "playing"],
+        XCTAssertEqual(batches, [["currentItemChanged", "itemStatusChanged", "duration", "playing", "boundsChanged"],
                                  ["loopCompleted"], ["loopCompleted"]])
         let times = objects.compactMap { $0["time"] as? Double }.map { ($0 * 1000).rounded() / 1000 }
         XCTAssertEqual(times, [1, 2, 3, 0, 1, 2, 3])

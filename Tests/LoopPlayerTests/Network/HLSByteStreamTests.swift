@@ -1,4 +1,5 @@
 import CFFmpeg
+import FFmpegSupport
 import Foundation
 @testable import LoopPlayer
 import Synchronization
@@ -234,8 +235,8 @@ private struct Demuxed {
         var packet = av_packet_alloc()
         defer { av_packet_free(&packet) }
         var frames: [(Double, Int32)] = []
-        let collect = { (frame: UnsafeMutablePointer<AVFrame>) in
-            frames.append((Double(frame.pointee.best_effort_timestamp) * timeBase, frame.pointee.width))
+        let collect = { (frame: consuming OwnedFrame) in
+            frames.append((Double(frame.pointer.pointee.best_effort_timestamp) * timeBase, frame.pointer.pointee.width))
         }
         while true {
             end = av_read_frame(context, packet)

@@ -1,4 +1,4 @@
-/// Sound controls: volume, mute, audio tracks. Engine thread only.
+/// Sound controls: volume, mute, audio tracks, and when the sound plays. Engine thread only.
 extension PlaybackEngine {
     /// Linear gain 0…1 (kept across sources).
     public var volume: Float { configuration.audio.volume }
@@ -9,7 +9,7 @@ extension PlaybackEngine {
     public func setVolume(_ volume: Float) {
         let clamped = volume.isNaN ? 1 : min(max(volume, 0), 1)
         configuration.audio.volume = clamped
-        pipeline?.audio.change { $0.volume = clamped }
+        item?.pipeline.audio.change { $0.volume = clamped }
         onEvent?(.volumeChanged(clamped))
     }
 
@@ -18,26 +18,26 @@ extension PlaybackEngine {
     /// drifted apart meanwhile), then fades it in: the picture never jumps.
     public func setMuted(_ muted: Bool) {
         // The sound is moved when both clocks can be read (now, or after a pause or a refill).
-        realignPending = configuration.audio.muted && !muted
+        if let item { item.realignPending = configuration.audio.muted && !muted }
         configuration.audio.muted = muted
         realignSoundIfPending()
-        pipeline?.audio.change { $0.muted = muted }
+        item?.pipeline.audio.change { $0.muted = muted }
     }
 
     /// After unmuting: the sound goes to where the picture is; until then the picture's clock leads.
     /// Moves under 5 ms are left to the presenter's slewing.
     func realignSoundIfPending() {
-        guard realignPending, let output = pipeline?.audio.output, let picture = presenter?.mediaTimeNow(),
-              let heard = output.audibleMediaTime(at: clock.now) else { return }
-        realignPending = false
+        guard let item, item.realignPending, let output = item.pipeline.audio.output,
+              let picture = item.presenter?.mediaTimeNow(), let heard = output.audibleMediaTime(at: clock.now) else { return }
+        item.realignPending = false
         if abs(picture - heard) > 0.005 { output.realign(by: picture - heard) }
     }
 
     /// The source's audio tracks (empty until it opened).
-    public var audioTracks: [AudioTrack] { pipeline?.status.audioTracks ?? [] }
+    public var audioTracks: [AudioTrack] { item?.pipeline.status.audioTracks ?? [] }
 
     /// The track being played, if any.
-    public var audioTrack: AudioTrack? { pipeline?.status.audioTrack }
+    public var audioTrack: AudioTrack? { item?.pipeline.status.audioTrack }
 
     /// Switches to the first track in `language` (`en` or `eng`). Throws `audioTrackNotFound` (also
     /// sent as an error event) if none matches; the current track plays on.
@@ -63,11 +63,17 @@ extension PlaybackEngine {
     /// screen, as mpv does, and the sound starts with the first new picture, in step. Audio-only
     /// media keep their track (it is their timeline).
     private func select(_ track: AudioTrack?) {
-        guard let pipeline, track != audioTrack, videoInfo?.isBlackPicture != true else { return }
+        guard let item, track != audioTrack, videoInfo?.isBlackPicture != true else { return }
         // "No sound" is for this source only: the next one gets a track (and a driver) again.
         if let track { configuration.audio.track = .number(track.number) }
-        let generation = pipeline.seek(to: position, inPass: presenter?.current?.pass ?? 0, audioTrack: .some(track))
-        if let presenter { presenter.restart(generation: generation) } else { pendingSeekGeneration = generation }
+        let generation = item.pipeline.seek(to: position, inPass: item.presenter?.current?.pass ?? 0,
+                                            audioTrack: .some(track))
+        if let presenter = item.presenter {
+            presenter.restart(generation: generation)
+        } else {
+            item.pendingSeekGeneration = generation
+        }
+        updateSound()
         waiter.wake()
     }
 
@@ -83,41 +89,16 @@ extension PlaybackEngine {
     }
 
     /// The sound plays while frames are shown and is silent otherwise (paused, held, ended, before
-    /// the first frame, speed 0).
-    func updateAudioPause() {
-        guard let presenter, let pipeline else { return }
-        // After a seek or track change the sound waits for the new picture: the decoder needs longer
-        // from the keyframe than the sound needs to start.
-        let silent = presenter.isPaused || !presenter.showsCurrentGeneration || presenter.ended || presenter.speed == 0
-            || state == .ready
-        guard silent != audioPaused else { return }
-        audioPaused = silent
-        pipeline.audio.change { $0.paused = silent }
-    }
-
-    /// What the pipeline's threads reported: failures end the item, warnings and underruns are events.
-    func handleReports(_ pipeline: MediaPipeline) {
-        for report in pipeline.status.takeReports() {
-            switch report {
-            case let .fatal(error):
-                fail(error)
-            case let .warning(error):
-                record(error)
-                onEvent?(.error(error))
-            case let .filterFailed(error, instead):
-                // The decode thread went back to the last stack that worked: that is what runs now.
-                filters = instead
-                pipeline.setFilters(instead)
-                record(.invalidFilter(error))
-                onEvent?(.error(.invalidFilter(error)))
-            case .underrun:
-                onEvent?(.waitingToPlayAtSpecifiedRate)
-            }
-        }
-        let underruns = pipeline.audio.output?.underruns ?? 0
-        if underruns > reportedUnderruns {
-            reportedUnderruns = underruns
-            onEvent?(.waitingToPlayAtSpecifiedRate)
-        }
+    /// the first frame, speed 0, and after a seek until the new picture shows: the decoder needs
+    /// longer from the keyframe than the sound needs to start). Applied only when it changes.
+    func updateSound() {
+        guard let item, let presenter = item.presenter else { return }
+        let playing = state == .playing || state == .buffering
+        let silent = !playing || presenter.isPaused || !presenter.showsCurrentGeneration || presenter.ended
+            || presenter.speed == 0
+        guard silent != item.soundSilenced else { return }
+        item.soundSilenced = silent
+        item.pipeline.audio.change { $0.paused = silent }
+        if !silent { realignSoundIfPending() }
     }
 }

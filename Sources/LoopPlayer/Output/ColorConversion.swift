@@ -37,3 +37,15 @@ struct ColorConversion: Equatable {
                                  0, 1 << 16, 1 << 16)
     }
 }
+
+import CSDL
+
+extension ColorConversion {
+    /// SDL converts YUV textures with one process-wide mode: set it to this picture's just before it
+    /// is drawn, so outputs showing streams of different colour spaces never disturb each other.
+    /// (SDL 2.26 has no BT.2020 mode: BT.709 is the nearest.)
+    func useForSDLTextures() {
+        let mode = fullRange ? SDL_YUV_CONVERSION_JPEG : matrix == .bt601 ? SDL_YUV_CONVERSION_BT601 : SDL_YUV_CONVERSION_BT709
+        if SDL_GetYUVConversionMode() != mode { SDL_SetYUVConversionMode(mode) }
+    }
+}

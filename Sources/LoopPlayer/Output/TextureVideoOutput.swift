@@ -1,11 +1,14 @@
 import CFFmpeg
 import CSDL
 
-/// SDL renderer + streaming YUV texture: the GPU converts and scales (SDL's software renderer
-/// does it on the CPU when there is no GPU).
+/// An SDL renderer with an IYUV/NV12 streaming texture (a GPU converts and scales; SDL's software
+/// renderer does it on the CPU when there is none), then the overlay planes as blended textures.
 final class TextureVideoOutput: WindowVideoOutput {
-    private var renderer: OpaquePointer?
-    private var texture: YUVTexture?
+    private let renderer: OpaquePointer
+    private let texture: YUVTexture
+    private let planes: PlaneTextures
+    /// The frame in the texture (an overlay-only redraw does not upload it again).
+    private weak var uploaded: VideoFrame?
     let name: String
     let isHardware: Bool
 
@@ -28,31 +31,37 @@ final class TextureVideoOutput: WindowVideoOutput {
         }
         renderer = chosen
         texture = YUVTexture(renderer: chosen)
+        planes = PlaneTextures(renderer: chosen)
         var info = SDL_RendererInfo()
         SDL_GetRendererInfo(chosen, &info)
         name = "texture/\(info.name.map { String(cString: $0) } ?? "?")"
         isHardware = hardware && info.flags & SDL_RENDERER_ACCELERATED.rawValue != 0
     }
 
-    func release() {
-        texture = nil  // before its renderer
-        if let renderer { SDL_DestroyRenderer(renderer) }
-        texture = nil
-        renderer = nil
+    deinit {
+        // Textures belong to the renderer: they go first (the owners' deinits run before this returns).
+        SDL_DestroyRenderer(renderer)
     }
 
-    func drawableSize(window: OpaquePointer, width: inout Int32, height: inout Int32) {
+    func drawableSize(window: OpaquePointer) -> PixelSize {
+        var width: Int32 = 0, height: Int32 = 0
         SDL_GetRendererOutputSize(renderer, &width, &height)
+        return PixelSize(width: Int(width), height: Int(height))
     }
 
-    func draw(_ frame: VideoFrame?, layout: VideoLayout, geometry: VideoGeometry, window: OpaquePointer) {
+    func draw(_ scene: Scene, layout: VideoLayout, window: OpaquePointer) {
         SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
         SDL_RenderClear(renderer)
-        if let frame, let texture, texture.upload(frame) {
-            var source = layout.source.sdlRect
-            var destination = layout.unrotatedDestination(for: geometry).sdlRect
-            SDL_RenderCopyEx(renderer, texture.texture, &source, &destination, Double(geometry.rotation), nil, SDL_FLIP_NONE)
+        if let frame = scene.frame {
+            ColorConversion(frame: frame).useForSDLTextures()
+            if uploaded !== frame { uploaded = texture.upload(frame) ? frame : nil }
+            if uploaded != nil, let picture = texture.texture {
+                var source = layout.source.sdlRect
+                var destination = layout.unrotatedDestination(for: frame.geometry).sdlRect
+                SDL_RenderCopyEx(renderer, picture, &source, &destination, Double(frame.geometry.rotation), nil, SDL_FLIP_NONE)
+            }
         }
+        planes.draw(scene.planes)
         SDL_RenderPresent(renderer)
     }
 

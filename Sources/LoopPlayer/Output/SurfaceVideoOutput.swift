@@ -8,6 +8,10 @@ final class SurfaceVideoOutput: WindowVideoOutput {
     /// The matrix set on `configuredScaler` (swscale keeps it until the context is remade).
     private var appliedConversion: ColorConversion?
     private var configuredScaler: OpaquePointer?
+    private let planes = SurfacePlanes()
+    /// What the surface holds under the planes: redrawing the same frame at the same place only
+    /// restores the pixels under the planes and blends the new ones.
+    private var drawn: (frame: VideoFrame?, layout: VideoLayout, surface: UnsafeMutablePointer<SDL_Surface>)?
     let name = "surface/swscale"
 
     /// Nil if the window surface has a pixel format swscale cannot write.
@@ -15,25 +19,36 @@ final class SurfaceVideoOutput: WindowVideoOutput {
         guard let surface = SDL_GetWindowSurface(window), Self.pixelFormat(of: surface) != nil else { return nil }
     }
 
-    func release() {
-        sws_freeContext(scaler)
-        scaler = nil
-    }
+    deinit { sws_freeContext(scaler) }
 
-    func drawableSize(window: OpaquePointer, width: inout Int32, height: inout Int32) {
+    func drawableSize(window: OpaquePointer) -> PixelSize {
+        var width: Int32 = 0, height: Int32 = 0
         SDL_GetWindowSize(window, &width, &height)
+        return PixelSize(width: Int(width), height: Int(height))
     }
 
-    func draw(_ frame: VideoFrame?, layout: VideoLayout, geometry: VideoGeometry, window: OpaquePointer) {
+    func draw(_ scene: Scene, layout: VideoLayout, window: OpaquePointer) {
         // After a resize SDL hands out a new surface; the old pointer must not be used.
         guard let surface = SDL_GetWindowSurface(window), let target = Self.pixelFormat(of: surface) else { return }
-        let destination = layout.destination.sdlRect
         let area = SDL_Rect(x: 0, y: 0, w: surface.pointee.w, h: surface.pointee.h)
-        let visible = Self.intersection(destination, area)
-        clearBorders(surface, around: visible, area: area)
-        if let frame, visible.w > 0, visible.h > 0 {
+        if let drawn, drawn.frame === scene.frame, drawn.layout == layout, drawn.surface == surface {
+            // Only the overlays changed: put the picture back under the old ones, update just those rects.
+            var dirty = planes.changedRects
+            planes.restore(into: surface)
+            planes.blend(scene.planes, onto: surface)
+            dirty += planes.changedRects
+            if !dirty.isEmpty { SDL_UpdateWindowSurfaceRects(window, dirty, Int32(dirty.count)) }
+            return
+        }
+        let destination = layout.destination.sdlRect
+        let visible = destination.intersection(area)
+        clearBorders(surface, around: scene.frame == nil ? SDL_Rect() : visible, area: area)
+        if let frame = scene.frame, visible.w > 0, visible.h > 0 {
             scale(frame, source: layout.source, into: surface, at: visible, format: target)
         }
+        planes.forgetSaved()
+        planes.blend(scene.planes, onto: surface)
+        drawn = (scene.frame, layout, surface)
         SDL_UpdateWindowSurface(window)
     }
 
@@ -90,12 +105,6 @@ final class SurfaceVideoOutput: WindowVideoOutput {
         ].filter { $0.w > 0 && $0.h > 0 }
         if picture.w <= 0 || picture.h <= 0 { borders = [area] }
         if !borders.isEmpty { SDL_FillRects(surface, borders, Int32(borders.count), black) }
-    }
-
-    private static func intersection(_ a: SDL_Rect, _ b: SDL_Rect) -> SDL_Rect {
-        let x0 = max(a.x, b.x), y0 = max(a.y, b.y)
-        let x1 = min(a.x + a.w, b.x + b.w), y1 = min(a.y + a.h, b.y + b.h)
-        return SDL_Rect(x: x0, y: y0, w: max(0, x1 - x0), h: max(0, y1 - y0))
     }
 
     /// The FFmpeg equivalent of a 32-bit window surface format.

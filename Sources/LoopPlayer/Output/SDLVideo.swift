@@ -1,18 +1,32 @@
 import CSDL
 import Foundation
+import Synchronization
 
-/// SDL's video subsystem, initialised once per process on the main thread.
+/// Settings every SDL subsystem must see before it starts: the library must not take the host's
+/// signals (SDL turns SIGINT/SIGTERM into SDL_QUIT unless told not to, whichever subsystem starts first).
+enum SDLProcessSettings {
+    static let apply: Void = {
+        SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
+    }()
+}
+
+/// SDL's video subsystem, initialised on the main thread when the first window output needs it.
 enum SDLVideo {
-    /// The user event type other threads push to wake the main loop.
-    nonisolated(unsafe) private static var wakeType: UInt32 = 0
-    nonisolated(unsafe) private static var initialized = false
+    private static let started = Mutex(false)
 
     /// Initialises SDL video and events. Throws `displayUnavailable` if no display can be opened.
     static func start() throws(PlayerError) {
-        guard !initialized else { return }
+        try started.withLock { started throws(PlayerError) in
+            guard !started else { return }
+            try initialise()
+            started = true
+        }
+    }
+
+    private static func initialise() throws(PlayerError) {
         // Probing X11/Wayland with nothing configured only prints SDL noise before failing.
         guard displayConfigured else { throw .displayUnavailable(reason: "DISPLAY and WAYLAND_DISPLAY are not set") }
-        SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")  // let the host handle SIGINT/SIGTERM
+        SDLProcessSettings.apply
         SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "1")
         SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
         // On X11 SDL otherwise backs a window surface with an OpenGL texture, which without a GPU
@@ -29,16 +43,11 @@ enum SDLVideo {
             SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
             throw .displayUnavailable(reason: "DISPLAY and WAYLAND_DISPLAY are not set")
         }
-        wakeType = SDL_RegisterEvents(1)
-        initialized = true
     }
 
-    /// For a host application that initialised SDL itself (embedding): only the wakeup event is ours.
-    static func attachToHost() {
-        guard !initialized else { return }
-        wakeType = SDL_RegisterEvents(1)
-        initialized = true
-    }
+    /// A user event type of the caller's own: each output wakes its loop with its own, so outputs
+    /// in one process never mistake each other's wakeups.
+    static func registerWakeEvent() -> UInt32 { SDL_RegisterEvents(1) }
 
     /// Whether a display is likely reachable without touching SDL (for a one-line fallback message).
     static var displayConfigured: Bool {
@@ -53,15 +62,4 @@ enum SDLVideo {
         let nodes = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []
         return nodes.contains { $0.hasPrefix("renderD") || $0.hasPrefix("card") }
     }
-
-    /// A wakeup any thread may call (SDL_PushEvent is thread-safe).
-    static var waker: @Sendable () -> Void {
-        let type = wakeType
-        return {
-            var event = SDL_Event()
-            event.type = type
-            SDL_PushEvent(&event)
-        }
-    }
-
 }

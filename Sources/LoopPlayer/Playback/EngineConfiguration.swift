@@ -1,3 +1,5 @@
+import Overlay
+
 /// How a `PlaybackEngine` plays: where pictures go, which clock, looping and when to stop.
 public struct EngineConfiguration: Sendable, Equatable {
     /// Where pictures go.
@@ -16,6 +18,9 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var stop: StopCondition
     /// The sound: track, device, volume and mute (changed at run time by the engine's controls).
     public var audio: AudioOptions
+    /// How a failed source's error text is drawn in the player area (the model's `EColor`, `EFontSize`).
+    public var errorColor: Color = EColor.defaultValue
+    public var errorFontSize: Float = EFontSize.defaultValue
 
     public init(output: Output = .window(WindowOptions()), looping: Bool = false, gravity: VideoGravity = .default,
                 untimed: Bool = false, stop: StopCondition = .never, audio: AudioOptions = AudioOptions()) {

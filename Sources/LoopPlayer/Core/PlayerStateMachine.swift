@@ -1,0 +1,132 @@
+/// The life of one player as a state machine: inputs from the engine (a source loads, opens, shows
+/// its first frame, starves, ends, fails; play and pause) give the next state and the actions the
+/// engine performs (events to emit, the pause to apply, the error text to show). Pure, in the style
+/// of swift-nio's state machines: `handle` returns actions, the caller does the I/O.
+struct PlayerStateMachine: Equatable {
+    enum Input: Equatable {
+        /// A new source starts loading; `autoplay` false is `NotAutoPlay` (stop on the first frame).
+        case load(autoplay: Bool)
+        /// The source is gone (replaced, or the player stopped).
+        case unload
+        /// The stream is known and its decoders run.
+        case opened
+        case failed(PlayerError)
+        /// A frame was shown (the first one after loading too).
+        case frameShown
+        case play
+        case pause
+        /// Playing, with nothing to show for too long.
+        case starved
+        /// Non-looping media showed its last frame for its full duration.
+        case reachedEnd
+        /// After the end: a seek or looping switched on continues.
+        case resumed
+        /// The run is over.
+        case close
+    }
+
+    enum Action: Equatable {
+        case emit(PlayerEvent)
+        /// Pause or resume the picture and the sound.
+        case setPaused(Bool)
+        case showError(PlayerError)
+        case clearError
+    }
+
+    private(set) var state: PlayerState = .idle
+    /// `pause` was asked for (kept across states: a source loading, the end, a failure).
+    private(set) var wantsPause = false
+    /// Loading with `NotAutoPlay`: the first frame makes the state `ready`.
+    private var holdsFirstFrame = false
+    private var hasItem = false
+
+    init() {}
+
+    mutating func handle(_ input: Input) -> [Action] {
+        switch (input, state) {
+        case let (.load(autoplay), previous):
+            var actions: [Action] = []
+            if hasItem { actions.append(.emit(.currentItemRemoved)) }
+            if case .failed = previous { actions.append(.clearError) }
+            hasItem = true
+            holdsFirstFrame = !autoplay
+            if !autoplay { wantsPause = true }
+            state = .loading
+            return actions + [.emit(.currentItemChanged)]
+
+        case (.unload, _):
+            var actions: [Action] = []
+            if hasItem { actions.append(.emit(.currentItemRemoved)) }
+            if case .failed = state { actions.append(.clearError) }
+            hasItem = false
+            state = .idle
+            return actions
+
+        case (.opened, .loading):
+            return [.emit(.itemStatusChanged(.readyToPlay))]
+
+        case let (.failed(error), _):
+            state = .failed(error)
+            return [.emit(.itemStatusChanged(.failed)), .emit(.error(error)), .showError(error)]
+
+        case (.frameShown, .loading):
+            if holdsFirstFrame {
+                state = .ready
+                return []
+            }
+            // A pause asked for while loading was announced then.
+            state = wantsPause ? .paused : .playing
+            return wantsPause ? [] : [.emit(.playing)]
+        case (.frameShown, .buffering):
+            state = .playing
+            return [.emit(.playing)]
+
+        case (.play, .ready):
+            holdsFirstFrame = false
+            wantsPause = false
+            state = .playing
+            return [.setPaused(false), .emit(.playing)]
+        case (.play, .paused):
+            wantsPause = false
+            state = .playing
+            return [.setPaused(false), .emit(.playing)]
+        case (.play, _):
+            let changed = wantsPause
+            wantsPause = false
+            holdsFirstFrame = false
+            return changed ? [.setPaused(false), .emit(.playing)] : []
+
+        case (.pause, .playing), (.pause, .buffering):
+            wantsPause = true
+            state = .paused
+            return [.setPaused(true), .emit(.paused)]
+        case (.pause, .ready):
+            return []  // waiting on the first frame is already a pause
+        case (.pause, _):
+            let changed = !wantsPause
+            wantsPause = true
+            return changed ? [.setPaused(true), .emit(.paused)] : []
+
+        case (.starved, .playing):
+            state = .buffering
+            return [.emit(.waitingToPlayAtSpecifiedRate)]
+
+        case (.reachedEnd, .playing), (.reachedEnd, .paused), (.reachedEnd, .buffering):
+            state = .ended
+            return [.emit(.ended)]
+
+        case (.resumed, .ended):
+            state = wantsPause ? .paused : .playing
+            return []
+
+        case (.close, .failed):
+            return []
+        case (.close, _):
+            state = .idle
+            return []
+
+        default:
+            return []
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Overlay
+
+/// One rasterised overlay of a scene. `revision` changes whenever the image does, so an output
+/// uploads a plane's pixels only when its revision moved (and keeps the texture otherwise).
+struct OverlayPlane: Sendable {
+    /// Which overlay this is; the same layer keeps its texture from scene to scene.
+    enum Layer: Hashable, Sendable {
+        case vector(Int)
+        case subtitles
+        case error
+    }
+
+    let layer: Layer
+    let revision: Int
+    let image: OverlayImage
+}
+
+/// What an output shows at one moment: the picture (or black) and the overlay planes above it,
+/// bottom to top.
+struct Scene: Sendable {
+    var frame: VideoFrame?
+    var gravity: VideoGravity
+    var planes: [OverlayPlane] = []
+}
+
+/// Where a player's scenes go: its own window, a host's SDL renderer, memory (headless), or a frame
+/// callback. One output lives as long as the player's run, across sources, failed loads and retries.
+/// Main thread only (the thread that runs the player).
+protocol PlayerOutput: AnyObject {
+    /// The player area in output pixels; nil while unknown (an embedded output before its first draw).
+    var area: PixelSize? { get }
+    /// Output pixels per point (96 dpi = 1), for text sizes.
+    var scale: Double { get }
+    /// How the run loop sleeps and which input reaches it.
+    var waiter: MainLoopWaiter { get }
+    /// Shows `scene` now.
+    func present(_ scene: Scene)
+    /// A source with this stream is about to play (a window takes its size, the path its rotation needs).
+    func prepare(for info: VideoStreamInfo, title: String)
+    /// The user's fullscreen key.
+    func toggleFullscreen()
+    /// Releases what it holds; nothing is drawn afterwards. Idempotent.
+    func close()
+}
+
+/// A size in whole pixels.
+public struct PixelSize: Sendable, Equatable, Hashable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+    }
+
+    public var description: String { "\(width)x\(height)" }
+}

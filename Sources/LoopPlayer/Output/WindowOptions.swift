@@ -1,0 +1,49 @@
+import Foundation
+
+/// How the player's own window looks and reacts. The window opens when the player starts running
+/// (before its source opens) and stays open across sources and failures.
+public struct WindowOptions: Sendable, Equatable {
+    /// The window's title; nil: the source's file name.
+    public var title: String?
+    /// Initial size; nil: 640×360 until the first source opens, then its display size (shrunk to fit
+    /// the screen). A window the user resized keeps its size.
+    public var size: (width: Int, height: Int)?
+    public var fullscreen: Bool
+    public var output: VideoOutputKind
+    /// Which key does what.
+    public var inputMap: InputMap
+    /// Where the snapshot key writes (asked each time).
+    public var snapshotPath: @Sendable () -> String
+
+    public init(title: String? = nil, size: (width: Int, height: Int)? = nil, fullscreen: Bool = false,
+                output: VideoOutputKind = .automatic, inputMap: InputMap = .mpv,
+                snapshotPath: @escaping @Sendable () -> String = WindowOptions.timestampedSnapshotPath) {
+        self.title = title
+        self.size = size
+        self.fullscreen = fullscreen
+        self.output = output
+        self.inputMap = inputMap
+        self.snapshotPath = snapshotPath
+    }
+
+    /// `snapshot-<milliseconds since 1970>.png` in the current directory.
+    public static let timestampedSnapshotPath: @Sendable () -> String = {
+        "snapshot-\(Int(Date().timeIntervalSince1970 * 1000)).png"
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.title == rhs.title && lhs.size?.width == rhs.size?.width && lhs.size?.height == rhs.size?.height
+            && lhs.fullscreen == rhs.fullscreen && lhs.output == rhs.output && lhs.inputMap == rhs.inputMap
+    }
+}
+
+/// How decoded pictures reach the window.
+public enum VideoOutputKind: String, Sendable, CaseIterable {
+    /// GPU textures when a real GPU renderer exists; otherwise the cheaper software path
+    /// (swscale into the window surface; see docs/benchmarks.md for the measurement).
+    case automatic
+    /// SDL renderer with YUV streaming textures (the GPU converts; SDL's software renderer otherwise).
+    case texture
+    /// libswscale converts and scales straight into the window's surface (CPU only).
+    case surface
+}

@@ -1,0 +1,164 @@
+import CFFmpeg
+import CSDL
+
+/// The player's own resizable SDL window. It opens when the player starts running — before the
+/// source is opened, so a source that fails has a window to say so in — and stays open across
+/// sources, failures and retries. Main thread only.
+final class WindowOutput: PlayerOutput {
+    let window: OpaquePointer
+    let waiter: MainLoopWaiter
+    private let options: WindowOptions
+    private var video: WindowVideoOutput
+    /// The size the player last gave the window; a different size comes from the user (or the window
+    /// manager), and is then kept for later sources.
+    private var sizeSet: PixelSize?
+    private var userSized: Bool
+    private var lastScene: Scene?
+
+    /// The output in use, for statistics and logs.
+    var outputName: String { video.name }
+
+    init(options: WindowOptions) throws(PlayerError) {
+        try SDLVideo.start()
+        self.options = options
+        let initial = options.size.map { PixelSize(width: $0.width, height: $0.height) } ?? PixelSize(width: 640, height: 360)
+        var flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
+        if options.fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
+        guard let window = SDL_CreateWindow(options.title ?? "", 0, 0, Int32(max(1, initial.width)),
+                                            Int32(max(1, initial.height)), flags) else {
+            throw .displayUnavailable(reason: "cannot create a window: \(String(cString: SDL_GetError()))")
+        }
+        self.window = window
+        sizeSet = initial
+        userSized = options.size != nil || options.fullscreen
+        waiter = SDLWindowWaiter(window: SDL_GetWindowID(window), wakeType: SDLVideo.registerWakeEvent())
+        do {
+            video = try Self.makeVideoOutput(kind: options.output, window: window, rotation: 0)
+        } catch {
+            SDL_DestroyWindow(window)
+            throw error
+        }
+        logger.debug("window \(initial), video output: \(video.name)")
+        present(Scene(frame: nil, gravity: .default))
+    }
+
+    deinit { close() }
+
+    private var closed = false
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        video = ClosedVideoOutput()  // the renderer goes before the window
+        SDL_DestroyWindow(window)
+    }
+
+    var area: PixelSize? { video.drawableSize(window: window) }
+
+    /// Output pixels per point: the display's DPI over 96 (1 where the display reports nothing usable).
+    var scale: Double {
+        var diagonal: Float = 0, horizontal: Float = 0, vertical: Float = 0
+        let display = SDL_GetWindowDisplayIndex(window)
+        guard SDL_GetDisplayDPI(max(0, display), &diagonal, &horizontal, &vertical) == 0, horizontal > 0 else { return 1 }
+        return (Double(horizontal) / 96).clamped(to: 1...4)
+    }
+
+    func present(_ scene: Scene) {
+        guard !closed else { return }
+        lastScene = scene
+        let size = video.drawableSize(window: window)
+        let geometry = scene.frame?.geometry ?? VideoGeometry(width: size.width, height: size.height)
+        let layout = VideoLayout(geometry: geometry, gravity: scene.gravity, areaWidth: Double(size.width),
+                                 areaHeight: Double(size.height))
+        video.draw(scene, layout: layout, window: window)
+    }
+
+    func prepare(for info: VideoStreamInfo, title: String) {
+        guard !closed else { return }
+        if options.title == nil { SDL_SetWindowTitle(window, title) }
+        // The surface path cannot turn pictures; a rotated source takes the renderer path.
+        if info.rotation != 0, video is SurfaceVideoOutput,
+           let turned = try? Self.makeVideoOutput(kind: .texture, window: window, rotation: info.rotation) {
+            video = turned
+        }
+        noteUserResize()
+        guard !userSized else { return }
+        let size = Self.fittedSize(for: info.geometry)
+        if size != sizeSet {
+            sizeSet = size
+            SDL_SetWindowSize(window, Int32(size.width), Int32(size.height))
+        }
+    }
+
+    func toggleFullscreen() {
+        let fullscreen = SDL_GetWindowFlags(window) & SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue != 0
+        SDL_SetWindowFullscreen(window, fullscreen ? 0 : SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue)
+        userSized = true
+        // The layout follows the size SDL reports once the window really changed (a size-changed
+        // event), not the request: without a window manager nothing may change at all.
+    }
+
+    /// Draws the last scene again (after a resize or an expose).
+    func redraw() {
+        noteUserResize()
+        if let lastScene { present(lastScene) }
+    }
+
+    private func noteUserResize() {
+        var width: Int32 = 0, height: Int32 = 0
+        SDL_GetWindowSize(window, &width, &height)
+        if let sizeSet, sizeSet != PixelSize(width: Int(width), height: Int(height)) { userSized = true }
+    }
+
+    private static func makeVideoOutput(kind: VideoOutputKind, window: OpaquePointer,
+                                        rotation: Int) throws(PlayerError) -> WindowVideoOutput {
+        switch kind {
+        case .texture:
+            return try TextureVideoOutput(window: window, allowSoftwareGL: true)
+        case .surface:
+            if rotation == 0, let surface = SurfaceVideoOutput(window: window) { return surface }
+            return try TextureVideoOutput(window: window, allowSoftwareGL: false)
+        case .automatic:
+            // A real GPU converts YUV for free; without one, swscale into the window surface costs less
+            // CPU than SDL's software YUV path (docs/benchmarks.md). Rotation needs the renderer.
+            // Probing OpenGL costs start-up time (and turns the window into a GL window), so only
+            // when a GPU device exists.
+            if SDLVideo.hasGPUDevice, let gpu = try? TextureVideoOutput(window: window, allowSoftwareGL: false),
+               gpu.isHardware { return gpu }
+            if rotation == 0, let surface = SurfaceVideoOutput(window: window) { return surface }
+            return try TextureVideoOutput(window: window, allowSoftwareGL: false)
+        }
+    }
+
+    /// The video's display size, shrunk (aspect kept) if it does not fit the screen.
+    private static func fittedSize(for geometry: VideoGeometry) -> PixelSize {
+        var width = geometry.displaySize.width, height = geometry.displaySize.height
+        var bounds = SDL_Rect()
+        if SDL_GetDisplayUsableBounds(0, &bounds) == 0, bounds.w > 0, bounds.h > 0 {
+            let scale = min(1, Double(bounds.w) / width, Double(bounds.h) / height)
+            width *= scale
+            height *= scale
+        }
+        return PixelSize(width: max(1, Int(width.rounded())), height: max(1, Int(height.rounded())))
+    }
+}
+
+/// One way of getting pictures into the window.
+protocol WindowVideoOutput: AnyObject {
+    var name: String { get }
+    func drawableSize(window: OpaquePointer) -> PixelSize
+    func draw(_ scene: Scene, layout: VideoLayout, window: OpaquePointer)
+}
+
+/// What a closed window draws with: nothing.
+private final class ClosedVideoOutput: WindowVideoOutput {
+    let name = "closed"
+    func drawableSize(window: OpaquePointer) -> PixelSize { PixelSize(width: 0, height: 0) }
+    func draw(_ scene: Scene, layout: VideoLayout, window: OpaquePointer) {}
+}
+
+extension Rect {
+    var sdlRect: SDL_Rect {
+        SDL_Rect(x: Int32(x.rounded()), y: Int32(y.rounded()), w: Int32(width.rounded()), h: Int32(height.rounded()))
+    }
+}

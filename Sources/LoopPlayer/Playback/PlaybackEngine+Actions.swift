@@ -1,0 +1,51 @@
+/// What the window asks for: keys (through the window's `InputMap`), resizes, closing. Engine thread only.
+extension PlaybackEngine {
+    func handle(_ inputs: [WindowInput]) {
+        for input in inputs {
+            switch input {
+            case .close:
+                quitRequested = true
+            case .resized, .exposed:
+                redraw()
+            case let .key(press):
+                if let action = inputMap.action(for: press) { perform(action) }
+            }
+        }
+    }
+
+    /// The window's key bindings (none for outputs without keys).
+    private var inputMap: InputMap {
+        if case let .window(options) = configuration.output { return options.inputMap }
+        return .none
+    }
+
+    /// Does what a key (or a host) asked for.
+    public func perform(_ action: PlayerAction) {
+        switch action {
+        case .quit: quitRequested = true
+        case .togglePause: setPaused(!isPaused)
+        case let .seek(delta): seek(by: delta)
+        case .toggleLoop: setLooping(!isLooping)
+        case .toggleFullscreen: output.toggleFullscreen()
+        case let .adjustContrast(delta):
+            var stack = filters
+            stack.adjustment.contrast += delta
+            try? setFilters(stack)
+        case let .adjustBrightness(delta):
+            var stack = filters
+            stack.adjustment.brightness += delta
+            try? setFilters(stack)
+        case .clearFilters:
+            var stack = filters
+            stack.removeAll()
+            try? setFilters(stack)
+        case .snapshot:
+            if case let .window(options) = configuration.output { writeSnapshotInBackground(to: options.snapshotPath()) }
+        case .toggleMute: setMuted(!isMuted)
+        case let .adjustVolume(delta): setVolume(volume + delta)
+        case let .scaleSpeed(factor): setSpeed((speed * factor * 100).rounded() / 100)
+        case .resetSpeed: setSpeed(1)
+        case .cycleAudioTrack: cycleAudioTrack()
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Overlay
+
+/// What the output shows: the picture with the overlays above it. Engine thread only.
+extension PlaybackEngine {
+    /// Adds a vector layer (after removing the others if `clear`). It is built for the player area
+    /// as soon as that is known, and again whenever it changes.
+    public func addVector(_ builder: any ShapeLayerBuilderProtocol, clear: Bool = false) {
+        overlays.add(builder, at: clock.now, clear: clear)
+        redraw()
+    }
+
+    public func removeAllVectors() {
+        overlays.removeAllVectors()
+        redraw()
+    }
+
+    /// How a failed source's error text is drawn (the model's `EColor` and `EFontSize`).
+    public func setErrorStyle(color: Color, fontSize: Float) {
+        configuration.errorColor = color
+        configuration.errorFontSize = fontSize
+        if case let .failed(error) = state {
+            overlays.showError(error.description, style: OverlayStack.ErrorStyle(color: color, fontSize: fontSize))
+            redraw()
+        }
+    }
+
+    /// Shows `frame` with the overlays of this moment.
+    func show(_ frame: VideoFrame?) {
+        let scene = composeScene(frame)
+        output.present(scene)
+        lastScene = scene
+        overlaysDrawnAt = clock.now
+        reportOverlayFailures()
+    }
+
+    /// Draws the scene again: the overlays or the layout changed (a resize, gravity, an error).
+    func redraw() {
+        show(item?.presenter?.current ?? lastScene?.frame)
+        reportBounds()
+    }
+
+    /// Animated overlays over a picture that is not moving (paused, held, failed, between slow
+    /// frames) are redrawn on their own, 30 times a second.
+    func redrawOverlaysIfDue() {
+        guard let due = overlayDeadline, clock.now >= due else { return }
+        show(lastScene?.frame)
+    }
+
+    /// When animated overlays need drawing next, if they do.
+    var overlayDeadline: Double? {
+        guard overlays.isAnimating(at: clock.now) else { return nil }
+        return (overlaysDrawnAt ?? clock.now) + 1.0 / 30
+    }
+
+    /// The geometry layers are built for: the player area, where the picture is in it, the DPI.
+    func layerGeometry(for frame: VideoFrame?) -> LayerGeometry? {
+        guard let area = output.area, area.width > 0, area.height > 0 else { return nil }
+        let width = Double(area.width), height = Double(area.height)
+        var videoRect = CGRect(x: 0, y: 0, width: width, height: height)
+        if let geometry = frame?.geometry ?? videoInfo?.geometry {
+            let layout = VideoLayout(geometry: geometry, gravity: configuration.gravity, areaWidth: width, areaHeight: height)
+            videoRect = layout.pictureRect(for: geometry)
+        }
+        return LayerGeometry(width: width, height: height, videoRect: videoRect, scale: output.scale)
+    }
+
+    private func composeScene(_ frame: VideoFrame?) -> Scene {
+        var scene = Scene(frame: frame, gravity: configuration.gravity)
+        if let geometry = layerGeometry(for: frame) { scene.planes = overlays.planes(in: geometry, at: clock.now) }
+        return scene
+    }
+
+    private func reportOverlayFailures() {
+        for failure in overlays.takeFailures() {
+            let error = PlayerError.invalidOverlay(failure)
+            record(error)
+            onEvent?(.error(error))
+        }
+    }
+
+    /// Emits `boundsChanged` when the picture's rectangle in the player area changed.
+    func reportBounds() {
+        guard let item, let geometry = layerGeometry(for: item.presenter?.current) else { return }
+        let rect = geometry.videoRect
+        let bounds = Rect(x: rect.origin.x, y: rect.origin.y, width: rect.width, height: rect.height)
+        guard bounds != item.reportedBounds, item.presenter?.current != nil else { return }
+        item.reportedBounds = bounds
+        onEvent?(.boundsChanged(bounds))
+    }
+}

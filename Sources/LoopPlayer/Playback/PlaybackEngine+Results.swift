@@ -1,0 +1,51 @@
+import Foundation
+
+/// What a run produced: statistics and snapshots.
+extension PlaybackEngine {
+    public var statistics: PlaybackStatistics {
+        let source = item ?? lastItem
+        var statistics = source?.presenter?.statistics ?? PlaybackStatistics()
+        if let info = source?.info { statistics.nominalFrameIntervalMs = info.nominalFrameInterval * 1000 }
+        statistics.framesDecoded = source?.pipeline.status.framesDecoded ?? 0
+        statistics.decodeErrors = source?.pipeline.status.decodeErrors ?? 0
+        statistics.loopDurationMs = source?.pipeline.status.loopDuration.map { $0 * 1000 }
+        statistics.firstFrameMs = source?.firstFrameMs
+        statistics.peakRSSBytes = ProcessUsage.peakRSSBytes
+        statistics.cpuSeconds = ProcessUsage.cpuSeconds
+        statistics.errors = errorCounts
+        statistics.audioDevice = source?.pipeline.audio.output?.format
+        statistics.audioUnderruns = source?.pipeline.audio.output?.underruns ?? 0
+        return statistics
+    }
+
+    /// The frame on screen.
+    public var currentFrame: VideoFrame? { item?.presenter?.current ?? lastScene?.frame }
+
+    /// What the output shows now — the picture laid out in the player area with the overlays — at the
+    /// player area's size (the picture's display size when there is no window).
+    public func snapshot() throws(PlayerError) -> RGBImage {
+        guard let scene = lastScene, scene.frame != nil, let area = output.area else {
+            throw .renderFailed(reason: "no frame has been shown yet")
+        }
+        return try Snapshot.image(of: scene, area: area)
+    }
+
+    /// Writes `snapshot()` as a PNG file.
+    public func writeSnapshot(to path: String) throws(PlayerError) {
+        try Snapshot.writePNG(try snapshot(), to: path)
+    }
+
+    /// The snapshot key: converting and encoding a 1080p PNG takes long enough to drop frames, so it
+    /// happens on its own thread, from the scene on screen (frames and planes are immutable).
+    func writeSnapshotInBackground(to path: String) {
+        guard let scene = lastScene, scene.frame != nil, let area = output.area else { return }
+        snapshotWriters.append(WorkerThread(name: "lp-snapshot") {
+            do throws(PlayerError) {
+                try Snapshot.writePNG(try Snapshot.image(of: scene, area: area), to: path)
+                logger.notice("snapshot written to \(path)")
+            } catch {
+                logger.error("\(error.description)")
+            }
+        })
+    }
+}

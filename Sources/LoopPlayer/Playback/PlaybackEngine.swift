@@ -1,0 +1,416 @@
+import Filters
+import Foundation
+import Overlay
+
+/// Plays one source at a time into an output that outlives it (a window, a host's renderer,
+/// memory). Sources open and decode on their own threads; frames are presented on the thread that
+/// drives the engine (the main thread with a window), through `run()` or, from a host's own loop,
+/// `runOnce()`.
+///
+/// ```swift
+/// let engine = try PlaybackEngine(configuration: EngineConfiguration(looping: true))
+/// try engine.load("swipe")
+/// engine.run()
+/// ```
+/// The engine is not thread-safe: create and drive it from one thread.
+public final class PlaybackEngine {
+    public typealias State = PlayerState
+
+    /// Why `run()` returned.
+    public enum RunOutcome: Sendable, Equatable {
+        /// A stop condition was met, or the media ended with `exitAtEnd`.
+        case finished
+        /// The user closed the window or pressed quit.
+        case quit
+        case failed(PlayerError)
+    }
+
+    /// What one iteration of the loop leaves to do.
+    enum Iteration {
+        /// Go again at once (a frame was shown).
+        case again
+        /// Sleep until this monotonic time (nil: until woken).
+        case wait(Double?)
+        case finished(RunOutcome)
+    }
+
+    public var state: PlayerState { machine.state }
+    public internal(set) var configuration: EngineConfiguration
+    /// The opened video stream, once loaded.
+    public var videoInfo: VideoStreamInfo? { item?.info }
+    public var location: MediaLocation? { item?.location }
+
+    /// Called on the engine's thread after every frame shown.
+    public var onFramePresented: ((VideoFrame) -> Void)?
+    /// Called at every wrap with the number of completed passes.
+    public var onLoopCompleted: ((Int) -> Void)?
+    public var onStateChange: ((PlayerState) -> Void)?
+    /// Every event as it happens (unbatched, unfiltered), on the engine's thread.
+    public var onEvent: ((PlayerEvent) -> Void)?
+
+    /// Called at the top of every iteration (the player's commands, settings, event batches).
+    var onTick: (() -> Void)?
+    /// Called once a source is open and its presenter exists, before any frame is shown.
+    var onReady: (() -> Void)?
+    /// Another time the loop must wake at (event batches, time publishing), on `clock`.
+    var auxiliaryDeadline: (() -> Double?)?
+
+    let clock: PlaybackClock
+    let realClock = MonotonicClock()
+    let output: PlayerOutput
+    var waiter: MainLoopWaiter { output.waiter }
+    var machine = PlayerStateMachine()
+    /// The source being played.
+    private(set) var item: PlaybackItem?
+    /// A source that is gone but whose counters still feed `statistics` (after `close()`).
+    var lastItem: PlaybackItem?
+    let overlays = OverlayStack()
+    /// The scene on screen (for redraws and snapshots).
+    var lastScene: Scene?
+    /// When overlays alone were last redrawn (animations over a still picture).
+    var overlaysDrawnAt: Double?
+    var quitRequested = false
+    var pendingSpeed = 1.0
+    var errorCounts: [String: Int] = [:]
+    /// Snapshots being written (the snapshot action); joined when the engine closes.
+    var snapshotWriters: [WorkerThread] = []
+    private var isClosed = false
+    /// The filters and brightness/contrast applied to every frame (kept across sources).
+    public internal(set) var filters = FilterStack()
+    let refilter = FrameRefilter()
+
+    /// Creates an engine and its output. A window output opens its window now (before any source)
+    /// and throws `displayUnavailable` when there is no display.
+    public convenience init(configuration: EngineConfiguration) throws(PlayerError) {
+        let output: PlayerOutput
+        switch configuration.output {
+        case let .window(options): output = try WindowOutput(options: options)
+        case .offscreen: output = OffscreenOutput()
+        }
+        self.init(configuration: configuration, output: output)
+    }
+
+    /// An engine presenting into `output` (embedding, frames-only).
+    init(configuration: EngineConfiguration, output: PlayerOutput) {
+        self.configuration = configuration
+        self.output = output
+        clock = configuration.untimed ? VirtualClock() : MonotonicClock()
+        FFmpegLogBridge.install
+    }
+
+    deinit { close() }
+
+    // MARK: Loading
+
+    /// Resolves `source` (path, `file://` or network URL, or bare name + `ext`) and starts loading it.
+    /// Resolution errors are thrown (and shown); open and decode errors arrive as `.failed` from `run()`.
+    public func load(_ source: String, ext: String = "mp4") throws(PlayerError) {
+        do {
+            load(try SourceResolver.standard().resolve(source, ext: ext))
+        } catch {
+            unload()
+            fail(error)
+            throw error
+        }
+    }
+
+    /// Starts loading `location`, replacing whatever was playing. Returns at once.
+    public func load(_ location: MediaLocation) {
+        stopItem()
+        isClosed = false
+        let sound = AudioSlot.Controls(volume: configuration.audio.volume, muted: configuration.audio.muted,
+                                       paused: true, speed: pendingSpeed)
+        let pipeline = MediaPipeline(location: location, looping: configuration.looping, audio: configuration.audio,
+                                     audioDriver: audioDriver(), audioControls: sound, frameReady: waiter.wake)
+        pipeline.setFilters(filters)
+        item = PlaybackItem(location: location, pipeline: pipeline, loadStartedAt: realClock.now)
+        perform(machine.handle(.load(autoplay: !holdsFirstFrame)))
+    }
+
+    /// Whether the next source waits on its first frame (`NotAutoPlay`): state `.ready` until `play`.
+    /// Call before `load`.
+    public func setHoldsFirstFrame(_ hold: Bool) { holdsFirstFrame = hold }
+    private var holdsFirstFrame = false
+
+    /// Stops the current source and releases its threads, queues and FFmpeg objects.
+    public func unload() {
+        stopItem()
+        perform(machine.handle(.unload))
+    }
+
+    private func stopItem() {
+        item?.pipeline.stop()
+        refilter.finish()
+        if let item { lastItem = item }
+        item = nil
+    }
+
+    /// Blocks until the source has opened (or failed); for callers that want errors before `run()`.
+    @discardableResult
+    public func waitUntilReady(timeout: Double = 30) -> PlayerState {
+        guard let item else { return state }
+        _ = item.pipeline.status.waitUntilOpened(deadline: MonotonicCondition.now + timeout)
+        openIfReady()
+        return state
+    }
+
+    // MARK: Running
+
+    /// Presents frames until a stop condition, a quit request or a failure. Call on the main thread
+    /// when the output is a window.
+    @discardableResult
+    public func run() -> RunOutcome {
+        quitRequested = false
+        while true {
+            switch runOnce() {
+            case let .finished(outcome): return outcome
+            case .again: continue
+            case let .wait(deadline): handle(waiter.wait(until: deadline))
+            }
+        }
+    }
+
+    /// One non-blocking iteration for hosts that run their own loop (embedding): presents at most
+    /// one due frame and returns when to call again (seconds from now; nil: on the next wakeup), or
+    /// the outcome once playback is over.
+    public func pump() -> (nextIn: Double?, outcome: RunOutcome?) {
+        switch runOnce() {
+        case let .finished(outcome): return (nil, outcome)
+        case .again: return (0, nil)  // one frame per call: the host draws it before the next
+        case let .wait(deadline): return (deadline.map { max(0, $0 - realClock.now) }, nil)
+        }
+    }
+
+    /// One iteration of the loop, in named steps, ending in one wait.
+    func runOnce() -> Iteration {
+        if isClosed { return .finished(.finished) }
+        handle(waiter.poll())
+        onTick?()
+        if quitRequested { return .finished(.quit) }
+        openIfReady()
+        takeReports()
+        if case let .failed(error) = state, configuration.stop.exitOnFailure { return .finished(.failed(error)) }
+        let step = presentDueFrame()
+        redrawOverlaysIfDue()
+        return nextWake(after: step)
+    }
+
+    /// The source opened (its presenter is made) or failed.
+    func openIfReady() {
+        guard let item, item.presenter == nil else { return }
+        switch item.pipeline.status.phase {
+        case .opening:
+            break
+        case let .failed(error):
+            fail(error)
+        case let .ready(info):
+            let presenter = Presenter(clock: clock, nominalFrameInterval: info.nominalFrameInterval)
+            presenter.setPaused(machine.wantsPause || state == .ready)
+            presenter.setSpeed(pendingSpeed)
+            presenter.setLooping(configuration.looping)
+            if let generation = item.pendingSeekGeneration { presenter.restart(generation: generation) }
+            item.opened(info, presenter: presenter)
+            output.prepare(for: info, title: item.displayName)
+            perform(machine.handle(.opened))
+            onReady?()
+            reportDurationIfMeasured()
+        }
+    }
+
+    /// Shows the due frame, if any; says what the presenter is waiting for.
+    private func presentDueFrame() -> Presenter.Step? {
+        guard let item, let presenter = item.presenter, !isFailed else { return nil }
+        refreshPausedPicture(presenter)
+        let step = presenter.next(from: item.pipeline.frames, stop: configuration.stop) { refiltered($0) }
+        switch step {
+        case let .show(frame):
+            present(frame, item: item, presenter: presenter)
+        case .ended:
+            perform(machine.handle(.reachedEnd))
+            updateSound()
+        case let .finished(wrapped):
+            if let wrapped { loopCompleted(wrapped) }
+        case .waitForFrames:
+            noteStarvation(presenter)
+        case .waitUntil, .idle:
+            break
+        }
+        return step
+    }
+
+    private func present(_ frame: VideoFrame, item: PlaybackItem, presenter: Presenter) {
+        let firstOfGeneration = !presenter.showsCurrentGeneration || presenter.current == nil
+        show(frame)
+        let heard: (Double) -> Double? = { [weak item, configuration] now in
+            guard let item, !configuration.audio.muted, !item.realignPending else { return nil }
+            return item.pipeline.audio.output?.audibleMediaTime(at: now)
+        }
+        if let wrapped = presenter.shown(frame, heard: heard) { loopCompleted(wrapped) }
+        if item.firstFrameMs == nil {
+            item.firstFrameMs = (realClock.now - item.loadStartedAt) * 1000
+            perform(machine.handle(.frameShown))
+        } else if state == .buffering {
+            perform(machine.handle(.frameShown))
+        }
+        if firstOfGeneration { updateSound() }
+        reportBounds()
+        realignSoundIfPending()
+        onFramePresented?(frame)
+    }
+
+    /// Playing with an empty queue for longer than two frames (and 50 ms) is buffering.
+    private func noteStarvation(_ presenter: Presenter) {
+        guard let deadline = starvationDeadline(presenter), clock.now >= deadline else { return }
+        perform(machine.handle(.starved))
+    }
+
+    /// When an empty queue turns into buffering; nil unless playing in real time.
+    private func starvationDeadline(_ presenter: Presenter) -> Double? {
+        guard state == .playing, !clock.isVirtual, !presenter.isPaused, presenter.speed > 0,
+              let shown = presenter.lastShownAt, let info = item?.info else { return nil }
+        return shown + 2 * info.nominalFrameInterval + 0.05
+    }
+
+    /// When to come back, from what the presenter waits for and what else is due.
+    private func nextWake(after step: Presenter.Step?) -> Iteration {
+        let presenter = item?.presenter
+        var deadline = earliest(auxiliaryDeadline?(), overlayDeadline)
+        switch step {
+        case .show?:
+            return .again
+        case let .finished(wrapped)?:
+            _ = wrapped
+            return .finished(.finished)
+        case let .waitUntil(time)?:
+            deadline = earliest(deadline, time)
+        case .waitForFrames?:
+            if let presenter {
+                deadline = earliest(deadline, earliest(presenter.deadline(for: configuration.stop), starvationDeadline(presenter)))
+            }
+        case .idle?, .ended?, nil:
+            if let presenter { deadline = earliest(deadline, presenter.deadline(for: configuration.stop)) }
+        }
+        if case .ended? = step, configuration.stop.exitAtEnd { return .finished(.finished) }
+        guard clock.isVirtual else { return .wait(deadline) }
+        // A virtual clock moves only when nothing else can: a still player jumps to its next
+        // deadline (event batches are delivered); waiting for the source or the decoder sleeps
+        // until they wake us.
+        if case .waitForFrames? = step { return .wait(nil) }
+        if state == .loading { return .wait(nil) }
+        guard let deadline else { return .wait(nil) }
+        clock.advance(to: deadline)
+        return .again
+    }
+
+    func earliest(_ a: Double?, _ b: Double?) -> Double? {
+        switch (a, b) {
+        case let (a?, b?): min(a, b)
+        case let (a?, nil): a
+        case let (nil, b): b
+        }
+    }
+
+    /// Ends playback after a run: joins the pipeline's threads and closes the output, keeping the
+    /// last frame for `snapshot()`. A later `load` starts again.
+    public func close() {
+        guard !isClosed else { return }
+        item?.pipeline.stop()  // kept, stopped: its counters still feed `statistics`
+        isClosed = true
+        refilter.finish()
+        snapshotWriters.forEach { $0.join() }
+        snapshotWriters.removeAll()
+        output.close()
+        perform(machine.handle(.close))
+    }
+
+    /// Asks `run()` to return `.quit` (from the engine's thread).
+    public func requestQuit() {
+        quitRequested = true
+        waiter.wake()
+    }
+
+    // MARK: State
+
+    var isFailed: Bool {
+        if case .failed = state { return true }
+        return false
+    }
+
+    /// Performs what the state machine asked for.
+    func perform(_ actions: [PlayerStateMachine.Action]) {
+        let before = lastPublishedState
+        for action in actions {
+            switch action {
+            case let .emit(event): onEvent?(event)
+            case let .setPaused(paused):
+                item?.presenter?.setPaused(paused)
+                waiter.wake()
+            case let .showError(error):
+                overlays.showError(error.description, style: OverlayStack.ErrorStyle(
+                    color: configuration.errorColor, fontSize: configuration.errorFontSize))
+                redraw()
+            case .clearError:
+                overlays.clearError()
+                redraw()
+            }
+        }
+        if state != before {
+            lastPublishedState = state
+            onStateChange?(state)
+        }
+        updateSound()
+    }
+
+    private var lastPublishedState: PlayerState = .idle
+
+    func fail(_ error: PlayerError) {
+        record(error)
+        item?.pipeline.stop()
+        perform(machine.handle(.failed(error)))
+    }
+
+    func record(_ error: PlayerError) {
+        errorCounts[error.kind, default: 0] += 1
+        logger.debug("\(error.description)")
+    }
+
+    private func loopCompleted(_ count: Int) {
+        onLoopCompleted?(count)
+        onEvent?(.loopCompleted(count))
+    }
+
+    /// What the pipeline's threads reported: failures end the item, warnings and underruns are events.
+    private func takeReports() {
+        guard let item else { return }
+        let pipeline = item.pipeline
+        for report in pipeline.status.takeReports() {
+            switch report {
+            case let .fatal(error):
+                fail(error)
+            case let .warning(error):
+                record(error)
+                onEvent?(.error(error))
+            case let .filterFailed(error, instead):
+                // The decode thread went back to the last stack that worked: that is what runs now.
+                filters = instead
+                pipeline.setFilters(instead)
+                record(.invalidFilter(error))
+                onEvent?(.error(.invalidFilter(error)))
+            case .underrun:
+                onEvent?(.waitingToPlayAtSpecifiedRate)
+            }
+        }
+        let underruns = pipeline.audio.output?.underruns ?? 0
+        if underruns > item.reportedUnderruns {
+            item.reportedUnderruns = underruns
+            onEvent?(.waitingToPlayAtSpecifiedRate)
+        }
+        reportDurationIfMeasured()
+    }
+
+    private func reportDurationIfMeasured() {
+        guard let item, let measured = item.pipeline.status.loopDuration, item.reportedDuration != measured else { return }
+        item.reportedDuration = measured
+        onEvent?(.duration(measured))
+    }
+}

@@ -1,0 +1,39 @@
+/// One source being played: its pipeline and, once it opened, its stream and presenter.
+final class PlaybackItem {
+    let location: MediaLocation
+    let pipeline: MediaPipeline
+    /// When loading started (real time), for `firstFrameMs`.
+    let loadStartedAt: Double
+    private(set) var info: VideoStreamInfo?
+    private(set) var presenter: Presenter?
+    var firstFrameMs: Double?
+    /// The loop's length last announced with a `duration` event.
+    var reportedDuration: Double?
+    /// What the sound was last told: silent until the first frame is shown.
+    var soundSilenced = true
+    var reportedUnderruns = 0
+    /// Unmuted, but the sound is not yet moved to the picture (`realignSoundIfPending`).
+    var realignPending = false
+    /// A seek asked for before the presenter existed.
+    var pendingSeekGeneration: Int?
+    /// The picture's rectangle last reported with `boundsChanged`.
+    var reportedBounds: Rect?
+
+    init(location: MediaLocation, pipeline: MediaPipeline, loadStartedAt: Double) {
+        self.location = location
+        self.pipeline = pipeline
+        self.loadStartedAt = loadStartedAt
+    }
+
+    /// The stream is open: the presenter exists from here on.
+    func opened(_ info: VideoStreamInfo, presenter: Presenter) {
+        self.info = info
+        self.presenter = presenter
+    }
+
+    /// The source's name for window titles and messages: its last path component.
+    var displayName: String {
+        let url = location.description
+        return url.split(separator: "/").last.map(String.init) ?? url
+    }
+}
