@@ -9,7 +9,10 @@
 ///     }
 /// }
 /// ```
-/// It runs on the decode thread, between the libavfilter graphs around it in the stack.
+/// It runs on the decode thread, between the libavfilter graphs around it in the stack. When the
+/// stack changes, pictures already decoded (and a paused picture) are filtered again on a worker
+/// thread, so `apply` may be called from two threads at once and not in presentation order: keep
+/// it free of mutable state, or guard that state yourself. `time` says which picture it is.
 public protocol PixelFilter: Sendable {
     func apply(to picture: PixelPlanes, time: Double)
 }

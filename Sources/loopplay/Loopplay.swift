@@ -148,6 +148,7 @@ struct Loopplay: ParsableCommand {
             return handler
         }
         let player = try makePlayer()
+        SignalWatch.onSignal { player.stop() }
         if printFilterGraph {
             print(player.settings.filterStack.graphDescription ?? "")
             return
@@ -156,7 +157,7 @@ struct Loopplay: ParsableCommand {
             : player.run(window: windowOptions, timing: timing, until: stopCondition(fallback: false))
         var snapshotPath = snapshot
         var statsPath = statsJson
-        if case let .failed(.displayUnavailable(reason)) = outcome {
+        if case let .failed(.displayUnavailable(reason)) = outcome, !SignalWatch.wasReceived {
             // No display: say so in one line and play headless, with stats and a snapshot.
             printError("no display (\(reason)); playing headless: stats below, snapshot in \(fallbackSnapshot)")
             outcome = player.runHeadless(timing: timing, until: stopCondition(fallback: true))

@@ -177,7 +177,8 @@ public final class ExtVideoPlayer: @unchecked Sendable {
         wake?()
     }
 
-    /// Ends a running `run…` call (from any thread).
+    /// Ends the running `run…` call, or the next one if none runs yet (from any thread, e.g. a
+    /// signal handler's thread).
     public func stop() {
         let wake = shared.withLock { state -> (@Sendable () -> Void)? in
             state.stopRequested = true

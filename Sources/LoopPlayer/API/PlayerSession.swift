@@ -36,7 +36,6 @@ final class PlayerSession {
         let wake = engine.waiter.wake
         player.shared.withLock {
             $0.wake = wake
-            $0.stopRequested = false
             $0.retryRequested = false
         }
         ExclusivePlaybackRegistry.join(player, group: settings.exclusiveGroup)
@@ -72,6 +71,7 @@ final class PlayerSession {
         player.shared.withLock {
             $0.statistics = statistics
             $0.wake = nil
+            $0.stopRequested = false  // a stop asked for before a run ends that run; this one is over
         }
     }
 

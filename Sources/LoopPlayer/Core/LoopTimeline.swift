@@ -24,10 +24,12 @@ struct LoopTimeline: Sendable, Equatable {
         nominalFrameTicks = max(1, Int64((nominalFrameInterval / tick).rounded()))
     }
 
-    /// Records a pass-0 packet so the pass length can be measured.
-    mutating func observeFirstPass(pts: Int64, duration: Int64) {
+    /// Records a pass-0 packet so the pass length can be measured. A packet without any timestamp
+    /// (a raw elementary stream) follows the previous one.
+    mutating func observeFirstPass(pts: Int64?, duration: Int64) {
         guard loopDuration == nil else { return }
-        let end = pts + (duration > 0 ? duration : nominalFrameTicks)
+        let start = pts ?? firstPassEnd ?? origin
+        let end = start + (duration > 0 ? duration : nominalFrameTicks)
         firstPassEnd = max(firstPassEnd ?? end, end)
     }
 

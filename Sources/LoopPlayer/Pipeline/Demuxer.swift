@@ -154,9 +154,10 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         let timelineIndex = input.timelineStream.pointee.index
         if index == timelineIndex {
             reading.timelinePacketsThisPass += 1
-            if reading.pass == 0, packet.pointer.pointee.pts != noTimestamp,
-               packet.pointer.pointee.flags & AV_PKT_FLAG_DISCARD == 0 {
-                reading.timeline.observeFirstPass(pts: packet.pointer.pointee.pts, duration: packet.pointer.pointee.duration)
+            if reading.pass == 0, packet.pointer.pointee.flags & AV_PKT_FLAG_DISCARD == 0 {
+                let stamped = packet.pointer.pointee
+                let pts = stamped.pts != noTimestamp ? stamped.pts : stamped.dts != noTimestamp ? stamped.dts : nil
+                reading.timeline.observeFirstPass(pts: pts, duration: stamped.duration)
             }
             shift(packet.pointer, by: reading.offset)
         } else if let audioTimeBase = input.audioStream?.pointee.time_base {

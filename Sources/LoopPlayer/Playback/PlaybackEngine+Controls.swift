@@ -79,8 +79,16 @@ extension PlaybackEngine {
         show(refreshed)
     }
 
-    /// Position inside the current pass, in seconds.
-    public var position: Double { item?.presenter?.positionInPass ?? 0 }
+    /// Position inside the current pass, in seconds: from 0 up to (not including) the pass's length.
+    public var position: Double {
+        guard let presenter = item?.presenter else { return 0 }
+        let position = presenter.positionInPass
+        // At the instant of a wrap the next pass has begun even if its first frame is not shown yet.
+        if let length = item?.pipeline.status.loopDuration, length > 0, position >= length - 1e-9 {
+            return max(0, position - length)
+        }
+        return position
+    }
 
     /// Length of one pass: measured once the first pass was read, announced by the container before.
     public var duration: Double? {

@@ -408,9 +408,12 @@ public final class PlaybackEngine {
         reportDurationIfMeasured()
     }
 
+    /// `duration`: the container's announced length when the source opens, then the measured length
+    /// of a pass once the first pass was read, if it differs.
     private func reportDurationIfMeasured() {
-        guard let item, let measured = item.pipeline.status.loopDuration, item.reportedDuration != measured else { return }
-        item.reportedDuration = measured
-        onEvent?(.duration(measured))
+        guard let item, let length = item.pipeline.status.loopDuration ?? item.info?.announcedDuration,
+              item.reportedDuration.map({ abs($0 - length) > 1e-6 }) ?? true else { return }
+        item.reportedDuration = length
+        onEvent?(.duration(length))
     }
 }

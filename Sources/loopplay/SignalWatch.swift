@@ -1,0 +1,40 @@
+import Foundation
+import Synchronization
+
+/// SIGINT and SIGTERM (a service manager's stop) end loopplay cleanly in every mode: the first one
+/// stops the player (threads joined, the sound device closed, `--stats-json` written); a second one
+/// exits at once. The signals are blocked in every thread and taken by one thread with `sigwait`,
+/// so no code runs in a signal handler.
+enum SignalWatch {
+    private static let stopper = Mutex<(@Sendable () -> Void)?>(nil)
+    private static let received = Atomic<Int32>(0)
+
+    /// Call first thing in `main`, before any other thread exists (threads inherit the mask).
+    static func start() {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        let watched = signals
+        let watcher = Thread {
+            var signals = watched
+            var caught: Int32 = 0
+            while sigwait(&signals, &caught) == 0 {
+                if received.exchange(caught, ordering: .relaxed) != 0 { exit(128 + caught) }
+                stopper.withLock { $0 }?()
+            }
+        }
+        watcher.name = "lp-signals"
+        watcher.start()
+    }
+
+    /// What the first signal does (stopping the current player); runs at once if one already came.
+    static func onSignal(_ stop: @escaping @Sendable () -> Void) {
+        stopper.withLock { $0 = stop }
+        if wasReceived { stop() }
+    }
+
+    /// A signal came: nothing new should start.
+    static var wasReceived: Bool { received.load(ordering: .relaxed) != 0 }
+}

@@ -1,0 +1,50 @@
+@testable import LoopPlayer
+import Synchronization
+import XCTest
+
+/// The API and CLI defects of the hardening issue that a new user hit.
+final class PlayerDefectTests: XCTestCase {
+    /// `NotAutoPlay`: the source loads and shows its first frame; the events that say so arrive
+    /// although nothing plays.
+    func testNotAutoPlayDeliversTheLoadingEvents() throws {
+        let clip = try TestMedia.loopClip()
+        let player = ExtVideoPlayer { VideoSettings { SourceName(clip); NotAutoPlay(); Events() } }
+        let events = Mutex<[PlayerEvent]>([])
+        player.onPlayerEventChange { batch in events.withLock { $0 += batch } }
+        player.runHeadless(until: StopCondition(duration: 2.5))
+        let received = events.withLock { $0 }
+        XCTAssertTrue(received.contains(.currentItemChanged), "\(received)")
+        XCTAssertTrue(received.contains(.itemStatusChanged(.readyToPlay)), "\(received)")
+        XCTAssertTrue(received.contains { if case .duration = $0 { true } else { false } }, "\(received)")
+        XCTAssertFalse(received.contains(.playing), "it waits for play")
+    }
+
+    /// A 1 s clip published every second reports positions inside the pass, never the clip's length.
+    func testTimePublishingReportsThePositionInsideThePass() throws {
+        let clip = try TestMedia.testPattern("one-second.mp4", frames: 30, codec: TestMedia.h264)
+        let player = ExtVideoPlayer { VideoSettings { SourceName(clip); Loop(); TimePublishing(1) } }
+        let times = Mutex<[Double]>([])
+        player.onPlayerTimeChange { time in times.withLock { $0.append(time) } }
+        player.runHeadless(until: StopCondition(duration: 3.6))
+        let published = times.withLock { $0 }
+        XCTAssertGreaterThanOrEqual(published.count, 3)
+        for time in published { XCTAssertLessThan(time, 1, "positions are inside the pass: \(published)") }
+    }
+
+    /// An arrow key seeks like the API does, and says so with a `seek` event.
+    func testArrowKeySeekEmitsASeekEvent() throws {
+        let display = try VirtualDisplay()
+        let title = "lptest-seek-key"
+        let player = try LoopplayTool.start(["--loop", "--events", "--title", title, "--window-size", "320x180",
+                                             try TestMedia.loopClip()],
+                                            environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
+        _ = try XCTUnwrap(try display.window(titled: title), "the window did not appear")
+        usleep(500_000)
+        try display.press(["Right"], window: title)
+        usleep(1_500_000)  // the next one-second batch
+        player.process.terminate()
+        player.process.waitUntilExit()
+        let stdout = String(decoding: player.stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(stdout.contains("\"type\":\"seek\""), stdout)
+    }
+}

@@ -1,0 +1,90 @@
+@testable import LoopPlayer
+import XCTest
+
+/// Sources that open fine and decode to no picture end with `noDecodableFrames`: never a spin, never
+/// a silent end, never unbounded memory.
+final class UndecodableSourceTests: XCTestCase {
+    func testLoopingOverNoPictureEndsWithATypedError() throws {
+        let clock = MonotonicClock()
+        let started = clock.now
+        let record = try playUntimed(TestMedia.undecodablePictures(sound: false), looping: true,
+                                     stop: StopCondition(loops: 3, exitAtEnd: true))
+        guard case let .failed(.noDecodableFrames(_, detail)) = record.outcome else {
+            return XCTFail("expected noDecodableFrames, got \(record.outcome)")
+        }
+        XCTAssertTrue(detail.contains("no picture"), detail)
+        XCTAssertEqual(record.statistics.framesPresented, 0)
+        XCTAssertLessThan(clock.now - started, 10)
+    }
+
+    func testWithoutLoopingTheEndIsAnErrorNotAnEnd() throws {
+        let record = try playUntimed(TestMedia.undecodablePictures(sound: false), stop: StopCondition(exitAtEnd: true))
+        guard case .failed(.noDecodableFrames) = record.outcome else { return XCTFail("got \(record.outcome)") }
+    }
+
+    /// With a sound track that decodes, in real time: the sound must not pile up (the picture never
+    /// starts, so the device never plays); the error comes within seconds and memory stays flat.
+    func testSoundWithoutPictureKeepsMemoryBoundedAndFails() throws {
+        let engine = try PlaybackEngine(configuration: EngineConfiguration(
+            output: .offscreen, looping: true, stop: StopCondition(exitOnFailure: true),
+            audio: AudioOptions(driver: "dummy")))
+        let before = ProcessUsage.currentRSSBytes
+        let clock = MonotonicClock()
+        let started = clock.now
+        try engine.load(TestMedia.undecodablePictures(sound: true))
+        let outcome = engine.run()
+        guard case .failed(.noDecodableFrames) = outcome else { return XCTFail("got \(outcome)") }
+        XCTAssertLessThan(clock.now - started, 15, "the error comes in seconds")
+        XCTAssertLessThan(ProcessUsage.currentRSSBytes - before, 64 << 20, "memory stays bounded")
+        engine.close()
+    }
+
+    func testLoopplayExitsWithTheMediaErrorCode() throws {
+        let result = try LoopplayTool.run(["--headless", "--untimed", "--loop", "--loops", "3",
+                                           try TestMedia.undecodablePictures(sound: false)], timeout: 30)
+        XCTAssertEqual(result.status, 65, result.stderr)
+        XCTAssertTrue(result.stderr.contains("no picture could be decoded"), result.stderr)
+    }
+}
+
+/// SIGTERM and SIGINT end loopplay within a second in every mode, with its statistics written.
+final class SignalTests: XCTestCase {
+    func testTerminateEndsHeadlessPlaybackPromptly() throws {
+        try checkSignal(SIGTERM, arguments: ["--headless"])
+    }
+
+    func testInterruptEndsHeadlessPlaybackWithSound() throws {
+        try checkSignal(SIGINT, arguments: ["--headless", "--audio-driver", "dummy"],
+                        source: try AudioTestMedia.sine())
+    }
+
+    func testTerminateEndsWindowPlayback() throws {
+        let display = try VirtualDisplay()
+        try checkSignal(SIGTERM, arguments: [], environment: ["DISPLAY": display.name])
+    }
+
+    private func checkSignal(_ signal: Int32, arguments: [String], source: String? = nil,
+                             environment: [String: String?] = [:]) throws {
+        let stats = FileManager.default.temporaryDirectory.appendingPathComponent("lp-signal-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: stats) }
+        let clip = try source ?? TestMedia.loopClip()
+        var environment = environment
+        environment["SDL_AUDIODRIVER"] = environment["SDL_AUDIODRIVER"] ?? "dummy"
+        let running = try LoopplayTool.start(arguments + ["--loop", "--stats-json", stats, clip], environment: environment)
+        usleep(1_500_000)  // playing
+        XCTAssertTrue(running.process.isRunning, "still playing before the signal")
+        let clock = MonotonicClock()
+        let sentAt = clock.now
+        kill(running.process.processIdentifier, signal)
+        while running.process.isRunning && clock.now - sentAt < 5 { usleep(10_000) }
+        let took = clock.now - sentAt
+        if running.process.isRunning { running.process.terminate() }
+        running.process.waitUntilExit()
+        XCTAssertLessThan(took, 1, "ended \(took) s after the signal")
+        XCTAssertEqual(running.process.terminationReason, .exit, "ended by itself, not killed by the signal")
+        XCTAssertEqual(running.process.terminationStatus, 0)
+        let report = try XCTUnwrap(LoopplayTool.json(String(decoding: try Data(contentsOf: URL(fileURLWithPath: stats)),
+                                                            as: UTF8.self)))
+        XCTAssertGreaterThan(report["framesPresented"] as? Int ?? 0, 20)
+    }
+}
