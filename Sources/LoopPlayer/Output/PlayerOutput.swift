@@ -39,8 +39,14 @@ protocol PlayerOutput: AnyObject {
     func prepare(for info: VideoStreamInfo, title: String)
     /// The user's fullscreen key.
     func toggleFullscreen()
+    /// The window system resized the window (only windows have one).
+    func windowResized(to size: PixelSize)
     /// Releases what it holds; nothing is drawn afterwards. Idempotent.
     func close()
+}
+
+extension PlayerOutput {
+    func windowResized(to size: PixelSize) {}
 }
 
 /// A size in whole pixels.

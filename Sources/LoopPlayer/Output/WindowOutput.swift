@@ -13,6 +13,10 @@ final class WindowOutput: PlayerOutput {
     /// manager), and is then kept for later sources.
     private var sizeSet: PixelSize?
     private var userSized: Bool
+    /// The window's real size, read from the window system whenever SDL says it changed. SDL's own
+    /// idea (and its size-changed event) jumps to the screen's size as soon as fullscreen is asked
+    /// for, even where nothing honours the request (no window manager): the layout follows the window.
+    private var realSize: PixelSize
     private var lastScene: Scene?
 
     /// The output in use, for statistics and logs.
@@ -30,6 +34,7 @@ final class WindowOutput: PlayerOutput {
         }
         self.window = window
         sizeSet = initial
+        realSize = Self.realSize(of: window)
         userSized = options.size != nil || options.fullscreen
         waiter = SDLWindowWaiter(window: SDL_GetWindowID(window), wakeType: SDLVideo.registerWakeEvent())
         do {
@@ -53,7 +58,28 @@ final class WindowOutput: PlayerOutput {
         SDL_DestroyWindow(window)
     }
 
-    var area: PixelSize? { video.drawableSize(window: window) }
+    /// The drawable area: the window's real size in drawable pixels (more than the window's on a
+    /// high-DPI display).
+    var area: PixelSize? {
+        var width: Int32 = 0, height: Int32 = 0
+        SDL_GetWindowSize(window, &width, &height)
+        let drawable = video.drawableSize(window: window)
+        guard width > 0, height > 0 else { return drawable }
+        return PixelSize(width: min(drawable.width, realSize.width * drawable.width / Int(width)),
+                         height: min(drawable.height, realSize.height * drawable.height / Int(height)))
+    }
+
+    func windowResized(to size: PixelSize) {
+        realSize = Self.realSize(of: window)
+        if let sizeSet, realSize != sizeSet { userSized = true }
+    }
+
+    /// The X server's size of the window; SDL's where there is no X11 (Wayland).
+    private static func realSize(of window: OpaquePointer) -> PixelSize {
+        var width: Int32 = 0, height: Int32 = 0
+        if shim_x11_window_size(window, &width, &height) == 0 { SDL_GetWindowSize(window, &width, &height) }
+        return PixelSize(width: Int(width), height: Int(height))
+    }
 
     /// Output pixels per point: the display's DPI over 96 (1 where the display reports nothing usable).
     var scale: Double {
@@ -66,7 +92,7 @@ final class WindowOutput: PlayerOutput {
     func present(_ scene: Scene) {
         guard !closed else { return }
         lastScene = scene
-        let size = video.drawableSize(window: window)
+        guard let size = area else { return }
         let geometry = scene.frame?.geometry ?? VideoGeometry(width: size.width, height: size.height)
         let layout = VideoLayout(geometry: geometry, gravity: scene.gravity, areaWidth: Double(size.width),
                                  areaHeight: Double(size.height))
@@ -81,12 +107,12 @@ final class WindowOutput: PlayerOutput {
            let turned = try? Self.makeVideoOutput(kind: .texture, window: window, rotation: info.rotation) {
             video = turned
         }
-        noteUserResize()
         guard !userSized else { return }
         let size = Self.fittedSize(for: info.geometry)
         if size != sizeSet {
             sizeSet = size
             SDL_SetWindowSize(window, Int32(size.width), Int32(size.height))
+            realSize = Self.realSize(of: window)
         }
     }
 
@@ -94,21 +120,11 @@ final class WindowOutput: PlayerOutput {
         let fullscreen = SDL_GetWindowFlags(window) & SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue != 0
         SDL_SetWindowFullscreen(window, fullscreen ? 0 : SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue)
         userSized = true
+        realSize = Self.realSize(of: window)
         // The layout follows the size SDL reports once the window really changed (a size-changed
         // event), not the request: without a window manager nothing may change at all.
     }
 
-    /// Draws the last scene again (after a resize or an expose).
-    func redraw() {
-        noteUserResize()
-        if let lastScene { present(lastScene) }
-    }
-
-    private func noteUserResize() {
-        var width: Int32 = 0, height: Int32 = 0
-        SDL_GetWindowSize(window, &width, &height)
-        if let sizeSet, sizeSet != PixelSize(width: Int(width), height: Int(height)) { userSized = true }
-    }
 
     private static func makeVideoOutput(kind: VideoOutputKind, window: OpaquePointer,
                                         rotation: Int) throws(PlayerError) -> WindowVideoOutput {

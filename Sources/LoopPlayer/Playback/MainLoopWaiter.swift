@@ -4,8 +4,9 @@ import Synchronization
 /// What a window tells its player.
 enum WindowInput: Equatable {
     case key(KeyPress)
-    /// The drawable area changed size (a resize, fullscreen, or the window manager's doing).
-    case resized
+    /// The window's size changed (a resize, fullscreen, or the window manager's doing), as SDL
+    /// reports it once the window system did it: what the layout follows.
+    case resized(PixelSize)
     /// The window must be drawn again (uncovered).
     case exposed
     /// The user closed the window.
@@ -128,7 +129,8 @@ extension WindowInput {
         case SDL_WINDOWEVENT.rawValue:
             switch SDL_WindowEventID(UInt32(event.window.event)) {
             case SDL_WINDOWEVENT_CLOSE: self = .close
-            case SDL_WINDOWEVENT_SIZE_CHANGED: self = .resized
+            case SDL_WINDOWEVENT_SIZE_CHANGED:
+                self = .resized(PixelSize(width: Int(event.window.data1), height: Int(event.window.data2)))
             case SDL_WINDOWEVENT_EXPOSED: self = .exposed
             default: return nil
             }

@@ -5,7 +5,10 @@ extension PlaybackEngine {
             switch input {
             case .close:
                 quitRequested = true
-            case .resized, .exposed:
+            case let .resized(size):
+                output.windowResized(to: size)
+                redraw()
+            case .exposed:
                 redraw()
             case let .key(press):
                 if let action = inputMap.action(for: press) { perform(action) }

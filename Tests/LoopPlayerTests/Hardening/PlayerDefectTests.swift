@@ -47,4 +47,30 @@ final class PlayerDefectTests: XCTestCase {
         let stdout = String(decoding: player.stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertTrue(stdout.contains("\"type\":\"seek\""), stdout)
     }
+
+    /// Without a window manager a fullscreen request changes nothing: the picture stays laid out in the
+    /// window's real size (it used to be laid out for the whole screen and cropped), and again after
+    /// toggling back.
+    func testFullscreenWithoutAWindowManagerFollowsTheRealWindowSize() throws {
+        let display = try VirtualDisplay()
+        let title = "lptest-fullscreen"
+        let player = try LoopplayTool.start(["--loop", "--title", title, "--window-size", "320x180", try TestMedia.loopClip()],
+                                            environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
+        defer { player.process.terminate(); player.process.waitUntilExit() }
+        let window = try XCTUnwrap(try display.window(titled: title), "the window did not appear")
+        usleep(500_000)
+        for toggle in ["into fullscreen", "back"] {
+            try display.press(["f"], window: title)
+            usleep(500_000)
+            let pixels = try display.capture(x: window.x, y: window.y, width: 320, height: 180)
+            // testsrc2's colour bars: red on the left, cyan on the right, across the middle.
+            func color(_ x: Int, _ y: Int) -> (Int, Int, Int) {
+                let i = (y * 320 + x) * 3
+                return (Int(pixels[i]), Int(pixels[i + 1]), Int(pixels[i + 2]))
+            }
+            let left = color(20, 150), right = color(300, 150)
+            XCTAssertTrue(left.0 > 180 && left.1 < 80 && left.2 < 80, "\(toggle): red bar on the left, got \(left)")
+            XCTAssertTrue(right.0 < 80 && right.1 > 180 && right.2 > 180, "\(toggle): cyan bar on the right, got \(right)")
+        }
+    }
 }
