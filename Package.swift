@@ -27,13 +27,13 @@ let package = Package(
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "librsvg2-dev", "fonts-dejavu-core"])]),
         // Subtitle rendering; fonts come through fontconfig (DejaVu Sans is the default face).
         .systemLibrary(name: "CLibass", pkgConfig: "libass", providers: [.apt(["libass-dev", "fonts-dejavu-core"])]),
-        .target(name: "CFFmpegLog", dependencies: ["CFFmpeg"]),
+        .target(name: "CLogBridge", dependencies: ["CFFmpeg"]),
         .target(name: "FFmpegSupport", dependencies: ["CFFmpeg"]),
         .target(name: "Filters", dependencies: ["CFFmpeg", "FFmpegSupport"]),
         .target(name: "Overlay", dependencies: ["COverlayGraphics"]),
         .target(
             name: "LoopPlayer",
-            dependencies: ["CFFmpeg", "CFFmpegLog", "CSDL", "CLibass", "FFmpegSupport", "Filters", "Overlay",
+            dependencies: ["CFFmpeg", "CLogBridge", "CSDL", "CLibass", "FFmpegSupport", "Filters", "Overlay",
                            .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Resources/Media")]),
         .executableTarget(

@@ -19,6 +19,7 @@ enum SDLAudio {
         }
         // Over SDL_AUDIODRIVER too: an explicit choice wins over the environment.
         SDLProcessSettings.apply  // the host keeps its signals even when sound starts before any window
+        ALSALogBridge.install
         if let requested { SDL_SetHintWithPriority(SDL_HINT_AUDIODRIVER, requested, SDL_HINT_OVERRIDE) }
         // The disk driver sleeps a whole number of milliseconds per buffer (up to 5 % slow); the
         // output keeps its time instead (see `AudioOutput`). A user's own setting stays.

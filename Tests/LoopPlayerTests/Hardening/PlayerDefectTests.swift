@@ -73,4 +73,16 @@ final class PlayerDefectTests: XCTestCase {
             XCTAssertTrue(right.0 < 80 && right.1 > 180 && right.2 > 180, "\(toggle): cyan bar on the right, got \(right)")
         }
     }
+
+    /// Without a sound card ALSA prints eight lines of its own on stderr; they go to the logger and
+    /// loopplay says once, in its own line, that there is no sound.
+    func testNoSoundCardIsOneLineNotALSAsNoise() throws {
+        let result = try LoopplayTool.run(["--headless", "--frames", "5", try AudioTestMedia.sine()],
+                                          environment: ["SDL_AUDIODRIVER": "alsa", "ALSA_CONFIG_PATH": nil])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertFalse(result.stderr.contains("ALSA lib"), result.stderr)
+        let lines = result.stderr.split(separator: "\n")
+        XCTAssertLessThanOrEqual(lines.count, 1, result.stderr)
+        for line in lines { XCTAssertTrue(line.hasPrefix("loopplay: "), String(line)) }
+    }
 }

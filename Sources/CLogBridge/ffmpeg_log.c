@@ -1,5 +1,5 @@
 // FFmpeg's log callback takes a va_list, which Swift cannot receive: format the line here.
-#include "ffmpeg_log.h"
+#include "log_bridge.h"
 #include <libavutil/log.h>
 #include <stdatomic.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 import CFFmpeg
-import CFFmpegLog
+import CLogBridge
 import Logging
 
 /// Sends FFmpeg's own messages (decoder concealment, demuxer warnings) to the library's logger
@@ -24,4 +24,18 @@ enum FFmpegLogBridge {
         default: .debug
         }
     }
+}
+
+/// Sends ALSA's own error lines (on a machine without sound: "cannot find card '0'" and seven more)
+/// to the library's logger instead of stderr: the player says once, in one line, that there is no sound.
+enum ALSALogBridge {
+    private static let alsaLogger = Logger(label: "LoopPlayer.ALSA")
+
+    /// Installed before SDL's audio starts. Idempotent.
+    static let install: Void = {
+        _ = lp_alsa_log_install { line in
+            guard let line else { return }
+            ALSALogBridge.alsaLogger.debug("\(String(cString: line))")
+        }
+    }()
 }
