@@ -45,6 +45,7 @@ public final class ExtVideoPlayer: @unchecked Sendable {
         var retryRequested = false
         var stopRequested = false
         var audio = AudioOptions()
+        var subtitles: SubtitleOptions?
     }
 
     let shared: Mutex<Shared>
@@ -83,6 +84,13 @@ public final class ExtVideoPlayer: @unchecked Sendable {
     public var audioOutput: AudioOptions {
         get { shared.withLock { $0.audio } }
         set { shared.withLock { $0.audio = newValue } }
+    }
+
+    /// Subtitle files and the track choice for the next run, replacing what the `Subtitles` setting
+    /// says (loopplay's `--sub-file`, `--slang`, `--sid`). Nil: the setting's.
+    public var subtitleOptions: SubtitleOptions? {
+        get { shared.withLock { $0.subtitles } }
+        set { shared.withLock { $0.subtitles = newValue } }
     }
 
     // MARK: Observing

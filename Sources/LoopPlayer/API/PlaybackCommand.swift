@@ -38,6 +38,10 @@ public enum PlaybackCommand: Sendable {
     case customFilter(any PixelFilter, clear: Bool = false)
     /// Empties the stack; brightness and contrast stay.
     case removeAllFilters
+    /// Shows the first subtitle track (embedded or external) in this language (`en` or `eng`); nil
+    /// turns subtitles off. A language that matches nothing gives a `subtitleTrackNotFound` error
+    /// event listing the tracks, and the current choice stays.
+    case subtitles(String?)
     /// Adds a vector overlay layer on top (removing the others first if `clear`). The builder is
     /// called whenever the player area or the picture's place in it changes, never with an empty area.
     case addVector(any ShapeLayerBuilderProtocol, clear: Bool = false)

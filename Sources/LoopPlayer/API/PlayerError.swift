@@ -41,6 +41,12 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A vector layer or SVG could not be drawn (missing or invalid SVG, NaN coordinates); the rest of
     /// the overlays and the video play on.
     case invalidOverlay(OverlayError)
+    /// A subtitle file could not be used (missing, unreadable, not subtitles, too large); the video
+    /// plays on.
+    case invalidSubtitles(SubtitleError)
+    /// No subtitle track has the requested language; `available` lists the tracks there are. The
+    /// current choice stays.
+    case subtitleTrackNotFound(language: String, available: [String])
     /// No audio track has the requested language; `available` lists the tracks there are. The
     /// current track keeps playing.
     case audioTrackNotFound(language: String, available: [String])
@@ -62,6 +68,8 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .audioTrackNotFound: "audioTrackNotFound"
         case .noDecodableFrames: "noDecodableFrames"
         case .invalidOverlay: "invalidOverlay"
+        case .invalidSubtitles: "invalidSubtitles"
+        case .subtitleTrackNotFound: "subtitleTrackNotFound"
         case .loopingStopped: "loopingStopped"
         }
     }
@@ -72,7 +80,7 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .sourceNotFound, .notAFile, .emptyFile, .unreadableMedia, .noVideoStream, .decoderUnavailable,
              .noDecodableFrames, .loopingStopped: true
         case .invalidSetting, .displayUnavailable, .renderFailed, .invalidFilter, .audioUnavailable,
-             .audioTrackNotFound, .invalidOverlay: false
+             .audioTrackNotFound, .invalidOverlay, .invalidSubtitles, .subtitleTrackNotFound: false
         }
     }
 
@@ -98,6 +106,10 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .noDecodableFrames(source, detail): "\(source): no picture could be decoded (\(detail))"
         case let .loopingStopped(source, reason): "\(source): looping stops: \(reason)"
         case let .invalidOverlay(error): "overlay not drawn: \(error.description)"
+        case let .invalidSubtitles(error): "no subtitles: \(error.description)"
+        case let .subtitleTrackNotFound(language, available):
+            "no subtitle track matches '\(language)'" + (available.isEmpty ? " (the media has no subtitles)"
+                : " (tracks: \(available.joined(separator: ", ")))") + "; the current choice stays"
         }
     }
 }

@@ -22,6 +22,8 @@ final class PlayerSession {
         var configuration = EngineConfiguration(output: output, looping: settings.loop, gravity: settings.gravity,
                                                 untimed: timing == .untimed, stop: stop, audio: audio)
         configuration.audio.muted = settings.mute
+        configuration.subtitles = player.shared.withLock { $0.subtitles } ?? settings.subtitles.map(SubtitleOptions.init(setting:))
+            ?? SubtitleOptions()
         configuration.errorColor = settings.errorColor
         configuration.errorFontSize = settings.errorFontSize
         if let custom {
@@ -153,6 +155,7 @@ final class PlayerSession {
                 stack.append(custom: filter)
             }
         case .removeAllFilters: changeFilters { $0.removeAll() }
+        case let .subtitles(language): try? engine.setSubtitles(language.map(SubtitleChoice.language) ?? .off)
         case let .addVector(builder, clear): engine.addVector(builder, clear: clear)
         case .removeAllVectors: engine.removeAllVectors()
         case .idle: break
@@ -197,6 +200,10 @@ final class PlayerSession {
             || settings.contrast != previous.contrast {
             // The settings describe the whole stack: filters added by commands are replaced.
             try? engine.setFilters(settings.filterStack)
+        }
+        if settings.subtitles != previous.subtitles, let value = settings.subtitles,
+           !SubtitleOptions.namesFile(value) {
+            try? engine.setSubtitles(.language(value))  // a new file is loaded with the next source
         }
         if settings.errorColor != previous.errorColor || settings.errorFontSize != previous.errorFontSize {
             engine.setErrorStyle(color: settings.errorColor, fontSize: settings.errorFontSize)

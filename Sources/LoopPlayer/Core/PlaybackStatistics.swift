@@ -31,6 +31,8 @@ public struct PlaybackStatistics: Sendable, Equatable, Codable {
     public var avOffsetMeanMs: Double?
     public var avOffsetMaxMs: Double?
     public var avOffsetSamples = 0
+    /// The subtitle track shown at the end (its label), if any.
+    public var subtitleTrack: String?
 
     public init() {}
 

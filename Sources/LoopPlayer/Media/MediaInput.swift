@@ -17,6 +17,9 @@ final class MediaInput: @unchecked Sendable {
     let audioTracks: [AudioTrack]
     /// The audio track being read, if any.
     private(set) var audioTrack: AudioTrack?
+    /// Every subtitle stream of the source, in container order; all of them are read (their packets
+    /// are tiny), so a switch shows at once.
+    let subtitleTracks: [SubtitleTrack]
     private let abort: AbortFlag
 
     /// Opens `location` and selects its best video stream and the audio track `choice` asks for.
@@ -64,6 +67,7 @@ final class MediaInput: @unchecked Sendable {
             throw .noVideoStream(source: name)
         }
         self.context = context
+        subtitleTracks = SubtitleTrack.all(in: context)
         audioTracks = tracks
         audioTrack = track
         videoStreamIndex = index
@@ -93,6 +97,12 @@ final class MediaInput: @unchecked Sendable {
         updateDiscards()
     }
 
+    /// The stream of a subtitle track of this input.
+    func stream(of track: SubtitleTrack) -> UnsafeMutablePointer<AVStream>? {
+        guard let context, track.streamIndex >= 0, track.streamIndex < context.pointee.nb_streams else { return nil }
+        return context.pointee.streams[Int(track.streamIndex)]
+    }
+
     var audioStream: UnsafeMutablePointer<AVStream>? {
         audioTrack.map { context!.pointee.streams[Int($0.streamIndex)]! }
     }
@@ -100,6 +110,7 @@ final class MediaInput: @unchecked Sendable {
     private func updateDiscards() {
         for i in 0..<Int(context!.pointee.nb_streams) {
             let kept = Int32(i) == videoStreamIndex || Int32(i) == audioTrack?.streamIndex
+                || subtitleTracks.contains { $0.streamIndex == Int32(i) }
             context!.pointee.streams[i]!.pointee.discard = kept ? AVDISCARD_DEFAULT : AVDISCARD_ALL
         }
     }
@@ -118,6 +129,7 @@ final class MediaInput: @unchecked Sendable {
             if status < 0 { return status }
             let index = packet.pointee.stream_index
             if index == videoStreamIndex || index == audioTrack?.streamIndex { return 0 }
+            if subtitleTracks.contains(where: { $0.streamIndex == index }) { return 0 }
             av_packet_unref(packet)
         }
     }

@@ -25,11 +25,13 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
     private let abort: AbortFlag
     private let video: BoundedQueue<StageMessage>
     private let audio: BoundedQueue<StageMessage>
+    private let subtitles: BoundedQueue<StageMessage>
+    private let subtitleLibrary: SubtitleLibrary
     private let launcher: Launcher
 
     init(location: MediaLocation, audioChoice: AudioTrackChoice, soundWanted: Bool, control: DemuxerControl,
          status: PipelineStatus, abort: AbortFlag, video: BoundedQueue<StageMessage>, audio: BoundedQueue<StageMessage>,
-         launcher: Launcher) {
+         subtitles: BoundedQueue<StageMessage>, subtitleLibrary: SubtitleLibrary, launcher: Launcher) {
         self.location = location
         self.audioChoice = audioChoice
         self.soundWanted = soundWanted
@@ -38,6 +40,8 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         self.abort = abort
         self.video = video
         self.audio = audio
+        self.subtitles = subtitles
+        self.subtitleLibrary = subtitleLibrary
         self.launcher = launcher
     }
 
@@ -57,6 +61,8 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         var soundRouted: Bool
         /// Sound stored far ahead of the picture is being dropped (said once).
         var droppingSound = false
+        /// Subtitle streams whose packets the subtitle stage decodes.
+        var subtitleStreams: Set<Int32>
     }
 
     /// The thread's body.
@@ -114,11 +120,14 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         let sound = soundWanted ? makeAudioStage(for: input, generation: 0) : nil
         if sound == nil && input.hasVideo { input.select(audio: nil) }
         status.setAudioTracks(input.audioTracks, current: sound == nil ? nil : input.audioTrack)
+        let subtitleDecoders = makeSubtitleDecoders(for: input)
         let opened = OpenedSource(info: info, timeline: timeline, pictures: pictures, sound: sound,
-                                  discontinuousTimestamps: input.hasDiscontinuousTimestamps)
+                                  discontinuousTimestamps: input.hasDiscontinuousTimestamps,
+                                  subtitleDecoders: subtitleDecoders, origin: input.startSeconds)
         guard launcher.start(opened) else { return nil }
         status.setPhase(.ready(info))
-        return Reading(input: input, timeline: timeline, soundRouted: sound != nil)
+        return Reading(input: input, timeline: timeline, soundRouted: sound != nil,
+                       subtitleStreams: Set(subtitleDecoders.keys))
     }
 
     /// The decoder for the input's selected track, or nil (reported) when it cannot be decoded.
@@ -131,6 +140,23 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
             status.post(.warning(.audioUnavailable(reason: "\(error.description)")))
             return nil
         }
+    }
+
+    /// A decoder for each subtitle stream, its track listed in the library (a stream FFmpeg cannot
+    /// decode is listed all the same, and reported).
+    private func makeSubtitleDecoders(for input: MediaInput) -> [Int32: (decoder: SubtitleDecoder, track: Int)] {
+        var decoders: [Int32: (decoder: SubtitleDecoder, track: Int)] = [:]
+        for track in input.subtitleTracks {
+            guard let stream = input.stream(of: track) else { continue }
+            do {
+                let decoder = try SubtitleDecoder(stream: stream, sourceName: location.description)
+                decoders[track.streamIndex] = (decoder, subtitleLibrary.add(track, header: decoder.assHeader))
+            } catch {
+                subtitleLibrary.add(track, header: nil)
+                status.post(.warning(error))
+            }
+        }
+        return decoders
     }
 
     /// A track asked for by language or number that the source does not have: said once; the
@@ -166,6 +192,13 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         }
         var context = PacketContext(generation: reading.generation, pass: reading.pass)
         let bytes = packet.byteCount
+        if reading.subtitleStreams.contains(index) {
+            // Never waited for: the subtitle stage takes a cue in microseconds; a full queue drops.
+            if subtitles.push(.packet(packet, context), bytes: bytes, giveUp: { true }) == .closed {
+                reading.subtitleStreams.removeAll()
+            }
+            return
+        }
         if index == input.videoStreamIndex {
             _ = video.push(.packet(packet, context), bytes: bytes, giveUp: { [control] in control.hasUrgentRequestLocked })
             return
@@ -293,6 +326,7 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         let marker = SeekMarker(generation: seek.generation, floor: floor, floorSeconds: reading.timeline.seconds(floor),
                                 pass: seek.pass, audioDecoder: nil)
         send(.seek(marker), to: video)
+        if !reading.subtitleStreams.isEmpty { _ = subtitles.push(.seek(marker), giveUp: { true }) }
         if reading.soundRouted {
             var audioMarker = marker
             audioMarker.audioDecoder = audioDecoder
@@ -327,6 +361,10 @@ struct OpenedSource: Sendable {
     var sound: AudioStageStart?
     /// The container may jump in time (MPEG-TS): big jumps are smoothed over, as ffplay does.
     var discontinuousTimestamps: Bool
+    /// Stream index → decoder and library track, for the subtitle stage.
+    var subtitleDecoders: [Int32: (decoder: SubtitleDecoder, track: Int)]
+    /// Seconds of the input's start (cue times are made relative to it).
+    var origin: Double
 }
 
 /// What a sound stage starts with.

@@ -25,14 +25,20 @@ final class MediaPipeline: Sendable {
     private let videoPackets: BoundedQueue<StageMessage>
     /// The same read-ahead for sound: 400 AAC packets are 8.5 s at 48 kHz.
     private let audioPackets: BoundedQueue<StageMessage>
+    /// Subtitle packets (small and sparse) on their way to the subtitle stage.
+    private let subtitlePackets: BoundedQueue<StageMessage>
+    /// The source's subtitle tracks and the cues read so far.
+    let subtitles = SubtitleLibrary()
     private let abort = AbortFlag()
     private let threads = ThreadGroup()
 
     /// Starts opening `location` on a new demux thread. `frameReady` wakes the engine's loop (after a
     /// frame is queued, and whenever the status changes).
+    /// `subtitleFiles` are external subtitle files loaded with the source (their tracks come after
+    /// the source's own).
     init(location: MediaLocation, looping: Bool, audio options: AudioOptions = AudioOptions(),
          audioDriver: Result<String, PlayerError>? = nil, audioControls: AudioSlot.Controls = AudioSlot.Controls(),
-         frameReady: @escaping @Sendable () -> Void) {
+         subtitleFiles: [SubtitleStage.ExternalFile] = [], frameReady: @escaping @Sendable () -> Void) {
         FFmpegLogBridge.install
         self.location = location
         status = PipelineStatus(wake: frameReady)
@@ -40,6 +46,7 @@ final class MediaPipeline: Sendable {
         control = DemuxerControl(looping: looping)
         videoPackets = BoundedQueue(maxCount: 120, maxBytes: 8 << 20, condition: control.condition)
         audioPackets = BoundedQueue(maxCount: 400, maxBytes: 4 << 20, condition: control.condition)
+        subtitlePackets = BoundedQueue(maxCount: 256, maxBytes: 8 << 20, condition: control.condition)
 
         let driver: String?
         switch audioDriver {
@@ -54,20 +61,31 @@ final class MediaPipeline: Sendable {
                                    sourceName: location.description, stopping: { [abort] in abort.isRaised })
         }
         let launcher = Demuxer.Launcher(
-            start: { [self] opened in startStages(opened, sound: setup, frameReady: frameReady) },
+            start: { [self] opened in
+                startStages(opened, sound: setup, subtitleFiles: subtitleFiles, frameReady: frameReady)
+            },
             startAudio: { [self] start in setup.map { startSound(start, setup: $0) } ?? false })
         let demuxer = Demuxer(location: location, audioChoice: options.track, soundWanted: setup != nil,
                               control: control, status: status, abort: abort, video: videoPackets,
-                              audio: audioPackets, launcher: launcher)
+                              audio: audioPackets, subtitles: subtitlePackets, subtitleLibrary: subtitles,
+                              launcher: launcher)
         threads.launch("lp-demux") { demuxer.run() }
     }
 
     private func startStages(_ opened: OpenedSource, sound: AudioDecodeStage.Setup?,
-                             frameReady: @escaping @Sendable () -> Void) -> Bool {
+                             subtitleFiles: [SubtitleStage.ExternalFile], frameReady: @escaping @Sendable () -> Void) -> Bool {
         let pictures = VideoDecodeStage(opened: opened, input: videoPackets, output: frames, filters: filters,
                                         status: status, sourceName: location.description, frameReady: frameReady)
         guard threads.launch("lp-vdecode", { pictures.run() }) else { return false }
         if let start = opened.sound, let sound { _ = startSound(start, setup: sound) }
+        if !opened.subtitleDecoders.isEmpty || !subtitleFiles.isEmpty {
+            subtitles.expectFiles(subtitleFiles.count)
+            let stage = SubtitleStage(input: subtitlePackets, library: subtitles, decoders: opened.subtitleDecoders,
+                                      files: subtitleFiles, origin: opened.origin, status: status, wake: frameReady)
+            threads.launch("lp-subtitles") { stage.run() }
+        } else {
+            subtitlePackets.close()
+        }
         return true
     }
 
@@ -102,6 +120,7 @@ final class MediaPipeline: Sendable {
         control.abort()
         videoPackets.close()
         audioPackets.close()
+        subtitlePackets.close()
         frames.close()
         audio.output?.close()  // wakes a sound stage blocked on a full ring
         threads.closeAndJoin()

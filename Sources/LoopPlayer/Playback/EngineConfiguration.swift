@@ -18,6 +18,8 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var stop: StopCondition
     /// The sound: track, device, volume and mute (changed at run time by the engine's controls).
     public var audio: AudioOptions
+    /// External subtitle files and which track shows.
+    public var subtitles = SubtitleOptions()
     /// How a failed source's error text is drawn in the player area (the model's `EColor`, `EFontSize`).
     public var errorColor: Color = EColor.defaultValue
     public var errorFontSize: Float = EFontSize.defaultValue

@@ -49,6 +49,8 @@ extension PlaybackEngine {
         case let .scaleSpeed(factor): setSpeed((speed * factor * 100).rounded() / 100)
         case .resetSpeed: setSpeed(1)
         case .cycleAudioTrack: cycleAudioTrack()
+        case .cycleSubtitles: cycleSubtitles()
+        case .toggleSubtitles: setSubtitlesVisible(!configuration.subtitles.visible)
         }
     }
 }

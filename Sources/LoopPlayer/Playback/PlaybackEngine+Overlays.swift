@@ -67,7 +67,15 @@ extension PlaybackEngine {
 
     private func composeScene(_ frame: VideoFrame?) -> Scene {
         var scene = Scene(frame: frame, gravity: configuration.gravity)
-        if let geometry = layerGeometry(for: frame) { scene.planes = overlays.planes(in: geometry, at: clock.now) }
+        guard let geometry = layerGeometry(for: frame), let area = output.area else { return scene }
+        var subtitles: OverlayPlane?
+        if let frame, let overlay = item?.subtitles {
+            // At the shown frame's place in its pass: cues repeat every pass and follow seeks and pauses.
+            subtitles = overlay.plane(at: frame.positionInPass, area: area, videoRect: geometry.videoRect,
+                                      videoSize: SubtitleCanvas(width: frame.width, height: frame.height))
+        }
+        overlays.setSubtitles(subtitles)
+        scene.planes = overlays.planes(in: geometry, at: clock.now)
         return scene
     }
 

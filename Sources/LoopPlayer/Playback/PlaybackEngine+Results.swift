@@ -15,6 +15,7 @@ extension PlaybackEngine {
         statistics.errors = errorCounts
         statistics.audioDevice = source?.pipeline.audio.output?.format
         statistics.audioUnderruns = source?.pipeline.audio.output?.underruns ?? 0
+        statistics.subtitleTrack = source?.subtitles.currentTrack?.label
         return statistics
     }
 

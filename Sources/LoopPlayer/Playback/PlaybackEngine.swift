@@ -120,10 +120,14 @@ public final class PlaybackEngine {
         isClosed = false
         let sound = AudioSlot.Controls(volume: configuration.audio.volume, muted: configuration.audio.muted,
                                        paused: true, speed: pendingSpeed)
+        let subtitleSetup = subtitleFiles()
         let pipeline = MediaPipeline(location: location, looping: configuration.looping, audio: configuration.audio,
-                                     audioDriver: audioDriver(), audioControls: sound, frameReady: waiter.wake)
+                                     audioDriver: audioDriver(), audioControls: sound,
+                                     subtitleFiles: subtitleSetup.files, frameReady: waiter.wake)
         pipeline.setFilters(filters)
-        item = PlaybackItem(location: location, pipeline: pipeline, loadStartedAt: realClock.now)
+        let subtitles = SubtitleOverlay(library: pipeline.subtitles, choice: subtitleSetup.choice, wake: waiter.wake)
+        subtitles.visible = configuration.subtitles.visible
+        item = PlaybackItem(location: location, pipeline: pipeline, subtitles: subtitles, loadStartedAt: realClock.now)
         perform(machine.handle(.load(autoplay: !holdsFirstFrame)))
     }
 
@@ -211,6 +215,8 @@ public final class PlaybackEngine {
             if let generation = item.pendingSeekGeneration { presenter.restart(generation: generation) }
             item.opened(info, presenter: presenter)
             output.prepare(for: info, title: item.displayName)
+            // Frames on a virtual clock wait for nothing: the subtitles must be ready before the first.
+            if clock.isVirtual { item.subtitles.prepareNow(timeout: 10) }
             perform(machine.handle(.opened))
             onReady?()
             reportDurationIfMeasured()

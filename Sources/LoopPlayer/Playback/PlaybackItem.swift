@@ -2,6 +2,8 @@
 final class PlaybackItem {
     let location: MediaLocation
     let pipeline: MediaPipeline
+    /// The subtitles over its picture.
+    let subtitles: SubtitleOverlay
     /// When loading started (real time), for `firstFrameMs`.
     let loadStartedAt: Double
     private(set) var info: VideoStreamInfo?
@@ -19,9 +21,10 @@ final class PlaybackItem {
     /// The picture's rectangle last reported with `boundsChanged`.
     var reportedBounds: Rect?
 
-    init(location: MediaLocation, pipeline: MediaPipeline, loadStartedAt: Double) {
+    init(location: MediaLocation, pipeline: MediaPipeline, subtitles: SubtitleOverlay, loadStartedAt: Double) {
         self.location = location
         self.pipeline = pipeline
+        self.subtitles = subtitles
         self.loadStartedAt = loadStartedAt
     }
 

@@ -19,6 +19,10 @@ public enum PlayerAction: Sendable, Equatable {
     case resetSpeed
     /// The next audio track; after the last one none, then the first again (mpv's `#`).
     case cycleAudioTrack
+    /// The next subtitle track; after the last one none (mpv's `j`).
+    case cycleSubtitles
+    /// Shows or hides the subtitles (mpv's `v`).
+    case toggleSubtitles
 }
 
 /// A key as SDL names it (`SDL_Keycode`), with or without shift.
@@ -53,7 +57,8 @@ public struct InputMap: Sendable, Equatable {
 
     /// mpv's default bindings for what the player can do: space/p pause, ←/→ seek ∓5 s, ↑/↓ ±60 s,
     /// L loop, f fullscreen, s snapshot, q/Esc quit, 1/2 contrast, 3/4 brightness, F clear filters,
-    /// m mute, 9/0 volume, [/] speed ÷/× 1.1, backspace speed 1, # next audio track.
+    /// m mute, 9/0 volume, [/] speed ÷/× 1.1, backspace speed 1, # next audio track, j next subtitle
+    /// track, v subtitles on/off.
     public static let mpv: InputMap = {
         var map: [KeyPress: PlayerAction] = [
             KeyPress(" "): .togglePause, KeyPress("p"): .togglePause,
@@ -69,6 +74,7 @@ public struct InputMap: Sendable, Equatable {
             // mpv's steps: ×1.1 and ÷1.1.
             KeyPress("["): .scaleSpeed(1 / 1.1), KeyPress("]"): .scaleSpeed(1.1),
             KeyPress(key: Int32(SDLK_BACKSPACE.rawValue)): .resetSpeed,
+            KeyPress("j"): .cycleSubtitles, KeyPress("v"): .toggleSubtitles,
         ]
         // L (loop) with or without shift, as mpv's `L`; SDL reports the lower-case key.
         map[KeyPress("l")] = .toggleLoop
