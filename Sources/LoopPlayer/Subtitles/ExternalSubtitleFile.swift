@@ -151,10 +151,10 @@ public struct ExternalSubtitleFile: Sendable {
     }
 
     /// Every packet of the stream, up to the event limit.
-    private static func readPackets(of index: Int32, from input: SubtitleInput, limits: Limits) throws(SubtitleError) -> [Packet] {
-        var packets: [Packet] = []
+    private static func readPackets(of index: Int32, from input: SubtitleInput, limits: Limits) throws(SubtitleError) -> [StoredPacket] {
+        var packets: [StoredPacket] = []
         while true {
-            guard let packet = Packet(generation: 0) else {
+            guard let packet = StoredPacket() else {
                 throw .unreadable(source: input.source, reason: "out of memory")
             }
             guard try input.read(into: packet.pointer) else { break }
@@ -176,7 +176,7 @@ public struct ExternalSubtitleFile: Sendable {
 
     /// Decodes as UTF-8; text rejected as invalid is decoded again as `legacyEncoding`, and the
     /// reading with fewer rejections wins.
-    private static func decode(_ packets: [Packet], stream: UnsafeMutablePointer<AVStream>,
+    private static func decode(_ packets: [StoredPacket], stream: UnsafeMutablePointer<AVStream>,
                                source: String) throws(SubtitleError) -> Decoded {
         func run(_ encoding: String?) throws(SubtitleError) -> Decoded {
             let decoder: SubtitleDecoder

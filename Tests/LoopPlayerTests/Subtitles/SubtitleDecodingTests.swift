@@ -67,9 +67,9 @@ final class SubtitleDecodingTests: XCTestCase {
         let context = try XCTUnwrap(input.formatContext)
         let track = SubtitleTrack.all(in: context)[0]
         let decoder = try SubtitleDecoder(stream: try XCTUnwrap(context.pointee.streams[Int(track.streamIndex)]), sourceName: path)
-        var packets: [Packet] = []
+        var packets: [StoredPacket] = []
         while true {
-            let packet = try XCTUnwrap(Packet(generation: 0))
+            let packet = try XCTUnwrap(StoredPacket())
             guard try input.read(into: packet.pointer) else { break }
             if packet.pointer.pointee.stream_index == track.streamIndex { packets.append(packet) }
         }

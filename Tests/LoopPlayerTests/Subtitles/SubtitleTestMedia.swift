@@ -107,7 +107,7 @@ enum SubtitleTestMedia {
         let decoder = try SubtitleDecoder(stream: stream, sourceName: path)
         var cues: [SubtitleCue] = []
         while true {
-            let packet = try XCTUnwrap(Packet(generation: 0))
+            let packet = try XCTUnwrap(StoredPacket())
             guard try input.read(into: packet.pointer) else { break }
             if packet.pointer.pointee.stream_index == track.streamIndex { cues += decoder.decode(packet.pointer) }
         }
