@@ -22,14 +22,14 @@ final class BlackPictureSource: FrameSource, @unchecked Sendable {  // used by t
         let end = pts + max(1, packet.pointee.duration)
         let pass = line.pass(of: pts)
         let passStart = line.origin + line.offset(forPass: pass)
-        let passEnd = line.loopDuration.map { passStart + $0 } ?? .max
+        let passEnd = line.loopDuration.map { passStart + $0 }  // unknown while pass 0 is read
         // The first slot at or after the packet's start.
         var slot = passStart + (max(0, pts - passStart) + interval - 1) / interval * interval
         if let next, next.pass == pass { slot = max(slot, next.slot) }
-        while slot < end && slot < passEnd, let frame = picture?.reference() {
+        while slot < end && slot < (passEnd ?? .max), let frame = picture?.reference() {
             frame.pointer.pointee.pts = slot
             frame.pointer.pointee.best_effort_timestamp = slot
-            frame.pointer.pointee.pkt_duration = min(interval, passEnd - slot)
+            frame.pointer.pointee.pkt_duration = passEnd.map { min(interval, $0 - slot) } ?? interval
             emit(frame)
             slot += interval
         }
