@@ -10,7 +10,7 @@ final class StreamDecoder: @unchecked Sendable {
 
     init(stream: UnsafeMutablePointer<AVStream>, sourceName: String) throws(PlayerError) {
         let parameters = stream.pointee.codecpar!
-        let codecName = String(cString: avcodec_get_name(parameters.pointee.codec_id))
+        let codecName = Self.codecName(parameters.pointee)
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw .decoderUnavailable(source: sourceName, codec: codecName, cause: nil)
         }
@@ -37,6 +37,19 @@ final class StreamDecoder: @unchecked Sendable {
     }
 
     deinit { avcodec_free_context(&context) }
+
+    /// FFmpeg's name for the codec, or the container's codec tag when FFmpeg does not know it
+    /// (`avcodec_get_name` would say "none").
+    static func codecName(_ parameters: AVCodecParameters) -> String {
+        if parameters.codec_id != AV_CODEC_ID_NONE { return String(cString: avcodec_get_name(parameters.codec_id)) }
+        let tag = parameters.codec_tag
+        guard tag != 0 else { return "an unknown codec (the container gives no codec tag)" }
+        // A fourcc is four bytes, first byte lowest: 'avc1', 'XVID'.
+        let bytes = (0..<4).map { UInt8(truncatingIfNeeded: tag >> (8 * $0)) }
+        let text = bytes.allSatisfy { (0x20...0x7E).contains($0) } ? "'\(String(decoding: bytes, as: UTF8.self))'"
+            : "0x" + String(tag, radix: 16)
+        return "an unknown codec (codec tag \(text))"
+    }
 
     /// The stream's time base, in which packets and frames are stamped.
     var timeBase: AVRational { context!.pointee.pkt_timebase }
