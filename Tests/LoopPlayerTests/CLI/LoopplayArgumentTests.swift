@@ -93,6 +93,16 @@ final class LoopplayArgumentTests: XCTestCase {
         XCTAssertFalse(usage.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
     }
 
+    /// The library's log (FFmpeg's too) reaches stderr in loopplay's own one-line format.
+    func testLogLinesUseTheOneLineFormat() throws {
+        let result = try LoopplayTool.run(["--source", TestMedia.loopClip(), "--headless", "--untimed", "--frames", "2", "--verbose"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stderr.split(separator: "\n")
+        XCTAssertGreaterThan(lines.count, 2, "--verbose logs what the engine does")
+        for line in lines { XCTAssertTrue(line.hasPrefix("loopplay: "), String(line)) }
+        XCTAssertTrue(lines.contains { $0.contains("[LoopPlayer.FFmpeg]") }, "FFmpeg's lines come through the same handler")
+    }
+
     private var noDisplay: [String: String?] { ["DISPLAY": nil, "WAYLAND_DISPLAY": nil, "SDL_VIDEODRIVER": nil] }
 
     private func scratchDirectory() throws -> URL {
