@@ -74,13 +74,14 @@ for kind in "${kinds[@]}"; do
     fi
   done
   done_at=$(date +%s)
-  # Unique findings: each report's kind and its first frame in our own code, counted.
+  # Unique findings: each report's kind and its first frame in our own code, counted. (A Swift trap
+  # under ThreadSanitizer shows as "CHECK failed" in the crash handler's fork; its frame says why.)
   findings=$(cat "$logs"/*.report.* 2>/dev/null | awk '
-      /(ERROR|WARNING): (Address|Thread|Leak|UndefinedBehavior)Sanitizer/ {
+      /(ERROR|WARNING): (Address|Thread|Leak|UndefinedBehavior)Sanitizer|Sanitizer: CHECK failed/ {
         if (kind != "") print kind " | " (frame == "" ? "no frame in Sources/ or Tests/" : frame)
-        kind = $0; sub(/^==[0-9]+==/, "", kind); sub(/ \(pid=[0-9]+\)/, "", kind); sub(/ on address 0x[0-9a-f]+.*/, "", kind)
+        kind = $0; sub(/^==[0-9]+==/, "", kind); sub(/ \(pid=[0-9]+\)/, "", kind); sub(/ on address 0x[0-9a-f]+.*/, "", kind); sub(/ \(tid=[0-9]+\)/, "", kind)
         frame = ""; next }
-      frame == "" && /#[0-9]+ .*\/(Sources|Tests)\// { frame = $0; sub(/^ *#[0-9]+ 0x[0-9a-f]+ in /, "", frame) }
+      frame == "" && /#[0-9]+ .*\/(Sources|Tests)\// { frame = $0; sub(/^ *#[0-9]+ (0x[0-9a-f]+ in )?/, "", frame); sub(/ \([^()]*\+0x[0-9a-f]+\).*/, "", frame) }
       END { if (kind != "") print kind " | " (frame == "" ? "no frame in Sources/ or Tests/" : frame) }' \
     | swift demangle --simplified | sort | uniq -c | sort -rn)
   nreports=$(ls "$logs"/*.report.* 2>/dev/null | wc -l)

@@ -84,6 +84,20 @@ final class CorruptCorpusTests: XCTestCase {
         }
     }
 
+    /// Found by the corpus (a WebM whose video track entry lost its size), but a valid file does it:
+    /// audio-only Opus starts before zero (its pre-skip), and the black picture's slot arithmetic
+    /// overflowed while the loop length was still unknown (a trap, in some runs out of ten).
+    func testAudioOnlyOpusStartingBeforeZeroLoops() throws {
+        let clip = try TestMedia.clip("opus-audio-only.webm", ["-f", "lavfi", "-i", "sine=f=440:d=1", "-c:a", "libopus"])
+        for run in 0..<20 {
+            let result = try LoopplayTool.run([clip, "--headless", "--untimed", "--loop", "--loops", "3", "--stats-json", "-"],
+                                              timeout: timeout)
+            XCTAssertEqual(result.status, 0, "run \(run): exit status or killing signal (4: a Swift trap) \(result.stderr.prefix(600))")
+            guard result.status == 0 else { break }
+            XCTAssertEqual(LoopplayTool.json(result.stdout)?["loopsCompleted"] as? Int, 3)
+        }
+    }
+
     private func describe(_ outcome: CorpusRunner.Outcome) -> String {
         let firstLine = outcome.stderr.split(separator: "\n").first.map { " — " + $0.prefix(160) } ?? ""
         switch outcome.verdict {
