@@ -48,13 +48,16 @@ struct Loopplay: ParsableCommand {
     @Flag(help: "Present every frame as soon as it is decoded (virtual clock).")
     var untimed = false
 
-    @Option(help: "Stop after this many seconds of playback.")
+    // Every option that takes a number parses `.unconditional`ly: `--brightness -0.25` is a value,
+    // not an unknown flag, and the range checks in `validate()` say what is wrong with it.
+
+    @Option(parsing: .unconditional, help: "Stop after this many seconds of playback.")
     var duration: Double?
 
-    @Option(help: "Play this many complete passes, then exit (implies --loop).")
+    @Option(parsing: .unconditional, help: "Play this many complete passes, then exit (implies --loop).")
     var loops: Int?
 
-    @Option(help: "Stop after this many frames have been shown.")
+    @Option(parsing: .unconditional, help: "Stop after this many frames have been shown.")
     var frames: Int?
 
     @Flag(help: "Hold the last frame at the end instead of exiting.")
@@ -63,16 +66,16 @@ struct Loopplay: ParsableCommand {
     @Option(help: "Write the frame shown at --snapshot-at as PNG, then exit.")
     var snapshot: String?
 
-    @Option(help: "Position in seconds for --snapshot.")
+    @Option(parsing: .unconditional, help: "Position in seconds for --snapshot.")
     var snapshotAt: Double = 0
 
     @Option(help: "Write statistics as one JSON object to PATH at exit (- for stdout).")
     var statsJson: String?
 
-    @Option(help: "Brightness −1…1 (clamped), after the filters.")
+    @Option(parsing: .unconditional, help: "Brightness −1…1, after the filters.")
     var brightness: Float = 0
 
-    @Option(help: "Contrast 0…4 (clamped), after the filters.")
+    @Option(parsing: .unconditional, help: "Contrast 0…4, after the filters.")
     var contrast: Float = 1
 
     @Option(help: ArgumentHelp("A filter of the catalogue, NAME[=ARGS] (repeatable, in order): \(VideoFilter.names.joined(separator: ", ")).",
@@ -88,13 +91,14 @@ struct Loopplay: ParsableCommand {
     @Flag(help: "Start muted.")
     var mute = false
 
-    @Option(help: "Volume 0…100 (linear gain; default 100).")
+    @Option(parsing: .unconditional, help: "Volume 0…100 (linear gain; default 100).")
     var volume: Float = 100
 
-    @Option(help: ArgumentHelp("Audio track: a language (en, eng, …), a number from 0, auto, or no.", valueName: "track"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Audio track: a language (en, eng, …), a number from 0, auto, or no.", valueName: "track"))
     var audioTrack = "auto"
 
-    @Option(help: "Playback speed (0 holds the picture; the sound keeps its pitch), up to 16.")
+    @Option(parsing: .unconditional, help: "Playback speed (0 holds the picture; the sound keeps its pitch), up to 16.")
     var speed: Double = 1
 
     @Option(help: ArgumentHelp("SDL audio driver (pulseaudio, alsa, pipewire, disk, dummy; default: SDL's choice).",
@@ -104,14 +108,14 @@ struct Loopplay: ParsableCommand {
     @Option(help: ArgumentHelp("SDL audio device name (with --audio-driver disk: the file to write).", valueName: "name"))
     var audioDevice: String?
 
-    @Option(help: "Most channels to open the device with; more are downmixed (e.g. 2 for stereo).")
+    @Option(parsing: .unconditional, help: "Most channels to open the device with; more are downmixed (e.g. 2 for stereo).")
     var audioChannels: Int?
 
     @Flag(help: "Print each one-second batch of events as one JSON line on stdout.")
     var events = false
 
-    @Option(help: ArgumentHelp("Print the position every SECONDS (default 1) as one JSON line on stdout.",
-                               valueName: "seconds"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Print the position every SECONDS (default 1) as one JSON line on stdout.", valueName: "seconds"))
     var timePublishing: Double?
 
     @Flag(help: "Log what the engine does.")
@@ -122,18 +126,23 @@ struct Loopplay: ParsableCommand {
     private static let warnings = WarningPrinter()
 
     func validate() throws {
-        guard source != nil || positionalSource != nil else { throw ValidationError("missing --source") }
+        guard source != nil || positionalSource != nil || printFilterGraph else { throw ValidationError("missing --source") }
         do { _ = try VideoGravity(parsing: gravity) } catch { throw ValidationError(error.description) }
         guard VideoOutputKind(rawValue: videoOutput) != nil else {
             throw ValidationError("invalid --video-output '\(videoOutput)': expected automatic, texture or surface")
         }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be positive") }
         if let timePublishing {
-            do { try TimePublishing.validate(timePublishing) } catch { throw ValidationError(error.description) }
+            guard TimePublishing.validRange.contains(timePublishing) else {
+                let range = TimePublishing.validRange
+                throw ValidationError("--time-publishing must be \(range.lowerBound)…\(range.upperBound) seconds")
+            }
         }
         if let loops, loops < 1 { throw ValidationError("--loops must be at least 1") }
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
-        guard snapshotAt >= 0 else { throw ValidationError("--snapshot-at must not be negative") }
+        guard snapshotAt >= 0, snapshotAt.isFinite else { throw ValidationError("--snapshot-at must be 0 or more seconds") }
+        guard Brightness.validRange.contains(brightness) else { throw ValidationError("--brightness must be between -1 and 1") }
+        guard Contrast.validRange.contains(contrast) else { throw ValidationError("--contrast must be between 0 and 4") }
         guard (0...100).contains(volume) else { throw ValidationError("--volume must be between 0 and 100") }
         guard (0...16).contains(speed) else { throw ValidationError("--speed must be between 0 and 16") }
         if let audioChannels, !(1...8).contains(audioChannels) { throw ValidationError("--audio-channels must be 1…8") }
@@ -141,11 +150,15 @@ struct Loopplay: ParsableCommand {
     }
 
     func run() throws {
-        let level: Logger.Level = verbose ? .debug : .warning
+        let verbose = verbose
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
+            OneLineLogHandler(label: label, level: verbose ? .debug : .warning, detailed: verbose)
+        }
+        if let bytes = RawArguments.undecodable[resolvedSource], !printFilterGraph {
+            let error = PlayerError.sourceInaccessible(
+                source: bytes, reason: "the file name is not valid UTF-8 (LoopPlayer opens UTF-8 names only)")
+            StandardError.line(error.description)
+            throw ExitCodes.code(for: error)
         }
         let player = try makePlayer()
         SignalWatch.onSignal { player.stop() }
@@ -158,11 +171,20 @@ struct Loopplay: ParsableCommand {
         var snapshotPath = snapshot
         var statsPath = statsJson
         if case let .failed(.displayUnavailable(reason)) = outcome, !SignalWatch.wasReceived {
-            // No display: say so in one line and play headless, with stats and a snapshot.
-            printError("no display (\(reason)); playing headless: stats below, snapshot in \(fallbackSnapshot)")
+            // No display: play headless, with stats and a snapshot, and say so in one line once the
+            // media has opened, so that a source that fails is reported alone.
+            let (snapshotTarget, statsTarget) = (snapshot ?? fallbackSnapshot, statsJson ?? "-")
+            (snapshotPath, statsPath) = (snapshotTarget, statsTarget)
+            let notice = "no display (\(reason)); playing headless: "
+                + (statsTarget == "-" ? "stats below" : "stats in \(statsTarget)") + ", snapshot in \(snapshotTarget)"
+            let once = OnceFlag()
+            player.onStateChange { state in
+                switch state {
+                case .idle, .loading, .failed: return
+                case .ready, .playing, .paused, .buffering, .ended: if once.claim() { StandardError.line(notice) }
+                }
+            }
             outcome = player.runHeadless(timing: timing, until: stopCondition(fallback: true))
-            snapshotPath = snapshotPath ?? fallbackSnapshot
-            statsPath = statsPath ?? "-"
         }
         if case .finished = outcome, let snapshotPath {
             do { try player.writeSnapshot(to: snapshotPath) } catch { outcome = .failed(error) }
@@ -172,7 +194,7 @@ struct Loopplay: ParsableCommand {
             try? report.write(to: statsPath)
         }
         if case let .failed(error) = outcome {
-            if !Self.warnings.wasPrinted(error) { printError(error.description) }
+            if !Self.warnings.wasPrinted(error) { StandardError.line(error.description) }
             throw ExitCodes.code(for: error)
         }
     }
@@ -254,9 +276,5 @@ struct Loopplay: ParsableCommand {
         case .quit: "quit"
         case let .failed(error): "failed: \(error.kind)"
         }
-    }
-
-    private func printError(_ message: String) {
-        FileHandle.standardError.write(Data("loopplay: \(message)\n".utf8))
     }
 }

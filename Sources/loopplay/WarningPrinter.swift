@@ -12,9 +12,16 @@ final class WarningPrinter: Sendable {
             if case .displayUnavailable = error { continue }  // the CLI falls back to headless and says so
             let message = error.description
             guard printed.withLock({ $0.insert(message).inserted }) else { continue }
-            FileHandle.standardError.write(Data("loopplay: \(message)\n".utf8))
+            StandardError.line(message)
         }
     }
 
     func wasPrinted(_ error: PlayerError) -> Bool { printed.withLock { $0.contains(error.description) } }
+}
+
+/// True for the first `claim()` only, from any thread.
+final class OnceFlag: Sendable {
+    private let claimed = Atomic<Bool>(false)
+
+    func claim() -> Bool { !claimed.exchange(true, ordering: .relaxed) }
 }

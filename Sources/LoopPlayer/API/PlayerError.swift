@@ -10,8 +10,15 @@ import Overlay
 public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No file or resource matched the source. `searched` lists where we looked.
     case sourceNotFound(source: String, searched: [String])
-    /// The source is a directory, a device or something else that is not a media file.
+    /// The source is a directory (or another kind of file that is not media and not named by
+    /// `specialFile`).
     case notAFile(source: String)
+    /// The source is a named pipe, a socket or a device: refused, because opening a pipe without a
+    /// writer blocks and none of them can be read again for the next pass.
+    case specialFile(source: String, type: SpecialFileType)
+    /// The source is there (or may be) but cannot be reached: a loop of symbolic links, a directory
+    /// on its path that cannot be searched, a file that cannot be read, a name that is not UTF-8.
+    case sourceInaccessible(source: String, reason: String)
     /// The file exists but holds no bytes.
     case emptyFile(source: String)
     /// FFmpeg could not open or parse the container (truncated, not media, unsupported).
@@ -19,8 +26,11 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The media has neither a video stream nor an audio stream (audio-only media play under a
     /// black picture).
     case noVideoStream(source: String)
-    /// No decoder is available for the stream's codec, or it failed to open.
+    /// No decoder is available for the stream's codec, or it failed to open. `codec` is FFmpeg's
+    /// codec name, or the container's codec tag when FFmpeg does not know the codec.
     case decoderUnavailable(source: String, codec: String, cause: FFmpegError?)
+    /// The video's picture size is beyond what the player handles (see `VideoSizeLimit`).
+    case unsupportedVideoSize(source: String, width: Int, height: Int)
     /// A setting or option has a value outside its valid range.
     case invalidSetting(name: String, value: String, reason: String)
     /// No display could be opened for a window.
@@ -56,10 +66,13 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .sourceNotFound: "sourceNotFound"
         case .notAFile: "notAFile"
+        case .specialFile: "specialFile"
+        case .sourceInaccessible: "sourceInaccessible"
         case .emptyFile: "emptyFile"
         case .unreadableMedia: "unreadableMedia"
         case .noVideoStream: "noVideoStream"
         case .decoderUnavailable: "decoderUnavailable"
+        case .unsupportedVideoSize: "unsupportedVideoSize"
         case .invalidSetting: "invalidSetting"
         case .displayUnavailable: "displayUnavailable"
         case .renderFailed: "renderFailed"
@@ -77,24 +90,33 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// True for errors about the media (as opposed to usage or the machine).
     public var isMediaError: Bool {
         switch self {
-        case .sourceNotFound, .notAFile, .emptyFile, .unreadableMedia, .noVideoStream, .decoderUnavailable,
-             .noDecodableFrames, .loopingStopped: true
+        case .sourceNotFound, .notAFile, .specialFile, .sourceInaccessible, .emptyFile, .unreadableMedia, .noVideoStream,
+             .decoderUnavailable, .unsupportedVideoSize, .noDecodableFrames, .loopingStopped: true
         case .invalidSetting, .displayUnavailable, .renderFailed, .invalidFilter, .audioUnavailable,
              .audioTrackNotFound, .invalidOverlay, .invalidSubtitles, .subtitleTrackNotFound: false
         }
     }
 
-    public var description: String {
+    /// One line naming the source and the cause. Control characters (of a file name, a URL, an
+    /// FFmpeg message) are escaped here, once, so that neither loopplay nor an application that
+    /// logs or shows the error can be given a second line or terminal escape sequences by a name.
+    public var description: String { PrintableText.escaping(text) }
+
+    private var text: String {
         switch self {
         case let .sourceNotFound(source, searched):
-            searched.isEmpty ? "\(source): source not found"
-                : "\(source): source not found (looked in \(searched.joined(separator: ", ")))"
-        case let .notAFile(source): "\(source): not a media file (it is a directory or a device)"
+            "\(source): source not found" + (searched.isEmpty ? "" : " (looked in \(searched.joined(separator: ", ")))")
+                + (source.contains("\u{FFFD}") ? "; the name has U+FFFD in place of bytes that were not valid UTF-8"
+                    + " (LoopPlayer opens UTF-8 names only)" : "")
+        case let .notAFile(source): "\(source): not a media file (it is a directory)"
+        case let .specialFile(source, type): "\(source): not a media file: it is \(type)"
+        case let .sourceInaccessible(source, reason): "\(source): cannot open the source: \(reason)"
         case let .emptyFile(source): "\(source): the file is empty"
         case let .unreadableMedia(source, cause): "\(source): cannot read the media: \(cause.message)"
         case let .noVideoStream(source): "\(source): the media has no video or audio stream to play"
         case let .decoderUnavailable(source, codec, cause):
             "\(source): no usable decoder for \(codec)" + (cause.map { ": \($0.message)" } ?? "")
+        case let .unsupportedVideoSize(source, width, height): "\(source): the video size \(width)x\(height) is not supported"
         case let .invalidSetting(name, value, reason): "invalid \(name) '\(value)': \(reason)"
         case let .displayUnavailable(reason): "no display: \(reason)"
         case let .renderFailed(reason): "rendering failed: \(reason)"
@@ -110,6 +132,20 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .subtitleTrackNotFound(language, available):
             "no subtitle track matches '\(language)'" + (available.isEmpty ? " (the media has no subtitles)"
                 : " (tracks: \(available.joined(separator: ", ")))") + "; the current choice stays"
+        }
+    }
+}
+
+/// What a source that is not a regular file is, for `PlayerError.specialFile`.
+public enum SpecialFileType: String, Sendable, Equatable, CustomStringConvertible {
+    case namedPipe, socket, characterDevice, blockDevice
+
+    public var description: String {
+        switch self {
+        case .namedPipe: "a named pipe (FIFO): reading one waits for a writer and cannot start again for the next pass"
+        case .socket: "a socket"
+        case .characterDevice: "a character device"
+        case .blockDevice: "a block device"
         }
     }
 }

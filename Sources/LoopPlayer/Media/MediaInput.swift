@@ -28,7 +28,7 @@ final class MediaInput: @unchecked Sendable {
         self.location = location
         self.abort = abort
         let name = location.description
-        if case let .file(path) = location { try Self.checkFile(path) }
+        if case let .file(path) = location { try LocalFile.check(path) }
 
         var context = avformat_alloc_context()
         guard context != nil else { throw .unreadableMedia(source: name, cause: FFmpegError(code: -12, context: "out of memory")) }
@@ -54,6 +54,11 @@ final class MediaInput: @unchecked Sendable {
             throw .unreadableMedia(source: name, cause: FFmpegError(code: probed))
         }
         let index = Self.bestVideoStream(in: context)
+        if index >= 0, let size = VideoSizeLimit.unsupportedSize(of: context.pointee.streams[Int(index)]!) {
+            var doomed: UnsafeMutablePointer<AVFormatContext>? = context
+            avformat_close_input(&doomed)
+            throw .unsupportedVideoSize(source: name, width: size.width, height: size.height)
+        }
         let tracks = (0..<Int(context.pointee.nb_streams))
             .map { context.pointee.streams[$0]! }
             .filter { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
@@ -172,14 +177,6 @@ final class MediaInput: @unchecked Sendable {
         let video = timelineStream
         let videoFirst = avformat_index_get_entry(video, 0)?.pointee.timestamp ?? startTimestamp
         return Double(first) * audio.pointee.time_base.seconds <= Double(videoFirst) * video.pointee.time_base.seconds
-    }
-
-    /// Local-file checks FFmpeg would report less clearly.
-    private static func checkFile(_ path: String) throws(PlayerError) {
-        var status = stat()
-        guard stat(path, &status) == 0 else { throw .sourceNotFound(source: path, searched: []) }
-        guard (status.st_mode & S_IFMT) == S_IFREG else { throw .notAFile(source: path) }
-        guard status.st_size > 0 else { throw .emptyFile(source: path) }
     }
 
     private static func bestVideoStream(in context: UnsafeMutablePointer<AVFormatContext>) -> Int32 {

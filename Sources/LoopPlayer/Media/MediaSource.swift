@@ -62,18 +62,19 @@ public struct SourceResolver: Sendable {
         let fileName = Self.hasExtension(trimmed) || cleanExt.isEmpty ? trimmed : "\(trimmed).\(cleanExt)"
         if trimmed.contains("/") || trimmed.hasPrefix("~") {
             let expanded = NSString(string: trimmed).expandingTildeInPath
-            if FileManager.default.fileExists(atPath: expanded) { return .file(expanded) }
+            if LocalFile.isPresent(expanded) { return .file(expanded) }
             return try existing(NSString(string: fileName).expandingTildeInPath, original: source)
         }
         for directory in searchDirectories {
             let candidate = (directory as NSString).appendingPathComponent(fileName)
-            if FileManager.default.fileExists(atPath: candidate) { return .file(candidate) }
+            if LocalFile.isPresent(candidate, searching: true) { return .file(candidate) }
         }
         throw .sourceNotFound(source: fileName, searched: searchDirectories)
     }
 
+    /// `path` if something is there, even something that cannot be opened: loading it then says why.
     private func existing(_ path: String, original: String) throws(PlayerError) -> MediaLocation {
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard LocalFile.isPresent(path) else {
             throw .sourceNotFound(source: original, searched: [])
         }
         return .file(path)

@@ -12,10 +12,11 @@ final class StreamDecoder: @unchecked Sendable {  // owns its codec context; use
     let timeBase: AVRational
 
     init(stream: UnsafeMutablePointer<AVStream>, sourceName: String) throws(PlayerError) {
-        let parameters = stream.pointee.codecpar
-        let codecID = parameters?.pointee.codec_id ?? AV_CODEC_ID_NONE
-        let codecName = String(cString: avcodec_get_name(codecID))
-        guard let parameters, let codec = avcodec_find_decoder(codecID) else {
+        guard let parameters = stream.pointee.codecpar else {
+            throw .decoderUnavailable(source: sourceName, codec: "an unknown codec (no codec parameters)", cause: nil)
+        }
+        let codecName = Self.codecName(parameters.pointee)
+        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw .decoderUnavailable(source: sourceName, codec: codecName, cause: nil)
         }
         guard let context = avcodec_alloc_context3(codec) else {
@@ -46,6 +47,19 @@ final class StreamDecoder: @unchecked Sendable {  // owns its codec context; use
     deinit {
         var doomed: UnsafeMutablePointer<AVCodecContext>? = context
         avcodec_free_context(&doomed)
+    }
+
+    /// FFmpeg's name for the codec, or the container's codec tag when FFmpeg does not know it
+    /// (`avcodec_get_name` would say "none").
+    static func codecName(_ parameters: AVCodecParameters) -> String {
+        if parameters.codec_id != AV_CODEC_ID_NONE { return String(cString: avcodec_get_name(parameters.codec_id)) }
+        let tag = parameters.codec_tag
+        guard tag != 0 else { return "an unknown codec (the container gives no codec tag)" }
+        // A fourcc is four bytes, first byte lowest: 'avc1', 'XVID'.
+        let bytes = (0..<4).map { UInt8(truncatingIfNeeded: tag >> (8 * $0)) }
+        let text = bytes.allSatisfy { (0x20...0x7E).contains($0) } ? "'\(String(decoding: bytes, as: UTF8.self))'"
+            : "0x" + String(tag, radix: 16)
+        return "an unknown codec (codec tag \(text))"
     }
 
     /// Feeds one packet (nil drains) and hands every frame it releases to `emit`.

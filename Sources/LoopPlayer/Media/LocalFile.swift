@@ -1,0 +1,50 @@
+import Foundation
+
+/// What a local path is, told by `stat(2)` and `open(2)`, so that each way a file cannot be played
+/// gets its own message instead of FFmpeg's (or a generic "not found").
+enum LocalFile {
+    /// False only when nothing is there: `stat` fails with ENOENT or ENOTDIR. A symbolic link loop or
+    /// a directory that cannot be searched count as present, so that `check` can say what is wrong;
+    /// a search along a list of directories passes `searching` to pass over one it cannot search.
+    static func isPresent(_ path: String, searching: Bool = false) -> Bool {
+        var status = stat()
+        if stat(path, &status) == 0 { return true }
+        let code = errno
+        return code != ENOENT && code != ENOTDIR && !(searching && code == EACCES)
+    }
+
+    /// Throws unless `path` is a non-empty regular file this process can read. Nothing is opened
+    /// that could block: the type is checked before the file is opened, and it is opened with
+    /// `O_NONBLOCK`.
+    static func check(_ path: String) throws(PlayerError) {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { throw .sourceNotFound(source: path, searched: []) }
+            throw .sourceInaccessible(source: path, reason: reason(code, statting: true))
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFIFO: throw .specialFile(source: path, type: .namedPipe)
+        case S_IFSOCK: throw .specialFile(source: path, type: .socket)
+        case S_IFCHR: throw .specialFile(source: path, type: .characterDevice)
+        case S_IFBLK: throw .specialFile(source: path, type: .blockDevice)
+        default: throw .notAFile(source: path)
+        }
+        guard status.st_size > 0 else { throw .emptyFile(source: path) }
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .sourceInaccessible(source: path, reason: reason(errno, statting: false)) }
+        close(descriptor)
+    }
+
+    /// `errno` in words; `statting` tells a failed `stat` (a directory on the path) from a failed open.
+    private static func reason(_ code: Int32, statting: Bool) -> String {
+        switch code {
+        case ELOOP: "a loop of symbolic links"
+        case EACCES where statting: "permission denied: a directory on its path cannot be searched"
+        case EACCES, EPERM: "permission denied: the file cannot be read"
+        case ENAMETOOLONG: "the name is too long"
+        default: String(cString: strerror(code))
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import XCTest
+
+/// loopplay's arguments as a user types them: negative numbers, flags that need no source, what the
+/// no-display fallback says, and arguments with control characters.
+final class LoopplayArgumentTests: XCTestCase {
+    /// A negative number as its own argument is the option's value for every numeric option; out of
+    /// range, the option's own check says so (not "Missing value").
+    func testNegativeNumbersAreValuesOfEveryNumericOption() throws {
+        let rejected: [(option: String, value: String, message: String)] = [
+            ("--contrast", "-1", "--contrast must be between 0 and 4"),
+            ("--brightness", "-1.5", "--brightness must be between -1 and 1"),
+            ("--speed", "-1", "--speed must be between 0 and 16"),
+            ("--volume", "-5", "--volume must be between 0 and 100"),
+            ("--snapshot-at", "-2", "--snapshot-at must be 0 or more seconds"),
+            ("--duration", "-3", "--duration must be positive"),
+            ("--loops", "-2", "--loops must be at least 1"),
+            ("--frames", "-4", "--frames must be at least 1"),
+            ("--audio-channels", "-1", "--audio-channels must be 1…8"),
+            ("--audio-track", "-1", "--audio-track number must not be negative"),
+            ("--time-publishing", "-2", "--time-publishing must be 0.01…3600.0 seconds"),
+        ]
+        for (option, value, message) in rejected {
+            let result = try LoopplayTool.run(["--source", "swipe", "--headless", option, value])
+            XCTAssertEqual(result.status, 64, "\(option) \(value): \(result.stderr)")
+            XCTAssertFalse(result.stderr.contains("Missing value"), "\(option) \(value): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(message), "\(option) \(value): \(result.stderr)")
+        }
+    }
+
+    func testNegativeBrightnessPlaysAndReachesTheFilterGraph() throws {
+        let played = try LoopplayTool.run(["--source", TestMedia.loopClip(), "--headless", "--untimed", "--frames", "3",
+                                           "--brightness", "-0.25", "--contrast", "0.5", "--stats-json", "-"])
+        XCTAssertEqual(played.status, 0, played.stderr)
+        XCTAssertEqual(LoopplayTool.json(played.stdout)?["framesPresented"] as? Int, 3)
+        let negative = try LoopplayTool.run(["--print-filter-graph", "--brightness", "-0.25"])
+        let positive = try LoopplayTool.run(["--print-filter-graph", "--brightness", "0.25"])
+        XCTAssertEqual(negative.status, 0, negative.stderr)
+        XCTAssertFalse(negative.stdout.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+        XCTAssertNotEqual(negative.stdout, positive.stdout, "the sign reaches the graph")
+    }
+
+    func testPrintFilterGraphNeedsNoSource() throws {
+        let result = try LoopplayTool.run(["--print-filter-graph", "--filter", "sepia"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stderr, "")
+        let graph = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertFalse(graph.isEmpty)
+        let withSource = try LoopplayTool.run(["--source", "swipe", "--print-filter-graph", "--filter", "sepia"])
+        XCTAssertEqual(withSource.stdout.trimmingCharacters(in: .whitespacesAndNewlines), graph)
+        XCTAssertEqual(try LoopplayTool.run(["--headless"]).status, 64, "playing still needs a source")
+    }
+
+    /// Without a display the one line names the snapshot's real path, and the snapshot is written there.
+    func testNoDisplayNamesTheSnapshotItReallyWrites() throws {
+        let directory = try scratchDirectory()
+        let result = try LoopplayTool.run(["--snapshot", "mine.png", try TestMedia.loopClip()], environment: noDisplay,
+                                          directory: directory.path)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, result.stderr)
+        XCTAssertTrue(lines.first?.contains("no display") == true, result.stderr)
+        XCTAssertTrue(lines.first?.contains("snapshot in mine.png") == true, result.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: directory.appendingPathComponent("mine.png").path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("loopplay-snapshot.png").path))
+    }
+
+    func testNoDisplayWithAMissingSourceClaimsNoSnapshot() throws {
+        let directory = try scratchDirectory()
+        let result = try LoopplayTool.run(["--snapshot", "mine.png", "missing-clip.mp4"], environment: noDisplay,
+                                          directory: directory.path)
+        XCTAssertEqual(result.status, 65, result.stderr)
+        let lines = result.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, result.stderr)
+        XCTAssertTrue(lines.first?.contains("missing-clip.mp4: source not found") == true, result.stderr)
+        XCTAssertFalse(result.stderr.contains("snapshot"), result.stderr)
+    }
+
+    /// A newline or an escape sequence in a source or an option value cannot split the error line or
+    /// reach the terminal raw.
+    func testControlCharactersInArgumentsAreEscaped() throws {
+        let source = NSTemporaryDirectory() + "line\none\u{1B}[31mred\u{7F}\u{85}.mp4"
+        let missing = try LoopplayTool.run(["--headless", source])
+        XCTAssertEqual(missing.status, 65)
+        XCTAssertEqual(missing.stderr.split(separator: "\n").count, 1, missing.stderr)
+        XCTAssertTrue(missing.stderr.hasPrefix("loopplay: "), missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("line\\none\\x1b[31mred\\x7f\\x85.mp4: source not found"), missing.stderr)
+        XCTAssertFalse(missing.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x7F || $0.value == 0x85 })
+
+        let usage = try LoopplayTool.run(["--source", "swipe", "--audio-track", "e\u{1B}]0;title\u{7}n"])
+        XCTAssertEqual(usage.status, 64)
+        XCTAssertTrue(usage.stderr.contains("e\\x1b]0;title\\x07n"), usage.stderr)
+        XCTAssertFalse(usage.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
+    }
+
+    /// The library's log (FFmpeg's too) reaches stderr in loopplay's own one-line format.
+    func testLogLinesUseTheOneLineFormat() throws {
+        let result = try LoopplayTool.run(["--source", TestMedia.loopClip(), "--headless", "--untimed", "--frames", "2", "--verbose"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stderr.split(separator: "\n")
+        XCTAssertGreaterThan(lines.count, 2, "--verbose logs what the engine does")
+        for line in lines { XCTAssertTrue(line.hasPrefix("loopplay: "), String(line)) }
+        XCTAssertTrue(lines.contains { $0.contains("[LoopPlayer.FFmpeg]") }, "FFmpeg's lines come through the same handler")
+    }
+
+    private var noDisplay: [String: String?] { ["DISPLAY": nil, "WAYLAND_DISPLAY": nil, "SDL_VIDEODRIVER": nil] }
+
+    private func scratchDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-args-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        return directory
+    }
+}
