@@ -11,8 +11,8 @@ struct Loopplay: ParsableCommand {
         discussion: """
             Keys: space pause, ←/→ seek ∓5 s, ↑/↓ ±60 s, L loop on/off, f fullscreen, s snapshot, q/Esc quit,
             1/2 contrast −/+, 3/4 brightness −/+, F clear the filters, m mute, 9/0 volume −/+, [/] speed ÷/× 1.1,
-            backspace speed 1, # next audio track.
-            Exit codes: 0 done, 64 usage error, 65 media error (not found, unreadable, no video), 70 other failure.
+            backspace speed 1, # next audio track, j next subtitle track, v subtitles on/off.
+            Exit codes: 0 done, 64 usage error, 65 media error (not found, unreadable, no picture), 70 other failure.
             """)
 
     @Option(help: "A path, a file:// or http(s) URL, or a bare name looked up in ., $LOOPPLAYER_MEDIA_PATH and the bundled media.")
@@ -60,7 +60,7 @@ struct Loopplay: ParsableCommand {
     @Option(parsing: .unconditional, help: "Stop after this many frames have been shown.")
     var frames: Int?
 
-    @Flag(help: "Hold the last frame at the end instead of exiting.")
+    @Flag(help: "Hold the last frame at the end instead of exiting; in a window, keep a failed source's error on screen until the window is closed (the exit code still says it failed).")
     var keepOpen = false
 
     @Option(help: "Write the frame shown at --snapshot-at as PNG, then exit.")
@@ -118,6 +118,33 @@ struct Loopplay: ParsableCommand {
             help: ArgumentHelp("Print the position every SECONDS (default 1) as one JSON line on stdout.", valueName: "seconds"))
     var timePublishing: Double?
 
+    @Option(help: ArgumentHelp("An SVG drawn over the picture, fitted into it (repeatable; later ones on top).",
+                               valueName: "file.svg"))
+    var overlay: [String] = []
+
+    @Option(help: ArgumentHelp("Text at the top left, readable on any picture (repeatable: one line each).", valueName: "text"))
+    var overlayText: [String] = []
+
+    @Option(help: ArgumentHelp("Colour of a failed source's error text: a name or #RRGGBB[AA] (default red).",
+                               valueName: "color"))
+    var errorColor: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Size of the error text in points (\(EFontSize.validRange.lowerBound)…\(EFontSize.validRange.upperBound), default \(EFontSize.defaultValue)).",
+                                                        valueName: "points"))
+    var errorFontSize: Float?
+
+    @Option(help: ArgumentHelp("An external subtitle file: .srt, .vtt, .ass/.ssa, a path or an http(s) URL (repeatable; the first is shown unless --sid or --slang says otherwise).",
+                               valueName: "file"))
+    var subFile: [String] = []
+
+    @Option(help: ArgumentHelp("Show the first subtitle track in this language (en, eng, …).", valueName: "lang"))
+    var slang: String?
+
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Subtitle track: a number from 1 (the source's tracks, then the files), no, or auto (a forced track only, the default).",
+                               valueName: "id"))
+    var sid: String?
+
     @Flag(help: "Log what the engine does.")
     var verbose = false
 
@@ -147,6 +174,11 @@ struct Loopplay: ParsableCommand {
         guard (0...16).contains(speed) else { throw ValidationError("--speed must be between 0 and 16") }
         if let audioChannels, !(1...8).contains(audioChannels) { throw ValidationError("--audio-channels must be 1…8") }
         _ = try audioTrackChoice()
+        _ = try subtitleOptions()
+        if let errorColor { do { _ = try Color(parsing: errorColor) } catch { throw ValidationError("invalid --error-color: \(error.description)") } }
+        if let errorFontSize, !EFontSize.validRange.contains(errorFontSize) {
+            throw ValidationError("--error-font-size must be \(EFontSize.validRange.lowerBound)…\(EFontSize.validRange.upperBound) points")
+        }
     }
 
     func run() throws {
@@ -168,6 +200,8 @@ struct Loopplay: ParsableCommand {
         }
         var outcome = headless ? player.runHeadless(timing: timing, until: stopCondition(fallback: false))
             : player.run(window: windowOptions, timing: timing, until: stopCondition(fallback: false))
+        // `--keep-open` kept a failed source's error on screen until the window was closed.
+        if case .quit = outcome, case let .failed(error) = player.state { outcome = .failed(error) }
         var snapshotPath = snapshot
         var statsPath = statsJson
         if case let .failed(.displayUnavailable(reason)) = outcome, !SignalWatch.wasReceived {
@@ -185,6 +219,12 @@ struct Loopplay: ParsableCommand {
                 }
             }
             outcome = player.runHeadless(timing: timing, until: stopCondition(fallback: true))
+        }
+        // `--loops N` not reached because looping had to stop is a failure, not a silent exit 0.
+        if case .finished = outcome, let loops, duration == nil, frames == nil, snapshotPath == nil,
+           player.statistics.loopsCompleted < loops {
+            outcome = .failed(Self.warnings.loopingStopped ?? .loopingStopped(
+                source: resolvedSource, reason: "\(player.statistics.loopsCompleted) of \(loops) passes played"))
         }
         if case .finished = outcome, let snapshotPath {
             do { try player.writeSnapshot(to: snapshotPath) } catch { outcome = .failed(error) }
@@ -222,7 +262,7 @@ struct Loopplay: ParsableCommand {
                 guard number >= 0 else { throw ValidationError("--audio-track number must not be negative") }
                 return .number(number)
             }
-            guard text.count >= 2, text.count <= 8, text.allSatisfy({ $0.isLetter || $0 == "-" }) else {
+            guard LanguageCodeArgument.isPlausible(text) else {
                 throw ValidationError("invalid --audio-track '\(audioTrack)': expected a language code, a number, auto or no")
             }
             return .language(text)
@@ -230,8 +270,34 @@ struct Loopplay: ParsableCommand {
     }
 
     private var windowOptions: WindowOptions {
-        WindowOptions(title: title, size: windowSize.map { ($0.width, $0.height) }, fullscreen: fullscreen,
-                      output: VideoOutputKind(rawValue: videoOutput) ?? .automatic)
+        var options = WindowOptions(title: title, size: windowSize.map { ($0.width, $0.height) }, fullscreen: fullscreen,
+                                    output: VideoOutputKind(rawValue: videoOutput) ?? .automatic, inputMap: .mpv,
+                                    snapshotPath: { "loopplay-\(Int(Date().timeIntervalSince1970 * 1000)).png" })
+        options.titleForSource = { "\($0) — loopplay" }
+        return options
+    }
+
+    /// `--sub-file`, `--slang` and `--sid` as the player's subtitle options (nil: none given).
+    private func subtitleOptions() throws -> SubtitleOptions? {
+        guard !subFile.isEmpty || slang != nil || sid != nil else { return nil }
+        var options = SubtitleOptions(choice: subFile.first.map(SubtitleChoice.file) ?? .automatic, files: subFile)
+        if let slang {
+            guard LanguageCodeArgument.isPlausible(slang) else {
+                throw ValidationError("invalid --slang '\(slang)': expected a language code such as en or eng")
+            }
+            options.choice = .language(slang)
+        }
+        switch sid?.lowercased() {
+        case nil: break
+        case "auto": options.choice = subFile.first.map(SubtitleChoice.file) ?? .automatic
+        case "no", "none": options.choice = .off
+        case let text?:
+            guard let number = Int(text), number >= 1 else {
+                throw ValidationError("invalid --sid '\(text)': expected a track number from 1, no or auto")
+            }
+            options.choice = .number(number - 1)  // mpv numbers tracks from 1
+        }
+        return options
     }
 
     private func makePlayer() throws -> ExtVideoPlayer {
@@ -241,9 +307,15 @@ struct Loopplay: ParsableCommand {
         settings.brightness = brightness
         settings.contrast = contrast
         settings.mute = mute
+        if let errorColor { settings.errorColor = try Color(parsing: errorColor) }
+        if let errorFontSize { settings.errorFontSize = errorFontSize }
+        var layers: [any ShapeLayerBuilderProtocol] = overlay.map { SVGLayer(file: $0) }
+        if !overlayText.isEmpty { layers.append(TextLayer(overlayText.joined(separator: "\n"))) }
+        settings.vectorLayers = layers
         let player = ExtVideoPlayer(settings: settings)
         player.audioOutput = AudioOptions(track: try audioTrackChoice(), driver: audioDriver, device: audioDevice,
                                           maxChannels: audioChannels)
+        player.subtitleOptions = try subtitleOptions()
         if volume != 100 { player.send(.volume(volume / 100)) }
         if speed != 1 { player.send(.playbackSpeed(Float(speed))) }
         // Checked once the player routes FFmpeg's log, so FFmpeg's own complaint stays out of the way.
@@ -264,8 +336,10 @@ struct Loopplay: ParsableCommand {
     /// The flags' limits; the headless fallback is bounded when nothing else bounds it:
     /// one pass, or three when looping.
     private func stopCondition(fallback: Bool) -> StopCondition {
+        // A window with --keep-open shows a failed source's error until it is closed.
+        let holdFailure = keepOpen && !headless && !fallback
         var stop = StopCondition(duration: duration, frames: snapshot != nil ? 1 : frames, loops: loops,
-                                 exitAtEnd: !keepOpen || fallback, exitOnFailure: true)
+                                 exitAtEnd: !keepOpen || fallback, exitOnFailure: !holdFailure)
         if fallback && duration == nil && frames == nil && loops == nil && loop { stop.loops = 3 }
         return stop
     }
@@ -276,5 +350,12 @@ struct Loopplay: ParsableCommand {
         case .quit: "quit"
         case let .failed(error): "failed: \(error.kind)"
         }
+    }
+}
+
+/// A language given on the command line: two to eight letters or dashes (`en`, `eng`, `pt-br`).
+enum LanguageCodeArgument {
+    static func isPlausible(_ text: String) -> Bool {
+        (2...8).contains(text.count) && text.allSatisfy { $0.isLetter || $0 == "-" }
     }
 }

@@ -8,7 +8,7 @@ struct StatsReport: Encodable {
     let statistics: PlaybackStatistics
 
     private enum Keys: String, CodingKey {
-        case source, outcome, loopDurationMs, firstFrameMs, audioDevice, avOffsetMeanMs, avOffsetMaxMs
+        case source, outcome, loopDurationMs, firstFrameMs, audioDevice, avOffsetMeanMs, avOffsetMaxMs, subtitleTrack
     }
 
     /// The statistics' own keys plus `source` and `outcome`; fields not known yet are `null`,
@@ -23,6 +23,7 @@ struct StatsReport: Encodable {
         if statistics.audioDevice == nil { try container.encodeNil(forKey: .audioDevice) }
         if statistics.avOffsetMeanMs == nil { try container.encodeNil(forKey: .avOffsetMeanMs) }
         if statistics.avOffsetMaxMs == nil { try container.encodeNil(forKey: .avOffsetMaxMs) }
+        if statistics.subtitleTrack == nil { try container.encodeNil(forKey: .subtitleTrack) }
     }
 
     func encoded() -> Data {

@@ -6,10 +6,15 @@ import Synchronization
 /// are printed as they happen; the one that ends the run is printed once, at the end.
 final class WarningPrinter: Sendable {
     private let printed = Mutex<Set<String>>([])
+    private let stopped = Mutex<PlayerError?>(nil)
+
+    /// The "looping stops" warning, if one was printed (the exit code says `--loops` was not reached).
+    var loopingStopped: PlayerError? { stopped.withLock { $0 } }
 
     func print(_ events: [PlayerEvent]) {
         for case let .error(error) in events {
             if case .displayUnavailable = error { continue }  // the CLI falls back to headless and says so
+            if case .loopingStopped = error { stopped.withLock { $0 = error } }
             let message = error.description
             guard printed.withLock({ $0.insert(message).inserted }) else { continue }
             StandardError.line(message)

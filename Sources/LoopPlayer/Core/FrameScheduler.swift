@@ -85,15 +85,14 @@ struct FrameScheduler: Equatable {
         if limitReached(stop, now: now) { return .finished }
         guard let head else { return ended && stop.exitAtEnd ? .finished : .waitForFrames }
         if head.generation < generation { return .discard }
-        // Paused, but the first frame after a seek is still shown (the new picture, the new time).
-        if isPaused, let current, current.generation == generation { return .idle }
+        // Paused or held at speed 0, but the first frame after a seek is still shown (the new picture).
+        if isPaused || speed == 0, let current, current.generation == generation { return .idle }
         switch head {
         case .endOfStream:
             if let wait = waitForEndOfCurrentFrame(now: now) { return wait }
             ended = true
             return .end
         case let .frame(frame):
-            if speed == 0 && current != nil { return .idle }
             if !looping, let current, frame.pass > current.pass, frame.generation == current.generation {
                 if ended { return stop.exitAtEnd ? .finished : .idle }
                 if let wait = waitForEndOfCurrentFrame(now: now) { return wait }
@@ -110,7 +109,7 @@ struct FrameScheduler: Equatable {
             }
             if now < due { return .waitUntil(due) }
             // `--loops N`: the first frame of pass N is not shown; the wrap still counts.
-            if let current, frame.pass > current.pass, let loops = stop.loops,
+            if let current, frame.pass > current.pass, frame.generation == current.generation, let loops = stop.loops,
                statistics.loopsCompleted + frame.pass - current.pass >= loops {
                 return .finishedAtWrap
             }
@@ -166,10 +165,15 @@ struct FrameScheduler: Equatable {
         guard paused != isPaused else { return }
         if paused {
             pausedAt = now
-        } else if let pausedAt, let anchor {
-            // Only the paused time after the anchor was set counts (a speed change or the first
-            // frame may have re-anchored during the pause).
-            self.anchor = (anchor.media, anchor.clock + (now - max(pausedAt, anchor.clock)))
+        } else if let pausedAt {
+            if let anchor {
+                // Only the paused time after the anchor was set counts (a speed change or the first
+                // frame may have re-anchored during the pause).
+                self.anchor = (anchor.media, anchor.clock + (now - max(pausedAt, anchor.clock)))
+            }
+            // A pause is not part of a seam or a pass: the measures skip it.
+            lastShownAt = lastShownAt.map { $0 + (now - max(pausedAt, $0)) }
+            passStartedAt = passStartedAt.map { $0 + (now - max(pausedAt, $0)) }
         }
         if !paused { pausedAt = nil }
         isPaused = paused
@@ -183,9 +187,11 @@ struct FrameScheduler: Equatable {
     mutating func setLooping(_ looping: Bool) {
         self.looping = looping
         if looping && ended {
-            // The next pass starts now, not when the held last frame was due.
+            // The next pass starts now, not when the held last frame was due; the hold is no seam.
             ended = false
             anchor = nil
+            lastShownAt = nil
+            passStartedAt = nil
         }
     }
 
@@ -248,7 +254,8 @@ struct FrameScheduler: Equatable {
 
     /// The end is reported once the last frame has had its full time on screen.
     private func waitForEndOfCurrentFrame(now: Double) -> Decision? {
-        guard let current, let lastShownAt, let due = dueTime(of: current) else { return nil }
+        guard let current, let lastShownAt, let anchor else { return nil }
+        let due = anchor.clock + (current.time - anchor.media) / max(speed, 0.01)
         let end = max(due, lastShownAt) + current.duration / max(speed, 0.01)
         return now < end ? .waitUntil(end) : nil
     }

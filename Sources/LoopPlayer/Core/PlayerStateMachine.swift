@@ -48,9 +48,11 @@ struct PlayerStateMachine: Equatable {
             var actions: [Action] = []
             if hasItem { actions.append(.emit(.currentItemRemoved)) }
             if case .failed = previous { actions.append(.clearError) }
+            // The user's pause outlives a source (as mpv's); a `NotAutoPlay` hold does not.
+            if autoplay && holdsFirstFrame { wantsPause = false }
+            if !autoplay { wantsPause = true }
             hasItem = true
             holdsFirstFrame = !autoplay
-            if !autoplay { wantsPause = true }
             state = .loading
             return actions + [.emit(.currentItemChanged)]
 
@@ -81,6 +83,12 @@ struct PlayerStateMachine: Equatable {
             state = .playing
             return [.emit(.playing)]
 
+        case (.play, .loading):
+            // The first frame says `playing`.
+            let changed = wantsPause
+            wantsPause = false
+            holdsFirstFrame = false
+            return changed ? [.setPaused(false)] : []
         case (.play, .ready):
             holdsFirstFrame = false
             wantsPause = false
@@ -100,8 +108,6 @@ struct PlayerStateMachine: Equatable {
             wantsPause = true
             state = .paused
             return [.setPaused(true), .emit(.paused)]
-        case (.pause, .ready):
-            return []  // waiting on the first frame is already a pause
         case (.pause, _):
             let changed = !wantsPause
             wantsPause = true
@@ -117,7 +123,7 @@ struct PlayerStateMachine: Equatable {
 
         case (.resumed, .ended):
             state = wantsPause ? .paused : .playing
-            return []
+            return wantsPause ? [] : [.emit(.playing)]
 
         case (.close, .failed):
             return []

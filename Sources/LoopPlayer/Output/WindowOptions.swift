@@ -14,6 +14,8 @@ public struct WindowOptions: Sendable, Equatable {
     public var inputMap: InputMap
     /// Where the snapshot key writes (asked each time).
     public var snapshotPath: @Sendable () -> String
+    /// The title for a source without a fixed `title`, from the source's file name.
+    public var titleForSource: @Sendable (String) -> String = { $0 }
 
     public init(title: String? = nil, size: (width: Int, height: Int)? = nil, fullscreen: Bool = false,
                 output: VideoOutputKind = .automatic, inputMap: InputMap = .mpv,

@@ -101,7 +101,7 @@ final class WindowOutput: PlayerOutput {
 
     func prepare(for info: VideoStreamInfo, title: String) {
         guard !closed else { return }
-        if options.title == nil { SDL_SetWindowTitle(window, title) }
+        if options.title == nil { SDL_SetWindowTitle(window, options.titleForSource(title)) }
         // The surface path cannot turn pictures; a rotated source takes the renderer path.
         if info.rotation != 0, video is SurfaceVideoOutput,
            let turned = try? Self.makeVideoOutput(kind: .texture, window: window, rotation: info.rotation) {

@@ -291,7 +291,7 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
 
     private func stopLooping(because reason: String) {
         control.isLooping = false
-        status.post(.warning(.loopingStopped(source: location.description, reason: reason)))
+        status.post(.loopingStopped(.loopingStopped(source: location.description, reason: reason)))
     }
 
     private func endOfStream(_ reading: inout Reading) {

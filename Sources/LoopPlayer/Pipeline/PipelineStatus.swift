@@ -15,8 +15,10 @@ final class PipelineStatus: Sendable {
     enum Report: Sendable {
         /// Playback of this source cannot go on (no decodable picture): the item fails.
         case fatal(PlayerError)
-        /// A problem that leaves playback running (no sound, no such track, looping stopped).
+        /// A problem that leaves playback running (no sound, no such track).
         case warning(PlayerError)
+        /// Looping had to stop: said when playback reaches the end (unless the source fails first).
+        case loopingStopped(PlayerError)
         /// A filter stack failed at run time; the decode thread went back to `runningInstead`.
         case filterFailed(FilterError, runningInstead: FilterStack)
         /// The sound device found nothing to play while playing.

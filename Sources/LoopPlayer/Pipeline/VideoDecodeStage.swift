@@ -120,10 +120,14 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
 struct DecodeProgress: Equatable {
     private(set) var decodedAny = false
     private(set) var pictures = 0
+    /// Since the last picture: a source that decoded before can still stop yielding pictures
+    /// (damaged later passes): packets over whole passes with none is the same failure.
+    private(set) var packetsSincePicture = 0
+    private(set) var passesSincePicture = 0
     private(set) var packets = 0
     private(set) var passesEnded = 0
-    private var firstPTS: Double?
-    private var lastPTS: Double?
+    private var earliestPTS: Double?
+    private var latestPTS: Double?
 
     /// Packets and seconds of them without any picture before giving up in the middle of a pass
     /// (a stream starting mid-GOP may skip a long GOP first).
@@ -132,18 +136,28 @@ struct DecodeProgress: Equatable {
 
     mutating func packet(pts: Int64, tick: Double) {
         packets += 1
+        packetsSincePicture += 1
         guard pts != noTimestamp else { return }
         let seconds = Double(pts) * tick
-        if firstPTS == nil { firstPTS = seconds }
-        lastPTS = seconds
+        earliestPTS = min(earliestPTS ?? seconds, seconds)
+        latestPTS = max(latestPTS ?? seconds, seconds)
     }
 
     mutating func picture() {
         pictures += 1
         decodedAny = true
+        packetsSincePicture = 0
+        passesSincePicture = 0
     }
 
-    mutating func passEnded() { passesEnded += 1 }
+    mutating func passEnded() {
+        passesEnded += 1
+        passesSincePicture += 1
+    }
+
+    /// Packets without a picture, over at least two whole passes, after pictures were decoded: more
+    /// than any decoder's reorder delay.
+    static let packetsWithoutPictureLimit = 64
 
     mutating func restart() {
         let decoded = decodedAny
@@ -153,9 +167,13 @@ struct DecodeProgress: Equatable {
 
     /// Why the source counts as undecodable by now, or nil.
     func verdict() -> String? {
-        guard !decodedAny, packets > 0 else { return nil }
+        if decodedAny {
+            guard passesSincePicture >= 2, packetsSincePicture >= Self.packetsWithoutPictureLimit else { return nil }
+            return "\(packetsSincePicture) packets over \(passesSincePicture) passes without a picture"
+        }
+        guard packets > 0 else { return nil }
         if passesEnded >= 2 { return "\(packets) packets in \(passesEnded) passes, no picture" }
-        let span = (lastPTS ?? 0) - (firstPTS ?? 0)
+        let span = (latestPTS ?? 0) - (earliestPTS ?? 0)
         if packets >= Self.packetLimit && span >= Self.secondsLimit {
             return "\(packets) packets over \(Int(span)) s, no picture"
         }

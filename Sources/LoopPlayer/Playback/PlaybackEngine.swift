@@ -232,6 +232,11 @@ public final class PlaybackEngine {
         case let .show(frame):
             present(frame, item: item, presenter: presenter)
         case .ended:
+            if let stopped = item.loopingStopped {
+                item.loopingStopped = nil
+                record(stopped)
+                onEvent?(.error(stopped))
+            }
             perform(machine.handle(.reachedEnd))
             updateSound()
         case let .finished(wrapped):
@@ -396,6 +401,8 @@ public final class PlaybackEngine {
             case let .warning(error):
                 record(error)
                 onEvent?(.error(error))
+            case let .loopingStopped(error):
+                item.loopingStopped = error
             case let .filterFailed(error, instead):
                 // The decode thread went back to the last stack that worked: that is what runs now.
                 filters = instead

@@ -20,6 +20,8 @@ final class PlaybackItem {
     var pendingSeekGeneration: Int?
     /// The picture's rectangle last reported with `boundsChanged`.
     var reportedBounds: Rect?
+    /// Looping stopped: said when playback reaches the end, dropped if the source fails first.
+    var loopingStopped: PlayerError?
 
     init(location: MediaLocation, pipeline: MediaPipeline, subtitles: SubtitleOverlay, loadStartedAt: Double) {
         self.location = location

@@ -467,8 +467,9 @@ final class FrameSchedulerTests: XCTestCase {
         ])
         XCTAssertEqual(script.scheduler.statistics.loopsCompleted, 1)
         XCTAssertEqual(script.wraps, [nil, nil, nil, nil, 1])
-        // DOUBTFUL: the held time counts as the seam (and in the loop period).
-        XCTAssertEqual(script.scheduler.statistics.seamIntervalsMs.first ?? 0, 4812.5, accuracy: 1e-6)
+        // The hold is not a seam: no interval is recorded for this wrap (nor a period).
+        XCTAssertEqual(script.scheduler.statistics.seamIntervalsMs, [])
+        XCTAssertEqual(script.scheduler.statistics.loopPeriodsMs, [])
     }
 
     /// Switching looping on while nothing ended changes nothing else.
@@ -682,26 +683,24 @@ final class FrameSchedulerTests: XCTestCase {
         XCTAssertEqual(scheduler.statistics.avOffsetMaxMs, 8)
     }
 
-    // MARK: Known bugs (these fail until the scheduler is fixed)
+    // MARK: Fixed bugs (found by these tests)
 
-    /// BUG: the end comes one frame late. `waitForEndOfCurrentFrame` takes `dueTime(of: current)`,
-    /// and the frame on screen compared with itself counts as going backwards (`time <= current.time`),
-    /// so its due time becomes `lastShownAt + duration` and the end `lastShownAt + 2 × duration`: the
-    /// last frame is held twice its duration before `ended` (and `.end` at the next pass with looping off).
+    /// The last frame is held for its own duration, then the end comes (it once came a frame late:
+    /// the frame on screen compared with itself counted as going backwards).
     func testTheLastFrameIsHeldForItsDurationOnly() {
         var endOfStream = Script(Self.frames(0..<2) + [.endOfStream(generation: 0)])
         endOfStream.run([
             .looping(false),
             .at(100, .show),
             .at(100.0625, .show),
-            .at(100.07, .waitUntil(100.125)),  // BUG: waitUntil(100.1875)
+            .at(100.07, .waitUntil(100.125)),
             .at(100.125, .end),
         ])
         var nextPass = Script(Self.frames(0..<5, perPass: 4))
         nextPass.run([
             .looping(false),
             .at(100, .show), .at(100.0625, .show), .at(100.125, .show), .at(100.1875, .show),
-            .at(100.2, .waitUntil(100.25)),  // BUG: waitUntil(100.3125)
+            .at(100.2, .waitUntil(100.25)),
             .at(100.25, .end),
         ])
         // At double speed, half a frame.
@@ -710,7 +709,7 @@ final class FrameSchedulerTests: XCTestCase {
             .looping(false),
             .at(100, .show),
             .speed(2, at: 100),
-            .at(100, .waitUntil(100.03125)),  // BUG: waitUntil(100.0625)
+            .at(100, .waitUntil(100.03125)),
             .at(100.03125, .end),
         ])
         // A last frame shown late keeps its whole duration from when it appeared.
@@ -719,14 +718,12 @@ final class FrameSchedulerTests: XCTestCase {
             .looping(false),
             .at(100, .show), .at(100.0625, .show), .at(100.125, .show),
             .at(100.3, .show),  // frame 3 (due 100.1875): only the end follows, shown late
-            .at(100.31, .waitUntil(100.3625)),  // BUG: waitUntil(100.425)
+            .at(100.31, .waitUntil(100.3625)),
             .at(100.3625, .end),
         ])
     }
 
-    /// BUG: at speed 0 a seek never shows its picture: `speed == 0 && current != nil` holds even
-    /// when the frame on screen is of an older generation. Paused, the first frame after a seek is
-    /// shown (testASeekWhilePausedShowsTheNewPicture); speed 0 should do the same.
+    /// At speed 0 a seek shows its picture, as paused playback does (testASeekWhilePausedShowsTheNewPicture).
     func testASeekAtSpeedZeroShowsTheNewPicture() {
         var script = Script(Self.frames(0..<2))
         script.run([
@@ -735,23 +732,21 @@ final class FrameSchedulerTests: XCTestCase {
             .restart(generation: 1),
             .push(Self.frames(40..<42, generation: 1)),
             .at(101, .discard),
-            .at(101, .show),  // BUG: `.idle`, the old picture stays
+            .at(101, .show),
             .at(102, .idle),
         ])
-        XCTAssertEqual(script.scheduler.current?.generation, 1, "BUG: the seek's picture is not shown at speed 0")
+        XCTAssertEqual(script.scheduler.current?.generation, 1, "the seek's picture is shown at speed 0")
     }
 
-    /// BUG: at speed 0 a queued end of stream (looping off) is reported after 100 frame durations
-    /// (the duration divided by `max(speed, 0.01)`) although the picture is held; a frame of the
-    /// next pass at the head stays `.idle` for ever (the speed check comes first there).
+    /// At speed 0 a queued end of stream (looping off) is not reached: the picture is held.
     func testSpeedZeroHoldsTheEndOfStream() {
         var script = Script(Self.frames(0..<1) + [.endOfStream(generation: 0)])
         script.run([
             .looping(false),
             .at(100, .show),
             .speed(0, at: 100.01),
-            .at(1000, .idle),  // BUG: `.end`
+            .at(1000, .idle),
         ])
-        XCTAssertFalse(script.scheduler.ended, "BUG: speed 0 reached the end")
+        XCTAssertFalse(script.scheduler.ended, "speed 0 holds the picture")
     }
 }

@@ -109,7 +109,7 @@ final class PlayerStateMachineTests: XCTestCase {
         row(.loadingHeld, .opened, .loading, [readyToPlay], pause: true),
         row(.loadingHeld, .failed(newError), .failed(newError), failing, pause: true),
         row(.loadingHeld, .frameShown, .ready, [], pause: true),
-        row(.loadingHeld, .play, .loading, resuming, pause: false),
+        row(.loadingHeld, .play, .loading, [.setPaused(false)], pause: false),  // the first frame says playing
         row(.loadingHeld, .pause, .loading, [], pause: true),
         row(.loadingHeld, .starved, .loading, [], pause: true),
         row(.loadingHeld, .reachedEnd, .loading, [], pause: true),
@@ -207,7 +207,7 @@ final class PlayerStateMachineTests: XCTestCase {
         row(.loadingPauseAsked, .opened, .loading, [readyToPlay], pause: true),
         row(.loadingPauseAsked, .frameShown, .paused, [], pause: true),  // `paused` was announced with the request
         row(.loadingPauseAsked, .pause, .loading, [], pause: true),
-        row(.loadingPauseAsked, .play, .loading, resuming, pause: false),
+        row(.loadingPauseAsked, .play, .loading, [.setPaused(false)], pause: false),
         row(.endedPaused, .resumed, .paused, [], pause: true),
         row(.endedPaused, .play, .ended, resuming, pause: false),
         row(.endedPaused, .pause, .ended, [], pause: true),
@@ -312,40 +312,37 @@ final class PlayerStateMachineTests: XCTestCase {
         XCTAssertEqual(machine.state, .playing)
     }
 
-    /// DOUBTFUL (pinned as it is): `play` while a NotAutoPlay source loads announces `playing`, and
-    /// its first frame announces `playing` again (a pause asked for while loading is announced once).
-    func testPlayWhileLoadingAHeldSourceAnnouncesPlayingTwice() {
+    /// `play` while a NotAutoPlay source loads is announced once, by its first frame.
+    func testPlayWhileLoadingAHeldSourceAnnouncesPlayingOnce() {
         var machine = PlayerStateMachine()
         _ = machine.handle(.load(autoplay: false))
-        XCTAssertEqual(machine.handle(.play), Self.resuming)
+        XCTAssertEqual(machine.handle(.play), [.setPaused(false)])
         XCTAssertEqual(machine.handle(.frameShown), [.emit(.playing)])
         XCTAssertEqual(machine.state, .playing)
     }
 
-    // MARK: Known bugs (these fail until the machine is fixed)
+    // MARK: Fixed bugs (found by these tests)
 
-    /// BUG: the NotAutoPlay hold of a source that was never played leaks into the next source: an
-    /// autoplay `load` after it comes up `paused` (without any `paused` event), because `load(autoplay:
-    /// false)` records the hold as a wanted pause. Reachable: `PlayerSession` sets `NotAutoPlay` per
-    /// load, so settings that drop `NotAutoPlay` and change `SourceName` load the new source paused.
+    /// The NotAutoPlay hold of a source never played does not leak into the next source: an autoplay
+    /// `load` after it plays (a user's pause does carry over, as mpv's).
     func testAnAutoplaySourceAfterAHeldOnePlays() {
         for from in [From.loadingHeld, .ready] {
             var machine = from.machine
             XCTAssertEqual(machine.handle(.load(autoplay: true)), [Self.removed, Self.changed], "\(from)")
-            XCTAssertFalse(machine.wantsPause, "BUG: \(from) → load(autoplay: true) keeps the hold as a pause")
+            XCTAssertFalse(machine.wantsPause, "\(from) → load(autoplay: true) drops the hold")
             _ = machine.handle(.opened)
-            XCTAssertEqual(machine.handle(.frameShown), [.emit(.playing)], "BUG: \(from)")
-            XCTAssertEqual(machine.state, .playing, "BUG: \(from)")
+            XCTAssertEqual(machine.handle(.frameShown), [.emit(.playing)], "\(from)")
+            XCTAssertEqual(machine.state, .playing, "\(from)")
         }
     }
 
-    /// BUG: leaving `ended` (a seek, or looping switched on) makes the state `playing` without a
-    /// `playing` event; every other way into `playing` announces it.
+    /// Leaving `ended` (a seek, or looping switched on) into `playing` is announced, like every other
+    /// way into `playing`.
     func testResumingAfterTheEndAnnouncesPlaying() {
         var machine = From.ended.machine
         let actions = machine.handle(.resumed)
         XCTAssertEqual(machine.state, .playing)
-        XCTAssertEqual(actions, [.emit(.playing)], "BUG: ended → playing is not announced")
+        XCTAssertEqual(actions, [.emit(.playing)], "ended → playing is announced")
         XCTAssertFalse(machine.wantsPause)
     }
 
