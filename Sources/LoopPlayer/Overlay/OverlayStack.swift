@@ -25,8 +25,10 @@ final class OverlayStack {
         var plane: OverlayPlane?
         /// The layer time the plane shows (nil for a still layer).
         var renderedTime: Double?
-        /// Its failure was reported; it is tried again only when the geometry changes.
+        /// It could not be drawn; it is tried again only when the geometry changes.
         var failed = false
+        /// The failure reported for it (the same one is not reported again after a retry).
+        var reported: OverlayError?
 
         init(builder: any ShapeLayerBuilderProtocol, key: Int, addedAt: Double) {
             self.builder = builder
@@ -115,7 +117,8 @@ final class OverlayStack {
         } catch {
             entry.failed = true
             entry.plane = nil
-            failures.append(error)
+            if entry.reported != error { failures.append(error) }
+            entry.reported = error
             return nil
         }
         return entry.plane.flatMap { $0.image.isEmpty ? nil : $0 }

@@ -56,7 +56,8 @@ final class SVGDocument {
     private static func consume(_ error: UnsafeMutablePointer<GError>?) -> String? {
         guard let error else { return nil }
         defer { g_error_free(error) }
-        return error.pointee.message.map { String(cString: $0) }
+        // librsvg's messages end with a newline: error lines are one line.
+        return error.pointee.message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) }
     }
 }
 

@@ -2,7 +2,9 @@ import Foundation
 import XCTest
 
 /// A private Xvfb server for window tests; it picks a free display itself (`-displayfd`).
-final class VirtualDisplay {
+/// Sendable by audit: every stored property is immutable after `init`, and the process is only
+/// touched again by `deinit`; its methods run external tools and keep no state.
+final class VirtualDisplay: @unchecked Sendable {
     let name: String
     private let process: Process
 
@@ -78,5 +80,32 @@ final class VirtualDisplay {
         guard result.status == 0 else { throw TestMediaError.ffmpegFailed("x11grab", result.output) }
         defer { try? FileManager.default.removeItem(atPath: output) }
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))
+    }
+}
+
+/// One Xvfb for the windows a test opens in this very process (SDL's video subsystem starts once per
+/// process, on the first display it is given). It is stopped when the test process exits.
+enum SharedDisplay {
+    private static let started: Result<String, Error> = {
+        do {
+            let display = try VirtualDisplay()
+            setenv("DISPLAY", display.name, 1)
+            keep = display
+            atexit { SharedDisplay.keep = nil }
+            return .success(display.name)
+        } catch {
+            return .failure(error)
+        }
+    }()
+
+    nonisolated(unsafe) private static var keep: VirtualDisplay?
+
+    /// The display, started on first use; its window tools (capture, keys) go through `display`.
+    static var display: VirtualDisplay {
+        get throws {
+            _ = try started.get()
+            guard let keep else { throw requirementMissing("the shared display is gone") }
+            return keep
+        }
     }
 }

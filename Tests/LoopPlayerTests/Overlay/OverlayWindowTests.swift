@@ -1,0 +1,130 @@
+import CSDL
+import Foundation
+@testable import LoopPlayer
+import Synchronization
+import XCTest
+
+/// Overlays and error text in real windows (Xvfb), read back from the screen.
+final class OverlayWindowTests: XCTestCase {
+    private func black(_ size: String = "320x180") throws -> String {
+        try TestMedia.clip("black-\(size)-2s.mp4", ["-f", "lavfi", "-i", "color=c=black:s=\(size):r=30:d=2",
+                                                    "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"])
+    }
+
+    /// A red 16:9 rectangle: fitted into the picture's rectangle it covers the picture exactly.
+    private func redSVG() throws -> String {
+        let path = TestMedia.directory.appendingPathComponent("red-16x9.svg").path
+        try Data("""
+            <svg xmlns="http://www.w3.org/2000/svg" width="160" height="90" viewBox="0 0 16 9">
+            <rect width="16" height="9" fill="#ff0000"/></svg>
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    private func color(_ pixels: [UInt8], width: Int, _ x: Int, _ y: Int) -> (Int, Int, Int) {
+        let i = (y * width + x) * 3
+        return (Int(pixels[i]), Int(pixels[i + 1]), Int(pixels[i + 2]))
+    }
+
+    private func isRed(_ c: (Int, Int, Int)) -> Bool { c.0 > 200 && c.1 < 60 && c.2 < 60 }
+    private func isBlack(_ c: (Int, Int, Int)) -> Bool { c.0 < 40 && c.1 < 40 && c.2 < 40 }
+
+    /// `--overlay logo.svg` is drawn fitted into the picture, letterboxed in a square window, and
+    /// follows the picture when the window is resized.
+    func testSVGOverlayIsDrawnOnThePictureAndFollowsAResize() throws {
+        let display = try VirtualDisplay()
+        let title = "lptest-svg-overlay"
+        let player = try LoopplayTool.start(["--loop", "--title", title, "--window-size", "320x320",
+                                             "--overlay", try redSVG(), try black()],
+                                            environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
+        defer { player.process.terminate(); player.process.waitUntilExit() }
+        let window = try XCTUnwrap(try display.window(titled: title), "the window did not appear")
+        usleep(700_000)
+        var pixels = try display.capture(x: window.x, y: window.y, width: 320, height: 320)
+        XCTAssertTrue(isRed(color(pixels, width: 320, 160, 160)), "\(color(pixels, width: 320, 160, 160)): on the picture")
+        XCTAssertTrue(isRed(color(pixels, width: 320, 5, 75)), "the picture's top-left corner (y 70)")
+        XCTAssertTrue(isBlack(color(pixels, width: 320, 160, 40)), "\(color(pixels, width: 320, 160, 40)): the bar above")
+
+        // Wider than the picture: now pillarboxed (568x320 at x 36).
+        let id = try TestMedia.run("xdotool", ["search", "--name", "^\(title)$"], environment: ["DISPLAY": display.name])
+            .output.split(separator: "\n").first.map(String.init) ?? ""
+        try TestMedia.run("xdotool", ["windowsize", id, "640", "320"], environment: ["DISPLAY": display.name])
+        usleep(700_000)
+        pixels = try display.capture(x: window.x, y: window.y, width: 640, height: 320)
+        XCTAssertTrue(isRed(color(pixels, width: 640, 40, 160)), "\(color(pixels, width: 640, 40, 160)): the picture's left edge")
+        XCTAssertTrue(isBlack(color(pixels, width: 640, 15, 160)), "\(color(pixels, width: 640, 15, 160)): the bar on the left")
+        XCTAssertTrue(isRed(color(pixels, width: 640, 600, 300)), "and its right part")
+    }
+
+    /// A missing source in a window with `--keep-open`: its error in the player area, in the error
+    /// colour, until the window is closed; then loopplay exits with the media error's code.
+    func testMissingSourceShowsItsErrorInTheWindow() throws {
+        let display = try VirtualDisplay()
+        let title = "lptest-error-text"
+        let player = try LoopplayTool.start(["--keep-open", "--title", title, "--window-size", "480x270",
+                                             "--error-color", "#00FF00", "--error-font-size", "20", "/nonexistent/clip.mp4"],
+                                            environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
+        defer { if player.process.isRunning { player.process.terminate() }; player.process.waitUntilExit() }
+        let window = try XCTUnwrap(try display.window(titled: title), "the window opens for a source that fails")
+        usleep(500_000)
+        let pixels = try display.capture(x: window.x, y: window.y, width: 480, height: 270)
+        var green = 0, greenInTheMiddle = 0
+        for y in 0..<270 {
+            for x in 0..<480 {
+                let c = color(pixels, width: 480, x, y)
+                guard c.1 > 200 && c.0 < 100 && c.2 < 100 else { continue }
+                green += 1
+                if (90...180).contains(y) { greenInTheMiddle += 1 }
+            }
+        }
+        XCTAssertGreaterThan(green, 200, "error text in the error colour")
+        XCTAssertEqual(greenInTheMiddle, green, "centred vertically")
+        XCTAssertTrue(player.process.isRunning, "--keep-open keeps the failed source's window")
+        try display.press(["q"], window: title)
+        player.process.waitUntilExit()
+        XCTAssertEqual(player.process.terminationStatus, 65)
+        let stderr = String(decoding: player.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(stderr.contains("source not found"), stderr)
+    }
+
+    /// In this process: a window opened for a source that fails shows its error; a good source then
+    /// plays in the same window (same id) and the error is gone.
+    func testTheWindowOutlivesAFailedSourceAndClearsItsError() throws {
+        let display = try SharedDisplay.display
+        SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11")
+        let good = try black()
+        let player = ExtVideoPlayer {
+            VideoSettings { SourceName("/nonexistent/first.mp4"); Loop(); ErrorGroup { EColor(.green); EFontSize(24) } }
+        }
+        let title = "lptest-outlives"
+        let observations = Mutex<[(window: String, green: Int)]>([])
+        let observer = Thread {
+            func look() {
+                guard let window = try? display.window(titled: title, timeout: 5),
+                      let id = try? TestMedia.run("xdotool", ["search", "--name", "^\(title)$"], environment: ["DISPLAY": display.name])
+                        .output.split(separator: "\n").first.map(String.init),
+                      let pixels = try? display.capture(x: window.x, y: window.y, width: window.width, height: window.height)
+                else { return }
+                let green = stride(from: 0, to: pixels.count - 2, by: 3).filter { pixels[$0 + 1] > 150 && pixels[$0] < 120 }.count
+                observations.withLock { $0.append((id, green)) }
+            }
+            usleep(800_000)
+            look()  // the failed source's error
+            var settings = player.settings
+            settings.sourceName = good
+            player.settings = settings
+            usleep(1_200_000)
+            look()  // the good source playing
+            player.stop()
+        }
+        observer.start()
+        player.run(window: WindowOptions(title: title, size: (480, 270)))
+        let seen = observations.withLock { $0 }
+        XCTAssertEqual(seen.count, 2, "\(seen)")
+        guard seen.count == 2 else { return }
+        XCTAssertGreaterThan(seen[0].green, 100, "the error text")
+        XCTAssertEqual(seen[1].green, 0, "cleared by a source that plays")
+        XCTAssertEqual(seen[0].window, seen[1].window, "the same window")
+        XCTAssertGreaterThan(player.statistics.framesPresented, 10)
+    }
+}
