@@ -5,10 +5,8 @@ import XCTest
 /// A host application's own SDL loop and renderer, with the player drawn into a rectangle of it.
 final class EmbeddedPlaybackTests: XCTestCase {
     func testDrawsDecodedFramesIntoTheHostsRendererRectangle() throws {
-        // SDL's dummy video driver with its software renderer: a real renderer, no display needed.
-        SDL_SetHint(SDL_HINT_VIDEODRIVER, "dummy")
-        XCTAssertEqual(SDL_VideoInit("dummy"), 0, String(cString: SDL_GetError()))
-        defer { SDL_VideoQuit() }
+        try startDummyVideo()
+        defer { stopDummyVideo() }
         let window = try XCTUnwrap(SDL_CreateWindow("host", 0, 0, 400, 300, 0))
         defer { SDL_DestroyWindow(window) }
         let renderer = try XCTUnwrap(SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue))
@@ -46,5 +44,76 @@ final class EmbeddedPlaybackTests: XCTestCase {
         XCTAssertEqual(SDL_RenderReadPixels(renderer, nil, SDL_PIXELFORMAT_RGB24.rawValue, &pixels, 400 * 3), 0)
         let blue = pixel(200, 150)
         XCTAssertTrue(blue[2] > 200 && blue[0] < 60, "\(blue): the picture follows playback")
+    }
+
+    /// Two players in one host renderer, one BT.601 and one BT.709 stream of the same green: each is
+    /// converted with its own matrix (SDL's conversion mode is process-wide, so it is set per draw),
+    /// each draws only into its own rectangle, and closing one leaves the other playing.
+    func testTwoOutputsInOneProcessDoNotDisturbEachOther() throws {
+        try startDummyVideo()
+        defer { stopDummyVideo() }
+        let window = try XCTUnwrap(SDL_CreateWindow("host", 0, 0, 400, 200, 0))
+        defer { SDL_DestroyWindow(window) }
+        let renderer = try XCTUnwrap(SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue))
+        defer { SDL_DestroyRenderer(renderer) }
+
+        func green(_ matrix: String, tag: String) throws -> String {
+            try TestMedia.clip("green-\(matrix).mp4", ["-f", "lavfi", "-i", "color=c=0x00C800:s=160x90:r=30:d=2",
+                "-vf", "scale=out_color_matrix=\(matrix):out_range=tv"] + TestMedia.h264
+                + ["-pix_fmt", "yuv420p", "-colorspace", tag, "-color_range", "tv"])
+        }
+        // Decoded with the other matrix, this green would read G≈169 (BT.601 as 709) or G≈234 (709 as 601).
+        let players = [try green("bt601", tag: "smpte170m"), try green("bt709", tag: "bt709")].map { clip in
+            ExtVideoPlayer { VideoSettings { SourceName(clip); Loop() } }
+        }
+        var videos = try players.map { try EmbeddedPlayback(player: $0, renderer: renderer, timing: .untimed) }
+        let areas = [Rect(x: 0, y: 0, width: 160, height: 90), Rect(x: 200, y: 100, width: 160, height: 90)]
+        for _ in 0..<2000 where videos.contains(where: { $0.state != .playing }) {
+            videos.forEach { $0.update() }
+            usleep(1000)
+        }
+        XCTAssertEqual(videos.map(\.state), [.playing, .playing])
+
+        func render(areas: [Rect] = areas) throws -> (Int, Int) -> [Int] {
+            SDL_SetRenderDrawColor(renderer, 0, 0, 255, 255)
+            SDL_RenderClear(renderer)
+            for (video, area) in zip(videos, areas) { video.draw(in: area) }
+            var pixels = [UInt8](repeating: 0, count: 400 * 200 * 3)
+            XCTAssertEqual(SDL_RenderReadPixels(renderer, nil, SDL_PIXELFORMAT_RGB24.rawValue, &pixels, 400 * 3), 0)
+            return { x, y in pixels[(y * 400 + x) * 3..<(y * 400 + x) * 3 + 3].map(Int.init) }
+        }
+        func assertGreen(_ p: [Int], _ what: String, line: UInt = #line) {
+            XCTAssertTrue(p[0] < 25 && abs(p[1] - 200) <= 12 && p[2] < 25, "\(p): \(what)", line: line)
+        }
+        var pixel = try render()
+        assertGreen(pixel(80, 45), "the BT.601 stream")
+        assertGreen(pixel(280, 145), "the BT.709 stream")
+        XCTAssertEqual(pixel(280, 45), [0, 0, 255], "between the rectangles is the host's background")
+        XCTAssertEqual(pixel(80, 145), [0, 0, 255])
+
+        videos[0].close()
+        videos = [videos[1]]
+        let start = players[1].currentTime
+        for _ in 0..<5000 where players[1].currentTime < start + 0.5 {
+            if videos[0].update() != 0 { usleep(500) }
+        }
+        XCTAssertGreaterThan(players[1].currentTime, start + 0.4, "the other player keeps playing")
+        pixel = try render(areas: [areas[1]])
+        assertGreen(pixel(280, 145), "the BT.709 stream after the other closed")
+    }
+
+    /// SDL's dummy video driver with its software renderer: a real renderer, no display needed. The
+    /// driver hint is reset afterwards so later window tests in this process get X11.
+    private func startDummyVideo() throws {
+        SDL_SetHint(SDL_HINT_VIDEODRIVER, "dummy")
+        guard SDL_VideoInit("dummy") == 0 else {
+            SDL_ResetHint(SDL_HINT_VIDEODRIVER)
+            throw requirementMissing("SDL's dummy video driver: \(String(cString: SDL_GetError()))")
+        }
+    }
+
+    private func stopDummyVideo() {
+        SDL_VideoQuit()
+        SDL_ResetHint(SDL_HINT_VIDEODRIVER)
     }
 }

@@ -81,6 +81,43 @@ final class LoopplayCommandTests: XCTestCase {
         XCTAssertLessThan(try TestMedia.psnr(output, TestMedia.reference(TestMedia.loopClip(), frame: 0)), 40)
     }
 
+    /// `--overlay` and `--overlay-text` are in the snapshot exactly as in the window; a bad SVG is
+    /// one line on stderr and the rest plays.
+    func testSnapshotShowsTheOverlayLayers() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-overlay-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let svg = directory.appendingPathComponent("square.svg").path
+        try Data(##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect x="4" y="4" width="2" height="2" fill="#00ff00"/></svg>"##.utf8)
+            .write(to: URL(fileURLWithPath: svg))
+        let output = directory.appendingPathComponent("shot.png").path
+        let result = try LoopplayTool.run(["--source", TestMedia.redThenBlue(), "--headless", "--snapshot", output,
+                                           "--overlay", svg, "--overlay", directory.appendingPathComponent("absent.svg").path,
+                                           "--overlay-text", "LOOP"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("absent.svg"), result.stderr)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+
+        let image = try TestMedia.rgbPixels(of: output)
+        XCTAssertEqual([image.width, image.height], [320, 180])
+        // The SVG is fitted into the 320x180 picture keeping its aspect: a 180 px square in the middle,
+        // so its 2x2 unit square covers 144…180 across and 72…108 down.
+        let centre = image.pixel(160, 90)
+        XCTAssertTrue(centre[0] < 40 && centre[1] > 220 && centre[2] < 40, "\(centre): the SVG's square")
+        let beside = image.pixel(130, 90)
+        XCTAssertTrue(beside[0] > 200 && beside[1] < 60, "\(beside): the red picture around it")
+        // The text layer sits at the top left: light glyphs with a dark outline over the red.
+        var light = 0, dark = 0
+        for y in 0..<40 { for x in 0..<120 {
+            let p = image.pixel(x, y)
+            if p.allSatisfy({ $0 > 200 }) { light += 1 }
+            if p.allSatisfy({ $0 < 60 }) { dark += 1 }
+        } }
+        XCTAssertGreaterThan(light, 30, "glyph pixels in the top-left corner")
+        XCTAssertGreaterThan(dark, 30, "outline pixels in the top-left corner")
+        let corner = image.pixel(300, 170)
+        XCTAssertTrue(corner[0] > 200 && corner[1] < 60, "\(corner): nothing drawn elsewhere")
+    }
+
     func testMissingSourceIsAMediaErrorOnOneLine() throws {
         let result = try LoopplayTool.run(["--source", "/nonexistent/clip.mp4", "--headless"])
         XCTAssertEqual(result.status, 65)

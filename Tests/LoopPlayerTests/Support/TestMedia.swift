@@ -64,6 +64,21 @@ enum TestMedia {
         return output
     }
 
+    /// An image file's pixels as RGB triples, decoded by ffmpeg; `pixel(x, y)` reads one.
+    static func rgbPixels(of image: String) throws -> (width: Int, height: Int, pixel: (Int, Int) -> [Int]) {
+        let probe = try run("ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", image])
+        let size = probe.output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap { Int($0) }
+        guard size.count == 2 else { throw TestMediaError.ffmpegFailed("probe of \(image)", probe.output) }
+        let raw = FileManager.default.temporaryDirectory.appendingPathComponent("rgb-\(UUID().uuidString).rgb").path
+        defer { try? FileManager.default.removeItem(atPath: raw) }
+        let result = try run("ffmpeg", ["-hide_banner", "-nostdin", "-loglevel", "error", "-i", image,
+                                        "-f", "rawvideo", "-pix_fmt", "rgb24", "-y", raw])
+        guard result.status == 0 else { throw TestMediaError.ffmpegFailed("rgb of \(image)", result.output) }
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+        let width = size[0]
+        return (width, size[1], { x, y in bytes[(y * width + x) * 3..<(y * width + x) * 3 + 3].map(Int.init) })
+    }
+
     @discardableResult
     static func run(_ tool: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
         let process = Process()
