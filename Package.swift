@@ -41,6 +41,7 @@ let package = Package(
             dependencies: ["LoopPlayer", "Filters", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "WindowPlayer", dependencies: ["LoopPlayer"], path: "Examples/WindowPlayer"),
         .executableTarget(name: "EmbedInSDL", dependencies: ["LoopPlayer", "CSDL"], path: "Examples/EmbedInSDL"),
+        .executableTarget(name: "AnimatedOverlay", dependencies: ["LoopPlayer"], path: "Examples/AnimatedOverlay"),
         .executableTarget(name: "HeadlessFrames", dependencies: ["LoopPlayer"], path: "Examples/HeadlessFrames"),
         .testTarget(name: "LoopPlayerTests", dependencies: ["LoopPlayer", "Filters", "FFmpegSupport", "CFFmpeg", "CSDL"],
                     exclude: ["Support/fault_server.py"]),

@@ -2,7 +2,7 @@
 # Benchmarks, not tests: loopplay against ffplay, mpv and `ffmpeg -f null` on the same machine in the
 # same run, with ../shared/bench (fixtures, Xvfb, watchers). Results go to docs/benchmarks.md by hand.
 #
-#   scripts/bench.sh [seam|cpu|throughput|firstframe|filters|audio|all]   (default all; about 16 minutes)
+#   scripts/bench.sh [seam|cpu|throughput|firstframe|filters|audio|overlay|subtitles|all]   (default all; about 30 minutes)
 # Env: F=/tmp/lp-fixtures  OUT=/tmp/lp-bench-loopplay  DISP=:7 (below :10, see the bench README)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -85,6 +85,57 @@ if [[ $what == filters || $what == all ]]; then
   DISPLAY=$DISP /usr/bin/time -f "mpv --vo=x11: cpu %U+%S s, max RSS %M KB" timeout 20 mpv --no-config --really-quiet \
     --vo=x11 --ao=null --loop-file=inf --vf="lavfi=[$graph]" "$HD" 2>&1 | grep -v "^$" | tail -1
   kill $xvfb2
+fi
+
+if [[ $what == overlay || $what == all ]]; then
+  echo "## Overlays: 1080p30 in a window under Xvfb, 20 s each, three alternating rounds (baseline.sh)"
+  swift build -c release --product AnimatedOverlay >/dev/null
+  LOGO=$OUT/logo.svg; mkdir -p "$OUT"
+  cat >"$LOGO" <<'SVG'
+<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 225">
+  <defs><linearGradient id="g" x1="0" x2="1"><stop offset="0" stop-color="#ff8a00"/><stop offset="1" stop-color="#e52e71"/></linearGradient></defs>
+  <g transform="translate(300 20)"><circle cx="40" cy="40" r="36" fill="url(#g)" stroke="#fff" stroke-width="4"/>
+  <path d="M28 22 L62 40 L28 58 Z" fill="#fff"/></g>
+</svg>
+SVG
+  FONT=/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf
+  static_vf="drawbox=x=1440:y=90:w=360:h=360:color=0xe52e71@0.9:t=fill,drawtext=fontfile=$FONT:text=LoopPlayer:x=20:y=20:fontsize=30:fontcolor=white:borderw=2"
+  animated_vf="drawbox=x=1440:y=90:w=360:h=360:color=0xe52e71@0.9:t=fill,drawtext=fontfile=$FONT:text=%{n}:x=20:y=20:fontsize=30:fontcolor=white:borderw=2"
+  MPV="mpv --no-config --really-quiet --vo=x11 --ao=null --loop-file=inf --title=lpbench --geometry=+0+0"
+  for round in 1 2 3; do
+    for case in "plain|$LP --loop --mute" \
+                "static: SVG logo + text|$LP --loop --mute --overlay $LOGO --overlay-text LoopPlayer" \
+                "animated: vector badge redrawn every frame (Examples/AnimatedOverlay)|$ROOT/.build/release/AnimatedOverlay" \
+                "mpv plain|$MPV" \
+                "mpv static: drawbox + drawtext|$MPV --vf=lavfi=[$static_vf]" \
+                "mpv animated: drawbox + drawtext of the frame number|$MPV --vf=lavfi=[$animated_vf]"; do
+      echo "### round $round, ${case%%|*}"
+      OUT=$OUT/overlay CUSTOM_CMD="${case#*|}" PLAYERS=custom "$BENCH/baseline.sh" -d 20 "$HD" | grep custom
+    done
+  done
+  echo "### Loop seam with overlays seen from the X server (seam.sh, 25 s, the 640x360 clip)"
+  CUSTOM_CMD="$LP --loop --overlay $LOGO --overlay-text LoopPlayer" PLAYERS=custom "$BENCH/seam.sh" -d 25 "$SWIPE"
+  CUSTOM_CMD="$ROOT/.build/release/AnimatedOverlay" PLAYERS=custom "$BENCH/seam.sh" -d 25 "$SWIPE"
+fi
+
+if [[ $what == subtitles || $what == all ]]; then
+  echo "## Subtitles: 1080p30 with an ASS line every second in a window under Xvfb, 20 s, two rounds (baseline.sh)"
+  SUBS=$OUT/subs; mkdir -p "$SUBS"
+  { printf '[Script Info]\nScriptType: v4.00+\nPlayResX: 1920\nPlayResY: 1080\n\n[V4+ Styles]\n'
+    printf 'Format: Name, Fontname, Fontsize, PrimaryColour, OutlineColour, BorderStyle, Outline, Shadow, Alignment, MarginV\n'
+    printf 'Style: Default,DejaVu Sans,64,&H00FFFFFF,&H00000000,1,3,1,2,60\n\n[Events]\n'
+    printf 'Format: Layer, Start, End, Style, Text\n'
+    for i in $(seq 0 9); do printf 'Dialogue: 0,0:00:%02d.00,0:00:%02d.80,Default,Line %d of the loop, {\\c&H00FFFF&}coloured{\\c} words\n' "$i" "$i" "$i"; done
+  } >"$SUBS/lines.ass"
+  ffmpeg -hide_banner -loglevel error -y -i "$HD" -i "$SUBS/lines.ass" -map 0 -map 1 -c copy "$SUBS/hd-ass.mkv"
+  MPV="mpv --no-config --really-quiet --vo=x11 --ao=null --loop-file=inf --title=lpbench --geometry=+0+0"
+  for round in 1 2; do
+    for case in "loopplay --sid no|$LP --loop --sid no" "loopplay --sid 1|$LP --loop --sid 1" \
+                "mpv --sid=no|$MPV --sid=no" "mpv --sid=1|$MPV --sid=1"; do
+      echo "### round $round, ${case%%|*}"
+      OUT=$SUBS CUSTOM_CMD="${case#*|}" PLAYERS=custom "$BENCH/baseline.sh" -d 20 "$SUBS/hd-ass.mkv" | grep custom
+    done
+  done
 fi
 
 if [[ $what == audio || $what == all ]]; then

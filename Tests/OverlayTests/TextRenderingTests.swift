@@ -36,6 +36,34 @@ final class TextRenderingTests: XCTestCase {
                              "dark text gets a light outline")
     }
 
+    /// Text drawn again the same way is painted from kept pixels (the second repeat on): they are
+    /// what a fresh rasterizer draws, at a fraction-of-a-pixel position, rotated, moved by whole
+    /// pixels, under a parent, and inside a faded group (drawn directly there).
+    func testRepeatedTextIsWhatAFreshRasterizerDraws() throws {
+        let text = TextContent("Kept Åé 東京", fontSize: 28, color: .yellow, anchor: .point(CGPoint(x: 30.37, y: 20.6)))
+        for opacity in [1, 0.8] {
+            var caption = ShapeLayer(text: text)
+            caption.opacity = opacity
+            var parent = ShapeLayer(path: VectorPath(rect: CGRect(x: 10, y: 10, width: 40, height: 40)), fillColor: .blue)
+            parent.sublayers = [caption]
+            let kept = OverlayRasterizer()
+            for (shift, angle) in [(0.0, 0.0), (0, 0), (0, 0), (7, 0), (7, 0), (7, 0.3), (7, 0.3), (7, 0.3), (0, 0)] {
+                var layer = parent
+                layer.transform = LayerTransform(rotation: angle, about: CGPoint(x: 100, y: 50))
+                    .concatenating(LayerTransform(translationX: shift, y: 2 * shift))
+                let again = try render(layer, kept, width: 400, height: 200)
+                let fresh = try render(layer, OverlayRasterizer(), width: 400, height: 200)
+                let what = "opacity \(opacity), shift \(shift), angle \(angle)"
+                XCTAssertEqual([again.x, again.y, again.width, again.height], [fresh.x, fresh.y, fresh.width, fresh.height], what)
+                // Blending the kept image rounds to 8 bits once where drawing shadow, outline and
+                // glyphs one by one rounds three times: a step of 1 here and there, nothing more.
+                let steps = zip(again.pixels, fresh.pixels).map { abs(Int($0) - Int($1)) }
+                XCTAssertLessThanOrEqual(steps.max() ?? 0, 1, what)
+                XCTAssertLessThan(steps.filter { $0 > 0 }.count, steps.count / 100, what)
+            }
+        }
+    }
+
     func testAlignmentPlacesTheBlockOnItsAnchor() throws {
         func frame(_ alignment: TextAlignment) throws -> (x: Int, y: Int, width: Int, height: Int) {
             let text = TextContent("Centre", fontSize: 30, color: Pure.red, alignment: alignment,

@@ -2,9 +2,10 @@ import CSDL
 import Overlay
 
 /// Overlay planes blended onto a window surface by SDL's blitter (the CPU path: no renderer).
-/// Each plane becomes an SDL surface once per revision. Before a plane is blended, the picture under
-/// it is saved, so a redraw of the overlays alone (an animation over a paused picture, new error
-/// text) restores those few pixels instead of converting and scaling the whole picture again.
+/// Each plane becomes an SDL surface once per revision. Over a still picture the pixels under each
+/// plane are saved before it is blended, so the next redraw of the overlays alone (an animation
+/// over a paused picture, new error text) restores those few pixels instead of converting and
+/// scaling the whole picture again. The save buffers are reused from redraw to redraw.
 final class SurfacePlanes {
     private struct Prepared {
         var surface: UnsafeMutablePointer<SDL_Surface>
@@ -19,23 +20,32 @@ final class SurfacePlanes {
 
     private var prepared: [OverlayPlane.Layer: Prepared] = [:]
     private var saved: [SavedPixels] = []
+    /// Buffers of earlier saves, kept for the next ones.
+    private var spare: [[UInt8]] = []
 
     deinit { prepared.values.forEach { SDL_FreeSurface($0.surface) } }
 
-    /// The rectangles the last blend changed (to update just those on the screen).
+    /// The rectangles the last saving blend changed (to update just those on the screen).
     var changedRects: [SDL_Rect] { saved.map(\.rect) }
 
-    /// Puts back the picture under the planes of the last blend.
+    /// Whether the last blend saved the picture under its planes.
+    private(set) var hasSaved = false
+
+    /// Puts back the picture under the planes of the last saving blend.
     func restore(into target: UnsafeMutablePointer<SDL_Surface>) {
         for save in saved.reversed() { copy(save.pixels, into: target, at: save.rect) }
-        saved.removeAll()
+        forgetSaved()
     }
 
     /// The picture was drawn anew: nothing saved applies to it.
-    func forgetSaved() { saved.removeAll() }
+    func forgetSaved() {
+        spare = Array((spare + saved.map(\.pixels)).suffix(8))
+        saved.removeAll()
+        hasSaved = false
+    }
 
-    /// Blends `planes` in order onto `target`, saving what lies under each first.
-    func blend(_ planes: [OverlayPlane], onto target: UnsafeMutablePointer<SDL_Surface>) {
+    /// Blends `planes` in order onto `target`; with `saving`, keeps what lies under each first.
+    func blend(_ planes: [OverlayPlane], onto target: UnsafeMutablePointer<SDL_Surface>, saving: Bool) {
         let present = Set(planes.map(\.layer))
         for (layer, gone) in prepared where !present.contains(layer) {
             SDL_FreeSurface(gone.surface)
@@ -48,9 +58,10 @@ final class SurfacePlanes {
                                  w: Int32(plane.image.width), h: Int32(plane.image.height))
             let visible = place.intersection(bounds)
             guard visible.w > 0, visible.h > 0 else { continue }
-            saved.append(SavedPixels(rect: visible, pixels: read(target, at: visible)))
+            if saving { saved.append(SavedPixels(rect: visible, pixels: read(target, at: visible))) }
             SDL_UpperBlit(source, nil, target, &place)
         }
+        hasSaved = saving
     }
 
     private func surface(for plane: OverlayPlane) -> UnsafeMutablePointer<SDL_Surface>? {
@@ -76,7 +87,8 @@ final class SurfacePlanes {
     private func read(_ surface: UnsafeMutablePointer<SDL_Surface>, at rect: SDL_Rect) -> [UInt8] {
         guard let pixels = surface.pointee.pixels?.assumingMemoryBound(to: UInt8.self) else { return [] }
         let pitch = Int(surface.pointee.pitch), rowBytes = Int(rect.w) * 4
-        var copy = [UInt8](repeating: 0, count: rowBytes * Int(rect.h))
+        var copy = spare.popLast() ?? []
+        if copy.count != rowBytes * Int(rect.h) { copy = [UInt8](repeating: 0, count: rowBytes * Int(rect.h)) }
         copy.withUnsafeMutableBufferPointer { out in
             guard let base = out.baseAddress else { return }
             for row in 0..<Int(rect.h) {

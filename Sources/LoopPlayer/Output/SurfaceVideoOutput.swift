@@ -9,7 +9,7 @@ final class SurfaceVideoOutput: WindowVideoOutput {
     private var appliedConversion: ColorConversion?
     private var configuredScaler: OpaquePointer?
     private let planes = SurfacePlanes()
-    /// What the surface holds under the planes: redrawing the same frame at the same place only
+    /// The picture on the surface: redrawing the same frame at the same place (overlays alone changed)
     /// restores the pixels under the planes and blends the new ones.
     private var drawn: (frame: VideoFrame?, layout: VideoLayout, surface: UnsafeMutablePointer<SDL_Surface>)?
     let name = "surface/swscale"
@@ -30,16 +30,20 @@ final class SurfaceVideoOutput: WindowVideoOutput {
     func draw(_ scene: Scene, layout: VideoLayout, window: OpaquePointer) {
         // After a resize SDL hands out a new surface; the old pointer must not be used.
         guard let surface = SDL_GetWindowSurface(window), let target = Self.pixelFormat(of: surface) else { return }
-        let area = SDL_Rect(x: 0, y: 0, w: surface.pointee.w, h: surface.pointee.h)
-        if let drawn, drawn.frame === scene.frame, drawn.layout == layout, drawn.surface == surface {
+        let samePicture = drawn.map { $0.frame === scene.frame && $0.layout == layout && $0.surface == surface } ?? false
+        if samePicture, planes.hasSaved {
             // Only the overlays changed: put the picture back under the old ones, update just those rects.
             var dirty = planes.changedRects
             planes.restore(into: surface)
-            planes.blend(scene.planes, onto: surface)
+            planes.blend(scene.planes, onto: surface, saving: true)
             dirty += planes.changedRects
             if !dirty.isEmpty { SDL_UpdateWindowSurfaceRects(window, dirty, Int32(dirty.count)) }
             return
         }
+        // A new picture, or the first overlays-only redraw over this one: draw it whole. Only in the
+        // second case keep what lies under the planes (a still picture under animated overlays);
+        // frames in motion never need it.
+        let area = SDL_Rect(x: 0, y: 0, w: surface.pointee.w, h: surface.pointee.h)
         let destination = layout.destination.sdlRect
         let visible = destination.intersection(area)
         clearBorders(surface, around: scene.frame == nil ? SDL_Rect() : visible, area: area)
@@ -47,7 +51,7 @@ final class SurfaceVideoOutput: WindowVideoOutput {
             scale(frame, source: layout.source, into: surface, at: visible, format: target)
         }
         planes.forgetSaved()
-        planes.blend(scene.planes, onto: surface)
+        planes.blend(scene.planes, onto: surface, saving: samePicture)
         drawn = (scene.frame, layout, surface)
         SDL_UpdateWindowSurface(window)
     }

@@ -46,17 +46,35 @@ final class CairoCanvas {
     }
 
     /// Everything drawn until ``paintGroup(opacity:)`` is composed apart, then faded as one.
-    func beginGroup() { cairo_push_group(context) }
+    func beginGroup() {
+        cairo_push_group(context)
+        groupDepth += 1
+    }
 
     func paintGroup(opacity: Double) {
         cairo_pop_group_to_source(context)
         cairo_paint_with_alpha(context, opacity)
+        groupDepth -= 1
     }
+
+    /// Groups begun and not yet painted.
+    private(set) var groupDepth = 0
 
     /// Draws `recording` with its origin at (`x`, `y`).
     func paint(_ recording: CairoSurface, atX x: Double, y: Double) {
         cairo_set_source_surface(context, recording.surface, x, y)
         cairo_paint(context)
+    }
+
+    /// Blends `image` pixel for pixel with its top-left corner at device pixel (`x`, `y`), whatever
+    /// the transform (whole pixels: nothing is resampled). Outside groups only: replayed inside one,
+    /// Cairo 1.16 drops an edge column of such an image.
+    func paintPixels(_ image: CairoSurface, atDeviceX x: Double, y: Double) {
+        cairo_save(context)
+        cairo_identity_matrix(context)
+        cairo_set_source_surface(context, image.surface, x, y)
+        cairo_paint(context)
+        cairo_restore(context)
     }
 
     func setColor(_ color: Color) {

@@ -17,6 +17,16 @@ final class CairoSurface {
         return checked(cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &extents))
     }
 
+    /// Records drawing anywhere (for text measured before it is kept as pixels).
+    static func unboundedRecording() -> CairoSurface? {
+        checked(cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, nil))
+    }
+
+    /// Transparent ARGB32 pixels owned by Cairo.
+    static func image(width: Int, height: Int) -> CairoSurface? {
+        checked(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)))
+    }
+
     private static func checked(_ surface: OpaquePointer?) -> CairoSurface? {
         guard let surface else { return nil }
         let owner = CairoSurface(surface)

@@ -7,6 +7,7 @@ import Foundation
 final class PangoTextEngine {
     private let fontMap: UnsafeMutablePointer<PangoFontMap>
     private let context: OpaquePointer
+    private let images = TextImageCache()
 
     init?() {
         guard let fontMap = pango_cairo_font_map_new() else { return nil }
@@ -32,8 +33,24 @@ final class PangoTextEngine {
     }
 
     /// Draws `text` on `canvas` in its current transform: shadow, then outline, then the glyphs.
-    /// `scale` converts points to pixels.
+    /// `scale` converts points to pixels. Text drawn the same way before is painted from its kept
+    /// pixels (``TextImageCache``), unless it is inside a faded group.
     func draw(_ text: TextContent, scale: Double, on canvas: CairoCanvas) {
+        guard canvas.groupDepth == 0 else { return drawGlyphs(text, scale: scale, on: canvas) }
+        var matrix = cairo_matrix_t()
+        cairo_get_matrix(canvas.context, &matrix)
+        let placement = TextImageCache.Placement(matrix)
+        let key = TextImageCache.Key(text: text, scale: scale, matrix: placement.values)
+        var kept = images.entry(for: key)
+        if kept == nil, images.isRepeated(key) {
+            kept = TextImageCache.render(key, residual: placement.residual) { drawGlyphs(text, scale: scale, on: $0) }
+            if let kept { images.keep(kept) } else { images.refuse(key) }
+        }
+        guard let kept else { return drawGlyphs(text, scale: scale, on: canvas) }
+        canvas.paintPixels(kept.image, atDeviceX: placement.shiftX + Double(kept.x), y: placement.shiftY + Double(kept.y))
+    }
+
+    private func drawGlyphs(_ text: TextContent, scale: Double, on canvas: CairoCanvas) {
         let cr = canvas.context
         pango_cairo_update_context(cr, context)
         guard let layout = pango_layout_new(context) else { return }

@@ -127,4 +127,53 @@ final class OverlayWindowTests: XCTestCase {
         XCTAssertEqual(seen[0].window, seen[1].window, "the same window")
         XCTAssertGreaterThan(player.statistics.framesPresented, 10)
     }
+
+    /// A white square crossing the window, 400 px a second, forever.
+    private struct MovingSquare: ShapeLayerBuilderProtocol {
+        let id = UUID()
+        func build(with geometry: (frame: CGRect, bounds: CGRect)) -> ShapeLayer {
+            var square = ShapeLayer(path: VectorPath(rect: CGRect(x: 0, y: 110, width: 40, height: 40)), fillColor: .white)
+            square.animations = [LayerAnimation(.translation(from: .zero, to: CGPoint(x: 400, y: 0)), duration: 1,
+                                                repeatCount: .infinity)]
+            return square
+        }
+    }
+
+    /// Over a still picture (held by NotAutoPlay) an animated layer is redrawn alone: on both window
+    /// paths it moves and leaves no trail of its earlier places.
+    func testAnimatedLayerOverAStillPictureMovesWithoutATrail() throws {
+        let display = try SharedDisplay.display
+        SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11")
+        let source = try black("480x270")
+        for output in [VideoOutputKind.surface, .texture] {
+            let player = ExtVideoPlayer {
+                VideoSettings { SourceName(source); Loop(); NotAutoPlay(); VectorLayers { MovingSquare() } }
+            }
+            let title = "lptest-trail-\(output.rawValue)"
+            let squares = Mutex<[(count: Int, left: Int)]>([])
+            let observer = Thread {
+                defer { player.stop() }
+                guard let window = try? display.window(titled: title, timeout: 5) else { return }
+                usleep(500_000)
+                for _ in 0..<3 {
+                    guard let pixels = try? display.capture(x: window.x, y: window.y, width: window.width,
+                                                            height: window.height) else { return }
+                    let white = stride(from: 0, to: pixels.count - 2, by: 3).filter {
+                        pixels[$0] > 200 && pixels[$0 + 1] > 200 && pixels[$0 + 2] > 200
+                    }
+                    let left = white.map { $0 / 3 % window.width }.min() ?? -1
+                    squares.withLock { $0.append((white.count, left)) }
+                    usleep(230_000)
+                }
+            }
+            observer.start()
+            player.run(window: WindowOptions(title: title, size: (480, 270), output: output))
+            let seen = squares.withLock { $0 }
+            XCTAssertEqual(seen.count, 3, "\(output): \(seen)")
+            for sample in seen {
+                XCTAssertEqual(Double(sample.count), 1600, accuracy: 400, "\(output): one 40x40 square, no trail: \(seen)")
+            }
+            XCTAssertEqual(Set(seen.map(\.left)).count, 3, "\(output): it moves: \(seen)")
+        }
+    }
 }
