@@ -215,8 +215,10 @@ public final class PlaybackEngine {
             if let generation = item.pendingSeekGeneration { presenter.restart(generation: generation) }
             item.opened(info, presenter: presenter)
             output.prepare(for: info, title: item.displayName)
-            // Frames on a virtual clock wait for nothing: the subtitles must be ready before the first.
-            if clock.isVirtual { item.subtitles.prepareNow(timeout: 10) }
+            // Frames on a virtual clock wait for nothing, and a run that counts its frames (a
+            // snapshot) must show in them what a window shows a moment later: the subtitles must
+            // be ready before the first frame.
+            if clock.isVirtual || configuration.stop.frames != nil { item.subtitles.prepareNow(timeout: 10) }
             perform(machine.handle(.opened))
             onReady?()
             reportDurationIfMeasured()

@@ -118,6 +118,26 @@ final class LoopplayCommandTests: XCTestCase {
         XCTAssertTrue(corner[0] > 200 && corner[1] < 60, "\(corner): nothing drawn elsewhere")
     }
 
+    /// A real-time snapshot shows the subtitle on screen at its time (the renderer is ready before
+    /// the only frame), in the track's style: the German ASS track's red "Red text" at 1.5 s.
+    func testRealTimeSnapshotShowsTheSubtitles() throws {
+        func redPixels(sid: String) throws -> Int {
+            let output = FileManager.default.temporaryDirectory.appendingPathComponent("cli-subs-\(UUID().uuidString).png").path
+            let result = try LoopplayTool.run(["--source", SubtitleTestMedia.mkv(), "--headless", "--sid", sid,
+                                               "--snapshot", output, "--snapshot-at", "1.5"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let image = try TestMedia.rgbPixels(of: output)
+            var red = 0
+            for y in 0..<image.height { for x in 0..<image.width {
+                let p = image.pixel(x, y)
+                if p[0] > 180 && p[1] < 80 && p[2] < 80 { red += 1 }
+            } }
+            return red
+        }
+        let picture = try redPixels(sid: "no")
+        XCTAssertGreaterThan(try redPixels(sid: "2") - picture, 20, "red subtitle glyphs over the picture's own red")
+    }
+
     func testMissingSourceIsAMediaErrorOnOneLine() throws {
         let result = try LoopplayTool.run(["--source", "/nonexistent/clip.mp4", "--headless"])
         XCTAssertEqual(result.status, 65)
