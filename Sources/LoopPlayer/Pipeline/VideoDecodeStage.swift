@@ -27,6 +27,8 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
     private let normalizer = PixelFormatNormalizer()
     private var filterRunner: VideoFilterRunner
     private var progress = DecodeProgress()
+    /// Where the HLS variant changes: pictures from each timestamp on come from that variant.
+    private var variants = VariantMarks()
 
     init(opened: OpenedSource, input: BoundedQueue<StageMessage>, output: BoundedQueue<FrameItem>,
          filters: FilterMailbox, status: PipelineStatus, sourceName: String, frameReady: @escaping @Sendable () -> Void) {
@@ -51,6 +53,7 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
             switch consume message {
             case let .packet(packet, context):
                 guard context.generation == generation else { continue }
+                variants.packet(context.variant, pts: packet.pointer.pointee.pts)
                 progress.packet(pts: packet.pointer.pointee.pts, tick: timeline.tick)
                 source.decode(packet.pointer, timeline: timeline) { emit($0) }
                 if let problem = progress.verdict() { return fail(problem) }
@@ -60,6 +63,7 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
                 source.flush()
                 timestamps.reset()
                 progress.restart()
+                variants = VariantMarks()
             case let .passEnded(boundary):
                 timeline.learn(loopDuration: boundary.loopDuration)
                 progress.passEnded()
@@ -103,10 +107,12 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
         let position = time - timeline.seconds(timeline.origin + timeline.offset(forPass: pass))
         let normalized = normalizer.normalize(decoded)
         let generation = self.generation
+        let variant = variants.variant(at: timestamp)
         filterRunner.run(normalized, time: time, mailbox: filters, status: status) { shown, unfiltered, stamp in
             let frame = VideoFrame(picture: shown, unfiltered: unfiltered, filtering: stamp, time: time,
                                    duration: Double(duration) * timeline.tick, pass: pass, positionInPass: position,
-                                   generation: generation, rotation: info.rotation, streamAspect: info.sampleAspectRatio)
+                                   generation: generation, rotation: info.rotation, streamAspect: info.sampleAspectRatio,
+                                   variant: variant)
             status.countDecodedFrame()
             if output.push(.frame(frame), bytes: frame.byteCount) == .queued { frameReady() }
         }
@@ -166,5 +172,28 @@ struct DecodeProgress: Equatable {
     func verdictAtEnd() -> String? {
         guard !decodedAny else { return nil }
         return packets == 0 ? "the stream holds no packets" : "\(packets) packets, no picture"
+    }
+}
+
+/// Which HLS variant each picture comes from. Packets carry their variant; a switch happens at a
+/// segment boundary, where a keyframe starts the new variant's pictures, so every picture from the
+/// first packet of a new variant on (in presentation time) is that variant's. Pure.
+struct VariantMarks: Equatable {
+    private var marks: [(from: Int64, variant: StreamVariant?)] = []
+
+    static func == (a: Self, b: Self) -> Bool {
+        a.marks.map(\.from) == b.marks.map(\.from) && a.marks.map(\.variant) == b.marks.map(\.variant)
+    }
+
+    /// A packet (timeline timestamp `pts`) of `variant` goes to the decoder.
+    mutating func packet(_ variant: StreamVariant?, pts: Int64) {
+        guard marks.last.map({ $0.variant != variant }) ?? (variant != nil) else { return }
+        marks.append((pts == noTimestamp ? marks.last?.from ?? .min : pts, variant))
+        if marks.count > 64 { marks.removeFirst(marks.count - 64) }
+    }
+
+    /// The variant of the picture at `timestamp`.
+    func variant(at timestamp: Int64) -> StreamVariant? {
+        marks.last { $0.from <= timestamp }?.variant ?? marks.first?.variant
     }
 }

@@ -20,6 +20,8 @@ final class PlaybackItem {
     var pendingSeekGeneration: Int?
     /// The picture's rectangle last reported with `boundsChanged`.
     var reportedBounds: Rect?
+    /// The HLS variant of the picture on screen (for `variantChanged`).
+    var shownVariant: StreamVariant?
 
     init(location: MediaLocation, pipeline: MediaPipeline, subtitles: SubtitleOverlay, loadStartedAt: Double) {
         self.location = location

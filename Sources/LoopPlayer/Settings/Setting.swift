@@ -199,3 +199,42 @@ public enum FilterListBuilder {
     public static func buildArray(_ parts: [[VideoFilter]]) -> [VideoFilter] { parts.flatMap { $0 } }
     public static func buildLimitedAvailability(_ part: [VideoFilter]) -> [VideoFilter] { part }
 }
+
+/// Which HLS variant plays: `.automatic` (by measured throughput, buffer and output size; switches
+/// while playing), `.maxBitrate`, `.minBitrate` or `.bitrate(n)` (the highest not above n bits/s).
+/// Default `.automatic`; changing it applies to a running HLS source from its next segment.
+public struct HLSVariant: Setting, Equatable {
+    public static let defaultValue = VariantPreference.automatic
+    public var value: VariantPreference
+    public init(_ value: VariantPreference = HLSVariant.defaultValue) { self.value = value }
+    public func apply(to settings: inout VideoSettings) { settings.hlsVariant = value }
+
+    public static func validate(_ value: VariantPreference) throws(PlayerError) {
+        if case let .bitrate(bits) = value, bits <= 0 {
+            throw .invalidSetting(name: "HLSVariant", value: "\(bits)", reason: "expected a positive number of bits per second")
+        }
+    }
+}
+
+/// Seconds a network source may keep failing (server gone, stalled, 5xx) before it fails with
+/// `networkError`; playback shows `buffering` meanwhile. Default 30.
+public struct NetworkTimeout: Setting, Equatable {
+    public static let defaultValue = 30.0
+    public static let validRange = 0.5...86_400.0
+    public var seconds: Double
+    public init(_ seconds: Double = NetworkTimeout.defaultValue) { self.seconds = seconds }
+    public func apply(to settings: inout VideoSettings) { settings.networkTimeout = seconds }
+
+    public static func validate(_ seconds: Double) throws(PlayerError) {
+        guard validRange.contains(seconds) else {
+            throw .invalidSetting(name: "NetworkTimeout", value: "\(seconds)",
+                                  reason: "expected \(validRange.lowerBound)…\(validRange.upperBound) seconds")
+        }
+    }
+}
+
+/// The sources the player may open (the seed's navigation policy): `AllowedSources(schemes:
+/// ["https"], hosts: ["*.example.com"])`. A refused source fails with `sourceNotAllowed`.
+extension AllowedSources: Setting {
+    public func apply(to settings: inout VideoSettings) { settings.allowedSources = self }
+}
