@@ -386,7 +386,8 @@ extension Demuxer {
             reading.input = input
             return true
         } catch {
-            if !abort.isRaised { fatal(error, &reading) }
+            // Interrupted by another seek (taken next) or a stop: not a failure of the source.
+            if !abort.isRaised && !control.hasPendingSeek { fatal(error, &reading) }
             return false
         }
     }

@@ -291,7 +291,9 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
     /// loop's length. False if looping had to stop.
     private func wrap(_ reading: inout Reading) -> Bool {
         guard rewindForNextPass(&reading) else {
-            if !abort.isRaised && !reading.failed { stopLooping(because: "the input cannot go back to its start") }
+            if !abort.isRaised && !reading.failed && !control.hasPendingSeek {
+                stopLooping(because: "the input cannot go back to its start")
+            }
             return false
         }
         finishPass(&reading)

@@ -194,6 +194,7 @@ struct VariantMarks: Equatable {
 
     /// The variant of the picture at `timestamp`.
     func variant(at timestamp: Int64) -> StreamVariant? {
-        marks.last { $0.from <= timestamp }?.variant ?? marks.first?.variant
+        if let mark = marks.last(where: { $0.from <= timestamp }) { return mark.variant }
+        return marks.first?.variant
     }
 }

@@ -135,6 +135,37 @@ final class HLSPlaybackTests: XCTestCase {
         }
     }
 
+    /// A seek starts a new stream at the segment holding the target; the frames before it in that
+    /// segment are decoded and skipped, as for files.
+    func testSeekLandsOnTheRequestedFrame() throws {
+        for set in ["hls", "fmp4"] {
+            let engine = try PlaybackEngine(configuration: EngineConfiguration(
+                output: .offscreen, looping: true, untimed: true, stop: StopCondition(frames: 1)))
+            try engine.load(fixture.url("/\(set)/master-low-first.m3u8"))
+            XCTAssertEqual(engine.waitUntilReady(timeout: 10), .loading)
+            engine.seek(to: 2.5)
+            XCTAssertEqual(engine.run(), .finished)
+            XCTAssertEqual(engine.currentFrame?.positionInPass ?? 0, 2.5, accuracy: 1e-6, set)
+            // And from pass 1, after a wrap, to 1 s into the pass.
+            let later = try PlaybackEngine(configuration: EngineConfiguration(
+                output: .offscreen, looping: true, untimed: true, stop: StopCondition(frames: 130)))
+            var shown: [(pass: Int, position: Double)] = []
+            var seeked = false
+            later.onFramePresented = { frame in
+                shown.append((frame.pass, frame.positionInPass))
+                if frame.pass == 1, !seeked {
+                    seeked = true
+                    later.seek(to: 1)
+                }
+            }
+            try later.load(fixture.url("/\(set)/master-low-first.m3u8"))
+            later.run()
+            let after = try XCTUnwrap(shown.firstIndex { $0.pass == 1 }.map { shown[($0 + 1)...] }?.first, set)
+            XCTAssertEqual(after.pass, 1, set)
+            XCTAssertEqual(after.position, 1, accuracy: 1e-6, set)
+        }
+    }
+
     /// In real time: the interval at each wrap, measured by the presenter, is one frame interval.
     func testSeamInRealTime() throws {
         let probe = NetworkProbe { $0.network.variant = .minBitrate }
