@@ -22,7 +22,10 @@ struct InputAccess: Sendable, Equatable {
         case .localMedia, .localPlaylist:
             return .localFile
         case .remote, .other:
-            return InputAccess(protocolWhitelist: SourcePolicy.protocolWhitelist(for: kind),
+            var protocols = SourcePolicy.protocolWhitelist(for: kind)
+            // A scheme the app allowed for its own sources (rtsp, rtmp…) runs on these transports.
+            if case .other = kind { protocols += ",tcp,udp,tls,rtp,srtp" }
+            return InputAccess(protocolWhitelist: protocols,
                                stallTimeout: options.effectiveStallTimeout,
                                maxRedirects: options.allowedSources.hosts == nil ? nil : 0)
         }

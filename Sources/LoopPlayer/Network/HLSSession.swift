@@ -108,7 +108,8 @@ final class HLSSession: Sendable {
     }
 
     private struct State {
-        var selector: VariantSelector
+        /// Made by `load()`; the schedule runs only after it.
+        var selector: VariantSelector?
         var media: [Int: Media] = [:]
         var cursor = Cursor.vod(pass: 0, time: 0)
         var lastPass = 0
@@ -145,12 +146,7 @@ final class HLSSession: Sendable {
         fetcher = ResourceFetcher(http: HTTPFetcher(options: options.fetchOptions))
         loader = HLSPlaylistLoader(fetcher: fetcher, timeout: max(options.effectiveStallTimeout, 5))
         cache = options.segmentCacheBytes > 0 ? SegmentCache(budget: options.segmentCacheBytes) : nil
-        let placeholder = VariantSelector(variants: [VariantSelector.Candidate(bandwidth: 0)]) ?? Self.unreachable()
-        state = Mutex(State(selector: placeholder))
-    }
-
-    private static func unreachable() -> VariantSelector {
-        preconditionFailure("a selector with one candidate always exists")
+        state = Mutex(State())
     }
 
     // MARK: What the demuxer reads
@@ -166,7 +162,7 @@ final class HLSSession: Sendable {
     var cachedBytes: Int { cache?.byteCount ?? 0 }
 
     /// The variant in use by the schedule now.
-    var currentVariant: Int { state.withLock { $0.selector.current } }
+    var currentVariant: Int { state.withLock { $0.selector?.current ?? 0 } }
 
     // MARK: Loading
 
@@ -231,7 +227,7 @@ final class HLSSession: Sendable {
     /// The start of the segment holding `position` (seconds inside a pass) in the current variant.
     func segmentStart(containing position: Double) -> Double {
         state.withLock { state in
-            guard let media = state.media[state.selector.current] else { return 0 }
+            guard let media = state.media[state.selector?.current ?? 0] else { return 0 }
             return media.starts.isEmpty ? 0 : media.starts[media.index(containing: position)]
         }
     }
@@ -309,9 +305,10 @@ final class HLSSession: Sendable {
         state.withLock { state in
             state.ahead.append((delivered.index, delivered.segment.duration))
             if state.ahead.count > 4096 { state.ahead.removeFirst(2048) }
-            guard !delivered.fromCache else { return }
-            state.selector.record(bytes: delivered.byteCount, seconds: delivered.networkSeconds, at: MonotonicCondition.now)
-            controls.remember(state.selector.throughput)
+            guard !delivered.fromCache, var selector = state.selector else { return }
+            selector.record(bytes: delivered.byteCount, seconds: delivered.networkSeconds, at: MonotonicCondition.now)
+            state.selector = selector
+            controls.remember(selector.throughput)
         }
     }
 
@@ -332,20 +329,22 @@ final class HLSSession: Sendable {
         let output = Self.resolution(controls.outputSize)
         let buffer = bufferSeconds
         return state.withLock { state in
-            if preference != state.selector.preference,
-               let replacement = VariantSelector(variants: state.selector.candidates, preference: preference, outputSize: output,
-                                                 tuning: options.variantTuning, throughput: state.selector.throughput) {
-                state.selector = replacement
-                _ = state.selector.start()
+            guard var selector = state.selector else { return 0 }
+            defer { state.selector = selector }
+            if preference != selector.preference,
+               let replacement = VariantSelector(variants: selector.candidates, preference: preference, outputSize: output,
+                                                 tuning: options.variantTuning, throughput: selector.throughput) {
+                selector = replacement
+                _ = selector.start()
             }
-            state.selector.setOutputSize(output)
+            selector.setOutputSize(output)
             if first && !state.streamStarted {
                 state.streamStarted = true
-                return state.selector.current
+                return selector.current
             }
-            let decision = state.selector.next(bufferSeconds: buffer, now: MonotonicCondition.now)
+            let decision = selector.next(bufferSeconds: buffer, now: MonotonicCondition.now)
             if decision.switched {
-                logger.info("HLS: variant #\(decision.variant) (\(state.selector.candidates[decision.variant].bandwidth) b/s) next: \(decision.reason.rawValue), buffer \(String(format: "%.1f", buffer)) s")
+                logger.info("HLS: variant #\(decision.variant) (\(selector.candidates[decision.variant].bandwidth) b/s) next: \(decision.reason.rawValue), buffer \(String(format: "%.1f", buffer)) s")
             }
             return decision.variant
         }

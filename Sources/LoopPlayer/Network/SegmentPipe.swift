@@ -92,9 +92,7 @@ final class SegmentPipe: @unchecked Sendable {  // every field guarded by `condi
         condition.lock()
         defer { condition.unlock() }
         while !closed && count == 0 && ending == nil && !interruptPending && boundaries.first != read {
-            if !condition.wait(until: deadline), MonotonicCondition.now >= deadline {
-                return count == 0 ? .timedOut : .bytes(0)
-            }
+            if !condition.wait(until: deadline), MonotonicCondition.now >= deadline { return .timedOut }
         }
         if closed { return .closed }
         if boundaries.first == read {

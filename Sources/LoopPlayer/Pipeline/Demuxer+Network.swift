@@ -399,7 +399,9 @@ extension Demuxer {
         case let .hls(hls):
             return restartStream(hls, at: 0, pass: reading.pass + 1, &reading)
         case let .progressive(progressive):
-            if reading.input.rewind() { return true }
+            // A server without byte ranges cannot seek back: open it again at once; only when that
+            // fails is the network at fault (tried again until the give-up time).
+            if reading.input.rewind() || reopen(&reading) { return true }
             progressive.reset()
             return reconnect(progressive, &reading)
         case .local:

@@ -71,6 +71,7 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         var network = NetworkReading.local
         /// A live stream: no passes, looping does not apply.
         var isLive = false
+        var saidLiveIsNotLooped = false
         /// A fatal error was reported: the thread ends, nothing more is sent.
         var failed = false
     }
@@ -86,7 +87,14 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
                 perform(seek, &reading)
                 continue
             }
-            if reading.isLive { requests.looping = false }  // said once at the open
+            if reading.isLive {
+                // Looping does not apply to a live stream: said (once) whenever it is asked for.
+                if requests.looping && !reading.saidLiveIsNotLooped {
+                    reading.saidLiveIsNotLooped = true
+                    status.post(.warning(.liveStreamNotLooped(source: location.description)))
+                }
+                requests.looping = false
+            }
             if reading.atEnd {
                 if requests.looping {  // looping was switched on after the end: continue with the next pass
                     reading.atEnd = false
@@ -153,12 +161,7 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         var reading = Reading(input: input, timeline: timeline, soundRouted: sound != nil,
                               subtitleStreams: Set(subtitleDecoders.keys))
         reading.network = network
-        if case let .hls(hls) = network {
-            reading.isLive = hls.session.isLive
-            if reading.isLive && control.isLooping {
-                status.post(.warning(.liveStreamNotLooped(source: location.description)))
-            }
-        }
+        if case let .hls(hls) = network { reading.isLive = hls.session.isLive }
         return reading
     }
 
