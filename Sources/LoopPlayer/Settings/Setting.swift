@@ -1,3 +1,4 @@
+import Foundation
 import Filters
 import Overlay
 
@@ -212,6 +213,26 @@ public struct HLSVariant: Setting, Equatable {
     public static func validate(_ value: VariantPreference) throws(PlayerError) {
         if case let .bitrate(bits) = value, bits <= 0 {
             throw .invalidSetting(name: "HLSVariant", value: "\(bits)", reason: "expected a positive number of bits per second")
+        }
+    }
+}
+
+extension VariantPreference {
+    /// From mpv's `--hls-bitrate` words: `max`, `min`, a number of bits per second (`1500000`,
+    /// `1500k`, `1.5M`), or `auto`. Anything else throws `invalidSetting`.
+    public init(parsing text: String) throws(PlayerError) {
+        let word = text.trimmingCharacters(in: .whitespaces).lowercased()
+        switch word {
+        case "max", "maximum": self = .maxBitrate
+        case "min", "minimum": self = .minBitrate
+        case "auto", "automatic": self = .automatic
+        default:
+            let multiplier: Double = word.hasSuffix("k") ? 1e3 : word.hasSuffix("m") ? 1e6 : 1
+            let digits = multiplier == 1 ? word : String(word.dropLast())
+            guard let value = Double(digits), value.isFinite, value * multiplier >= 1, value * multiplier < 1e12 else {
+                throw .invalidSetting(name: "HLSVariant", value: text, reason: "expected max, min, auto or bits per second")
+            }
+            self = .bitrate(Int((value * multiplier).rounded()))
         }
     }
 }

@@ -151,7 +151,7 @@ final class HLSPlaybackTests: XCTestCase {
                 output: .offscreen, looping: true, untimed: true, stop: StopCondition(frames: 130)))
             var shown: [(pass: Int, position: Double)] = []
             var seeked = false
-            later.onFramePresented = { frame in
+            later.onFramePresented = { [unowned later] frame in
                 shown.append((frame.pass, frame.positionInPass))
                 if frame.pass == 1, !seeked {
                     seeked = true

@@ -83,15 +83,15 @@ final class NetworkFaultTests: XCTestCase {
         let player = ExtVideoPlayer { VideoSettings { SourceName(url); Loop(); NetworkTimeout(1); Events() } }
         let states = Mutex<[PlayerState]>([])
         let server = fixture.server
-        player.onStateChange { state in
+        player.onStateChange { [weak player] state in
             states.withLock { $0.append(state) }
-            if case .failed = state {
+            if case .failed = state, let player {
                 Thread {
                     try? server.restart()
                     player.retry()
                 }.start()
             }
-            if state == .playing { player.stop() }
+            if state == .playing { player?.stop() }
         }
         player.runHeadless(until: StopCondition(duration: 20, exitOnFailure: false))
         let seen = states.withLock { $0 }

@@ -136,6 +136,31 @@ final class NetworkPartsTests: XCTestCase {
         XCTAssertFalse(HLSSession.isAudioOnly([]))
     }
 
+    /// loopplay's `--hls-bitrate` words, and the settings' validation.
+    func testVariantPreferenceWordsAndSettings() throws {
+        XCTAssertEqual(try VariantPreference(parsing: "max"), .maxBitrate)
+        XCTAssertEqual(try VariantPreference(parsing: "MIN"), .minBitrate)
+        XCTAssertEqual(try VariantPreference(parsing: "auto"), .automatic)
+        XCTAssertEqual(try VariantPreference(parsing: "1500000"), .bitrate(1_500_000))
+        XCTAssertEqual(try VariantPreference(parsing: "1500k"), .bitrate(1_500_000))
+        XCTAssertEqual(try VariantPreference(parsing: "1.5M"), .bitrate(1_500_000))
+        for bad in ["", "fast", "-3", "0"] {
+            XCTAssertThrowsError(try VariantPreference(parsing: bad), bad)
+        }
+        let settings = VideoSettings {
+            SourceName("https://cdn.example.com/a.m3u8")
+            HLSVariant(.bitrate(800_000))
+            NetworkTimeout(12)
+            AllowedSources(schemes: ["https"], hosts: ["*.example.com"])
+        }
+        XCTAssertNoThrow(try settings.validate())
+        XCTAssertEqual(settings.networkOptions.variant, .bitrate(800_000))
+        XCTAssertEqual(settings.networkOptions.timeout, 12)
+        XCTAssertEqual(settings.networkOptions.allowedSources.hosts, ["*.example.com"])
+        XCTAssertThrowsError(try VideoSettings { SourceName("x"); NetworkTimeout(0) }.validate())
+        XCTAssertThrowsError(try VideoSettings { SourceName("x"); HLSVariant(.bitrate(0)) }.validate())
+    }
+
     /// How each kind of source is read, and what FFmpeg may use for it.
     func testSourcePlansAndAccess() throws {
         let controls = NetworkControls()
