@@ -145,6 +145,22 @@ struct Loopplay: ParsableCommand {
                                valueName: "id"))
     var sid: String?
 
+    @Option(help: ArgumentHelp("HLS variant: max, min, auto (by measured throughput and window size, switching while playing) or bits per second (1500000, 1500k, 1.5M: the highest not above it).",
+                               valueName: "max|min|auto|bits"))
+    var hlsBitrate: String?
+
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Seconds a network source may keep failing (server gone, stalled) before it is an error (\(NetworkTimeout.validRange.lowerBound)…\(NetworkTimeout.validRange.upperBound), default \(NetworkTimeout.defaultValue)).",
+                               valueName: "seconds"))
+    var networkTimeout: Double?
+
+    @Option(help: ArgumentHelp("Hosts sources may come from, comma-separated (*.example.com matches subdomains); others are refused.",
+                               valueName: "hosts"))
+    var allowedHosts: String?
+
+    @Option(help: ArgumentHelp("URL schemes sources may use, comma-separated (default file,http,https).", valueName: "schemes"))
+    var allowedSchemes: String?
+
     @Flag(help: "Log what the engine does.")
     var verbose = false
 
@@ -176,6 +192,7 @@ struct Loopplay: ParsableCommand {
         _ = try audioTrackChoice()
         _ = try subtitleOptions()
         if let errorColor { do { _ = try Color(parsing: errorColor) } catch { throw ValidationError("invalid --error-color: \(error.description)") } }
+        _ = try networkSettings()
         if let errorFontSize, !EFontSize.validRange.contains(errorFontSize) {
             throw ValidationError("--error-font-size must be \(EFontSize.validRange.lowerBound)…\(EFontSize.validRange.upperBound) points")
         }
@@ -234,9 +251,16 @@ struct Loopplay: ParsableCommand {
             try? report.write(to: statsPath)
         }
         if case let .failed(error) = outcome {
-            if !Self.warnings.wasPrinted(error) { StandardError.line(error.description) }
+            if !Self.warnings.wasPrinted(error) { StandardError.line(Self.naming(resolvedSource, error.description)) }
             throw ExitCodes.code(for: error)
         }
+    }
+
+    /// A failure's line starts with the source the user gave (`loopplay: SOURCE: …`): a network
+    /// error names the resource that failed (a segment, a variant playlist), said after the source.
+    static func naming(_ source: String, _ message: String) -> String {
+        let name = PrintableText.escaping(source)
+        return name.isEmpty || message.hasPrefix(name + ": ") ? message : "\(name): \(message)"
     }
 
     private var fallbackSnapshot: String { "loopplay-snapshot.png" }
@@ -300,6 +324,31 @@ struct Loopplay: ParsableCommand {
         return options
     }
 
+    /// `--hls-bitrate`, `--network-timeout`, `--allowed-hosts` and `--allowed-schemes`.
+    private func networkSettings() throws -> (variant: VariantPreference?, timeout: Double?, allowed: AllowedSources?) {
+        var variant: VariantPreference?
+        if let hlsBitrate {
+            do { variant = try VariantPreference(parsing: hlsBitrate) } catch {
+                throw ValidationError("invalid --hls-bitrate '\(hlsBitrate)': expected max, min, auto or bits per second")
+            }
+        }
+        if let networkTimeout, !NetworkTimeout.validRange.contains(networkTimeout) {
+            let range = NetworkTimeout.validRange
+            throw ValidationError("--network-timeout must be \(range.lowerBound)…\(range.upperBound) seconds")
+        }
+        func list(_ text: String, _ flag: String) throws -> [String] {
+            let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard !items.isEmpty, !items.contains(where: \.isEmpty) else { throw ValidationError("\(flag) needs a comma-separated list") }
+            return items
+        }
+        var allowed: AllowedSources?
+        if allowedHosts != nil || allowedSchemes != nil {
+            allowed = AllowedSources(schemes: try allowedSchemes.map { Set(try list($0, "--allowed-schemes")) } ?? AllowedSources.standard.schemes,
+                                     hosts: try allowedHosts.map { try list($0, "--allowed-hosts") })
+        }
+        return (variant, networkTimeout, allowed)
+    }
+
     private func makePlayer() throws -> ExtVideoPlayer {
         var settings = VideoSettings(
             sourceName: resolvedSource, ext: ext, gravity: try VideoGravity(parsing: gravity), timePublishing: timePublishing,
@@ -312,6 +361,10 @@ struct Loopplay: ParsableCommand {
         var layers: [any ShapeLayerBuilderProtocol] = overlay.map { SVGLayer(file: $0) }
         if !overlayText.isEmpty { layers.append(TextLayer(overlayText.joined(separator: "\n"))) }
         settings.vectorLayers = layers
+        let network = try networkSettings()
+        if let variant = network.variant { settings.hlsVariant = variant }
+        if let timeout = network.timeout { settings.networkTimeout = timeout }
+        if let allowed = network.allowed { settings.allowedSources = allowed }
         let player = ExtVideoPlayer(settings: settings)
         player.audioOutput = AudioOptions(track: try audioTrackChoice(), driver: audioDriver, device: audioDevice,
                                           maxChannels: audioChannels)
@@ -321,9 +374,9 @@ struct Loopplay: ParsableCommand {
         // Checked once the player routes FFmpeg's log, so FFmpeg's own complaint stays out of the way.
         do { settings.filters = try parsedFilters() } catch { throw ValidationError(error.description) }
         player.settings = settings
-        let events = events
+        let (events, source) = (events, resolvedSource)
         player.onPlayerEventChange { batch in
-            Self.warnings.print(batch)
+            Self.warnings.print(batch, source: source)
             if events { JSONLines.write(["events": batch.map(\.jsonObject)]) }
         }
         if timePublishing != nil {

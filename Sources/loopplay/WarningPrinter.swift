@@ -11,12 +11,13 @@ final class WarningPrinter: Sendable {
     /// The "looping stops" warning, if one was printed (the exit code says `--loops` was not reached).
     var loopingStopped: PlayerError? { stopped.withLock { $0 } }
 
-    func print(_ events: [PlayerEvent]) {
+    /// Prints the errors among `events`; a source's failure names `source` (see `Loopplay.naming`).
+    func print(_ events: [PlayerEvent], source: String) {
         for case let .error(error) in events {
             if case .displayUnavailable = error { continue }  // the CLI falls back to headless and says so
             if case .loopingStopped = error { stopped.withLock { $0 = error } }
-            let message = error.description
-            guard printed.withLock({ $0.insert(message).inserted }) else { continue }
+            let message = error.isMediaError ? Loopplay.naming(source, error.description) : error.description
+            guard printed.withLock({ $0.insert(error.description).inserted }) else { continue }
             StandardError.line(message)
         }
     }

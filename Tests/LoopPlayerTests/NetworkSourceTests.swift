@@ -73,8 +73,7 @@ final class NetworkSourceTests: XCTestCase {
                                                                            stop: StopCondition(frames: 1)))
         try engine.load("http://127.0.0.1:\(port)/nothing-here.m3u8")
         guard case let .failed(error) = engine.run() else { return XCTFail("played a missing URL") }
-        XCTAssertEqual(error.kind, "unreadableMedia")
-        XCTAssertTrue(error.description.contains("404") || error.description.contains("Not Found"), error.description)
+        XCTAssertEqual(error, .networkError(url: "http://127.0.0.1:\(port)/nothing-here.m3u8", reason: "HTTP 404 Not Found"))
     }
 
     /// A server slower than the video's bitrate: the player reports buffering, then plays on.

@@ -60,6 +60,17 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No audio track has the requested language; `available` lists the tracks there are. The
     /// current track keeps playing.
     case audioTrackNotFound(language: String, available: [String])
+    /// A network source failed for good: an HTTP error such as 404 or 403 (at once), or a server
+    /// that stayed unreachable, stalled or answered 5xx for longer than `NetworkTimeout`.
+    /// `url` is the resource that failed (the playlist, a segment or the media).
+    case networkError(url: String, reason: String)
+    /// The source policy (`AllowedSources`, and what a remote or local source may lead to) refused
+    /// the source or something it names; nothing was opened.
+    case sourceNotAllowed(SourceRefusal)
+    /// An HLS playlist cannot be used (malformed, too large, self-referencing, encrypted…).
+    case invalidPlaylist(HLSError)
+    /// `Loop()` does not apply to a live stream: it plays live (an event, not a failure).
+    case liveStreamNotLooped(source: String)
 
     /// A short stable name for statistics and scripts, e.g. `sourceNotFound`.
     public var kind: String {
@@ -84,6 +95,10 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidSubtitles: "invalidSubtitles"
         case .subtitleTrackNotFound: "subtitleTrackNotFound"
         case .loopingStopped: "loopingStopped"
+        case .networkError: "networkError"
+        case .sourceNotAllowed: "sourceNotAllowed"
+        case .invalidPlaylist: "invalidPlaylist"
+        case .liveStreamNotLooped: "liveStreamNotLooped"
         }
     }
 
@@ -91,9 +106,10 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
     public var isMediaError: Bool {
         switch self {
         case .sourceNotFound, .notAFile, .specialFile, .sourceInaccessible, .emptyFile, .unreadableMedia, .noVideoStream,
-             .decoderUnavailable, .unsupportedVideoSize, .noDecodableFrames, .loopingStopped: true
+             .decoderUnavailable, .unsupportedVideoSize, .noDecodableFrames, .loopingStopped, .networkError,
+             .sourceNotAllowed, .invalidPlaylist: true
         case .invalidSetting, .displayUnavailable, .renderFailed, .invalidFilter, .audioUnavailable,
-             .audioTrackNotFound, .invalidOverlay, .invalidSubtitles, .subtitleTrackNotFound: false
+             .audioTrackNotFound, .invalidOverlay, .invalidSubtitles, .subtitleTrackNotFound, .liveStreamNotLooped: false
         }
     }
 
@@ -132,6 +148,10 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .subtitleTrackNotFound(language, available):
             "no subtitle track matches '\(language)'" + (available.isEmpty ? " (the media has no subtitles)"
                 : " (tracks: \(available.joined(separator: ", ")))") + "; the current choice stays"
+        case let .networkError(url, reason): "\(url): \(reason)"
+        case let .sourceNotAllowed(refusal): refusal.description
+        case let .invalidPlaylist(error): error.description
+        case let .liveStreamNotLooped(source): "\(source): a live stream plays live; looping does not apply"
         }
     }
 }

@@ -26,6 +26,7 @@ final class PlayerSession {
             ?? SubtitleOptions()
         configuration.errorColor = settings.errorColor
         configuration.errorFontSize = settings.errorFontSize
+        configuration.network = settings.networkOptions
         if let custom {
             engine = PlaybackEngine(configuration: configuration, output: custom)
         } else {
@@ -208,6 +209,7 @@ final class PlayerSession {
         if settings.errorColor != previous.errorColor || settings.errorFontSize != previous.errorFontSize {
             engine.setErrorStyle(color: settings.errorColor, fontSize: settings.errorFontSize)
         }
+        if settings.networkOptions != previous.networkOptions { engine.setNetworkOptions(settings.networkOptions) }
         if !settings.sameVectorLayers(as: previous) {
             engine.removeAllVectors()
             settings.vectorLayers.forEach { engine.addVector($0) }

@@ -22,6 +22,9 @@ public enum PlayerEvent: Sendable, Equatable {
     case loopCompleted(Int)
     /// Non-looping media reached its end (the last frame is held).
     case ended
+    /// An HLS source's picture now comes from another variant (also said for the first one):
+    /// its `BANDWIDTH` and the decoded picture's size. Sent when its first frame is shown.
+    case variantChanged(bandwidth: Int, size: PixelSize)
 
     /// The filter that admits this event.
     public var filter: PlayerEventFilter {
@@ -39,6 +42,7 @@ public enum PlayerEvent: Sendable, Equatable {
         case .duration: .durationAny
         case .loopCompleted: .loopCompletedAny
         case .ended: .ended
+        case .variantChanged: .variantChangedAny
         }
     }
 }
@@ -65,6 +69,7 @@ public enum PlayerEventFilter: String, Sendable, Hashable, CaseIterable {
     case durationAny
     case loopCompletedAny
     case ended
+    case variantChangedAny
     /// Accepted for source compatibility; Linux has no system picture-in-picture, so never delivered.
     case startedPiP
     case stoppedPiP
@@ -88,6 +93,8 @@ extension PlayerEvent {
         case let .duration(seconds): ["type": "duration", "seconds": seconds]
         case let .loopCompleted(count): ["type": "loopCompleted", "count": count]
         case .ended: ["type": "ended"]
+        case let .variantChanged(bandwidth, size):
+            ["type": "variantChanged", "bandwidth": bandwidth, "width": size.width, "height": size.height]
         }
     }
 }

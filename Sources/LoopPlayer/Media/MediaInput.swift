@@ -1,6 +1,17 @@
 import CFFmpeg
 import Foundation
 
+/// Why an input could not be opened, and whether trying again later may help (a network failure).
+struct InputFailure: Error {
+    var error: PlayerError
+    var isTransient: Bool
+
+    init(_ error: PlayerError, transient: Bool) {
+        self.error = error
+        isTransient = transient
+    }
+}
+
 /// Owns an opened `AVFormatContext` and knows which streams are played: the video and at most one
 /// audio track. Every other stream is discarded by the demuxer. Used by the demux thread.
 final class MediaInput: @unchecked Sendable {
@@ -20,44 +31,66 @@ final class MediaInput: @unchecked Sendable {
     /// Every subtitle stream of the source, in container order; all of them are read (their packets
     /// are tiny), so a switch shows at once.
     let subtitleTracks: [SubtitleTrack]
-    private let abort: AbortFlag
+    private let interrupt: InputInterrupt
+    /// The HLS stream reader the demuxer reads through (custom I/O); freed after the context.
+    let reader: HLSStreamReader?
 
     /// Opens `location` and selects its best video stream and the audio track `choice` asks for.
-    /// Media with sound but no video play their (automatic) track under a black picture.
-    init(location: MediaLocation, abort: AbortFlag, audio choice: AudioTrackChoice = .automatic) throws(PlayerError) {
-        self.location = location
-        self.abort = abort
-        let name = location.description
-        if case let .file(path) = location { try LocalFile.check(path) }
-
-        var context = avformat_alloc_context()
-        guard context != nil else { throw .unreadableMedia(source: name, cause: FFmpegError(code: -12, context: "out of memory")) }
-        context!.pointee.interrupt_callback.callback = { opaque in
-            guard let opaque else { return 0 }
-            return Unmanaged<AbortFlag>.fromOpaque(opaque).takeUnretainedValue().isRaised ? 1 : 0
+    /// Media with sound but no video play their (automatic) track under a black picture. `access`
+    /// says which protocols FFmpeg may use and how a network source behaves.
+    static func open(_ location: MediaLocation, interrupt: InputInterrupt, audio choice: AudioTrackChoice = .automatic,
+                     access: InputAccess = .localFile) throws(InputFailure) -> MediaInput {
+        if case let .file(path) = location {
+            do { try LocalFile.check(path) } catch { throw InputFailure(error, transient: false) }
         }
-        context!.pointee.interrupt_callback.opaque = Unmanaged.passUnretained(abort).toOpaque()
+        var context: UnsafeMutablePointer<AVFormatContext>? = try allocate(location.description, interrupt: interrupt)
         var options: OpaquePointer?
-        if case .url = location {
-            av_dict_set(&options, "reconnect", "1", 0)
-            av_dict_set(&options, "rw_timeout", "10000000", 0)
-        }
-        let opened = avformat_open_input(&context, location.ffmpegURL, nil, &options)
+        access.apply(to: &options)
+        let status = avformat_open_input(&context, location.ffmpegURL, nil, &options)
         av_dict_free(&options)
-        guard opened >= 0, let context else {
-            throw .unreadableMedia(source: name, cause: FFmpegError(code: opened))
+        guard status >= 0, let context else { throw openError(status, location: location, interrupt: interrupt) }
+        return try MediaInput(opened: context, location: location, interrupt: interrupt, audio: choice, reader: nil)
+    }
+
+    /// Opens the container `reader` delivers (an HLS stream, custom I/O): `format` names the
+    /// demuxer (nil: probed among the safe ones); nothing may be opened from inside the stream.
+    static func open(reader: HLSStreamReader, format: String?, location: MediaLocation, interrupt: InputInterrupt,
+                     audio choice: AudioTrackChoice = .automatic) throws(InputFailure) -> MediaInput {
+        let allocated = try allocate(location.description, interrupt: interrupt)
+        guard let io = reader.ioContext else {
+            avformat_free_context(allocated)
+            throw InputFailure(.unreadableMedia(source: location.description, cause: FFmpegError(code: -12, context: "out of memory")),
+                               transient: false)
         }
+        allocated.pointee.pb = io
+        allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        var options: OpaquePointer?
+        av_dict_set(&options, "protocol_whitelist", "none", 0)
+        av_dict_set(&options, "format_whitelist", InputAccess.safeFormats, 0)
+        var context: UnsafeMutablePointer<AVFormatContext>? = allocated
+        let status = avformat_open_input(&context, nil, format.flatMap { av_find_input_format($0) }, &options)
+        av_dict_free(&options)
+        guard status >= 0, let context else { throw openError(status, location: location, interrupt: interrupt) }
+        return try MediaInput(opened: context, location: location, interrupt: interrupt, audio: choice, reader: reader)
+    }
+
+    private init(opened context: UnsafeMutablePointer<AVFormatContext>, location: MediaLocation, interrupt: InputInterrupt,
+                 audio choice: AudioTrackChoice, reader: HLSStreamReader?) throws(InputFailure) {
+        self.location = location
+        self.interrupt = interrupt
+        self.reader = reader
+        let name = location.description
         let probed = avformat_find_stream_info(context, nil)
         if probed < 0 {
             var doomed: UnsafeMutablePointer<AVFormatContext>? = context
             avformat_close_input(&doomed)
-            throw .unreadableMedia(source: name, cause: FFmpegError(code: probed))
+            throw Self.openError(probed, location: location, interrupt: interrupt)
         }
         let index = Self.bestVideoStream(in: context)
         if index >= 0, let size = VideoSizeLimit.unsupportedSize(of: context.pointee.streams[Int(index)]!) {
             var doomed: UnsafeMutablePointer<AVFormatContext>? = context
             avformat_close_input(&doomed)
-            throw .unsupportedVideoSize(source: name, width: size.width, height: size.height)
+            throw InputFailure(.unsupportedVideoSize(source: name, width: size.width, height: size.height), transient: false)
         }
         let tracks = (0..<Int(context.pointee.nb_streams))
             .map { context.pointee.streams[$0]! }
@@ -69,7 +102,7 @@ final class MediaInput: @unchecked Sendable {
         guard index >= 0 || track != nil else {
             var doomed: UnsafeMutablePointer<AVFormatContext>? = context
             avformat_close_input(&doomed)
-            throw .noVideoStream(source: name)
+            throw InputFailure(.noVideoStream(source: name), transient: false)
         }
         self.context = context
         subtitleTracks = SubtitleTrack.all(in: context)
@@ -81,6 +114,37 @@ final class MediaInput: @unchecked Sendable {
         video = index >= 0 ? VideoStreamInfo(stream: stream, format: context) : VideoStreamInfo(blackPictureFor: stream, format: context)
         startTimestamp = stream.pointee.start_time != noTimestamp ? stream.pointee.start_time : 0
         updateDiscards()
+    }
+
+    /// A format context whose interrupt callback asks `interrupt`.
+    private static func allocate(_ name: String, interrupt: InputInterrupt) throws(InputFailure) -> UnsafeMutablePointer<AVFormatContext> {
+        guard let context = avformat_alloc_context() else {
+            throw InputFailure(.unreadableMedia(source: name, cause: FFmpegError(code: -12, context: "out of memory")), transient: false)
+        }
+        context.pointee.interrupt_callback.callback = { opaque in
+            guard let opaque else { return 0 }
+            return Unmanaged<InputInterrupt>.fromOpaque(opaque).takeUnretainedValue().shouldInterrupt() ? 1 : 0
+        }
+        context.pointee.interrupt_callback.opaque = Unmanaged.passUnretained(interrupt).toOpaque()
+        return context
+    }
+
+    /// The error for a failed open: an HTTP status or a network failure is a `networkError`
+    /// naming the URL (transient when waiting may help: 5xx, no connection, a stall); anything
+    /// else is unreadable media.
+    private static func openError(_ status: Int32, location: MediaLocation, interrupt: InputInterrupt) -> InputFailure {
+        let name = location.description
+        guard case .url = location else { return InputFailure(.unreadableMedia(source: name, cause: FFmpegError(code: status)), transient: false) }
+        if interrupt.deadlinePassed { return InputFailure(.networkError(url: name, reason: "no answer in time"), transient: false) }
+        if let http = HTTPErrorStatus(ffmpegCode: status) {
+            return InputFailure(.networkError(url: name, reason: "HTTP \(http)"), transient: http == .serverError)
+        }
+        guard status != FFmpegError.invalidData else {
+            return InputFailure(.unreadableMedia(source: name, cause: FFmpegError(code: status)), transient: false)
+        }
+        // Anything else about a URL is about getting the bytes: a network error naming it.
+        return InputFailure(.networkError(url: name, reason: FFmpegError(code: status).message),
+                            transient: InputAccess.isNetworkFailure(status))
     }
 
     /// Timeline seconds of the start (the timeline stream's start time).
@@ -121,7 +185,7 @@ final class MediaInput: @unchecked Sendable {
     }
 
     deinit {
-        avformat_close_input(&context)
+        avformat_close_input(&context)  // before `reader` (its AVIOContext) is released
     }
 
     var formatContext: UnsafeMutablePointer<AVFormatContext> { context! }
@@ -177,6 +241,20 @@ final class MediaInput: @unchecked Sendable {
         let video = timelineStream
         let videoFirst = avformat_index_get_entry(video, 0)?.pointee.timestamp ?? startTimestamp
         return Double(first) * audio.pointee.time_base.seconds <= Double(videoFirst) * video.pointee.time_base.seconds
+    }
+
+    /// The read position and whether the I/O layer saw an error or an early end (a network body
+    /// cut short), for telling a lost connection from the end of the media.
+    var ioState: (position: Int64, size: Int64, error: Int32, eofReached: Bool)? {
+        guard let io = context?.pointee.pb else { return nil }
+        return (avio_tell(io), avio_size(io), io.pointee.error, io.pointee.eof_reached != 0)
+    }
+
+    /// The codec extradata of `stream` (SPS/PPS, AudioSpecificConfig), to tell containers apart.
+    static func extradata(of stream: UnsafeMutablePointer<AVStream>?) -> [UInt8] {
+        guard let parameters = stream?.pointee.codecpar, let data = parameters.pointee.extradata,
+              parameters.pointee.extradata_size > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: Int(parameters.pointee.extradata_size)))
     }
 
     private static func bestVideoStream(in context: UnsafeMutablePointer<AVFormatContext>) -> Int32 {

@@ -26,10 +26,12 @@ public final class VideoFrame: @unchecked Sendable {  // immutable after init; i
     public let geometry: VideoGeometry
     /// Which filter stack (`FilterStack.revision`) and brightness/contrast produced this picture.
     let filtering: FilterStamp
+    /// The HLS variant it was decoded from (nil for other sources).
+    let variant: StreamVariant?
 
     init(picture: consuming OwnedFrame, unfiltered: consuming OwnedFrame?, filtering: FilterStamp = FilterStamp(),
          time: Double, duration: Double, pass: Int, positionInPass: Double, generation: Int, rotation: Int,
-         streamAspect: Double) {
+         streamAspect: Double, variant: StreamVariant? = nil) {
         let sar = picture.pointer.pointee.sample_aspect_ratio
         geometry = VideoGeometry(width: Int(picture.pointer.pointee.width), height: Int(picture.pointer.pointee.height),
                                  sampleAspectRatio: sar.num > 0 && sar.den > 0 ? sar.seconds : streamAspect,
@@ -43,6 +45,7 @@ public final class VideoFrame: @unchecked Sendable {  // immutable after init; i
         self.pass = pass
         self.positionInPass = positionInPass
         self.generation = generation
+        self.variant = variant
     }
 
     /// The same moment with a differently filtered picture.
@@ -50,7 +53,7 @@ public final class VideoFrame: @unchecked Sendable {  // immutable after init; i
                           filtering: FilterStamp) -> VideoFrame {
         VideoFrame(picture: picture, unfiltered: unfiltered, filtering: filtering, time: time, duration: duration,
                    pass: pass, positionInPass: positionInPass, generation: generation, rotation: geometry.rotation,
-                   streamAspect: geometry.sampleAspectRatio)
+                   streamAspect: geometry.sampleAspectRatio, variant: variant)
     }
 
     /// The picture to show (read-only: renderers and snapshots only read it).

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a network fetch failed. Every case names the URL.
 ///
 /// ```swift
@@ -26,6 +28,8 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     case refused(SourceRefusal)
     /// The fetch was cancelled (player stopping).
     case aborted(url: String)
+    /// A file named by a local playlist cannot be read (missing, not a file, unreadable).
+    case localFile(url: String, reason: String)
 
     /// A short stable name, e.g. `httpStatus`.
     public var kind: String {
@@ -40,6 +44,7 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooLarge: "tooLarge"
         case .refused: "refused"
         case .aborted: "aborted"
+        case .localFile: "localFile"
         }
     }
 
@@ -48,8 +53,10 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     public var isTransient: Bool {
         switch self {
         case let .httpStatus(_, status): status == .serverError
-        case .timedOut, .stalled, .truncated, .connectionLost, .connectionFailed: true
-        case .rangeNotSupported, .tooLarge, .refused, .aborted: false
+        // EINVAL: FFmpeg's http refused where a redirect led (file://…); waiting changes nothing.
+        case let .connectionFailed(_, cause): cause.code != -EINVAL
+        case .timedOut, .stalled, .truncated, .connectionLost: true
+        case .rangeNotSupported, .tooLarge, .refused, .aborted, .localFile: false
         }
     }
 
@@ -57,24 +64,31 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case let .httpStatus(url, _), let .timedOut(url, _), let .stalled(url, _), let .truncated(url, _, _),
              let .connectionLost(url, _, _), let .connectionFailed(url, _), let .rangeNotSupported(url),
-             let .tooLarge(url, _), let .aborted(url):
+             let .tooLarge(url, _), let .aborted(url), let .localFile(url, _):
             url
         case let .refused(refusal): refusal.target
         }
     }
 
     public var description: String {
+        if case let .refused(refusal) = self { return refusal.description }
+        return "\(url): \(reason)"
+    }
+
+    /// What went wrong, without the URL: "HTTP 404 Not Found".
+    public var reason: String {
         switch self {
-        case let .httpStatus(url, status): "\(url): HTTP \(status)"
-        case let .timedOut(url, seconds): "\(url): no complete answer within \(Self.format(seconds)) s"
-        case let .stalled(url, seconds): "\(url): the server sent nothing for \(Self.format(seconds)) s"
-        case let .truncated(url, expected, received): "\(url): the body ended after \(received) of \(expected) bytes"
-        case let .connectionLost(url, received, cause): "\(url): the connection broke after \(received) bytes: \(cause.message)"
-        case let .connectionFailed(url, cause): "\(url): cannot connect: \(cause.message)"
-        case let .rangeNotSupported(url): "\(url): the server does not answer byte-range requests"
-        case let .tooLarge(url, limit): "\(url): larger than \(limit) bytes"
-        case let .refused(refusal): refusal.description
-        case let .aborted(url): "\(url): cancelled"
+        case let .httpStatus(_, status): "HTTP \(status)"
+        case let .timedOut(_, seconds): "no complete answer within \(Self.format(seconds)) s"
+        case let .stalled(_, seconds): "the server sent nothing for \(Self.format(seconds)) s"
+        case let .truncated(_, expected, received): "the body ended after \(received) of \(expected) bytes"
+        case let .connectionLost(_, received, cause): "the connection broke after \(received) bytes: \(cause.message)"
+        case let .connectionFailed(_, cause): "cannot connect: \(cause.message)"
+        case .rangeNotSupported: "the server does not answer byte-range requests"
+        case let .tooLarge(_, limit): "larger than \(limit) bytes"
+        case let .refused(refusal): refusal.reason
+        case .aborted: "cancelled"
+        case let .localFile(_, reason): reason
         }
     }
 

@@ -3,32 +3,36 @@ import Foundation
 import Synchronization
 
 /// HLS segments fetched ahead by a thread and handed to libavformat as one continuous byte stream
-/// through a custom `AVIOContext` (a prototype of the HLS source's lower half).
+/// (the HLS source's lower half; `HLSSession` is the upper half that decides what to fetch).
 ///
 /// ```swift
 /// let stream = HLSByteStream(fetcher: HTTPFetcher()) { index, previous in
 ///     index < media.segments.count ? HLSByteStream.Segment(media.segments[index], variant: 0) : nil
 /// }
+/// let reader = stream.makeReader()          // one AVIOContext per container
 /// var format = avformat_alloc_context()
-/// format.pointee.pb = stream.ioContext
+/// format.pointee.pb = reader.ioContext
 /// format.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
 /// avformat_open_input(&format, nil, av_find_input_format("mpegts"), nil)
 /// … av_read_frame …
-/// avformat_close_input(&format)   // before the stream goes away
+/// avformat_close_input(&format)   // before the reader goes away
 /// stream.stop()
 /// ```
 /// - `schedule(index, previous)` runs on the fetch thread and names segment `index` (nil: the
-///   end). A variant switch is simply a segment from another variant: with aligned segments and
-///   the same timestamps in every variant (what encoders produce for ABR), MPEG-TS continues
-///   seamlessly. A segment with another init section (fMP4) is preceded by that section.
+///   end; a thrown error ends the stream with it). A variant switch is simply a segment from
+///   another variant: with aligned segments and the same timestamps in every variant (what
+///   encoders produce for ABR), MPEG-TS continues seamlessly. A segment with another init section
+///   (fMP4), or one that `restartsContainer`, is preceded by a boundary and its init section: the
+///   reader of the container before it ends there, and a new reader (a new demuxer) continues.
 /// - The pipe holds at most `capacity` bytes: the fetcher waits for the demuxer (time spent
 ///   waiting is subtracted from the throughput measurement, and is not a stall).
 /// - A transient failure (server gone, stall, 5xx, a broken body) is retried with backoff and the
 ///   segment resumed where it broke (a Range request; from the start, skipping what was already
 ///   delivered, when the server refuses ranges) until `giveUpAfter` seconds of failing; then, or at
 ///   once for a permanent failure (404…), the demuxer reads the bytes it has and then an error.
-// @unchecked: `thread` and `context` change only in init, stop() and deinit, called by the owner;
-// the fetch thread and the read callback touch only the pipe, the abort flag and the Mutex.
+/// - With a `SegmentCache`, segments are kept and later read from memory (a VOD loop).
+// @unchecked: `thread` changes only in init and stop(), called by the owner; the fetch thread and
+// the readers touch only the pipe, the abort flag and the Mutex.
 final class HLSByteStream: @unchecked Sendable {
     /// One segment to fetch.
     struct Segment: Sendable, Equatable {
@@ -39,111 +43,146 @@ final class HLSByteStream: @unchecked Sendable {
         var variant: Int
         var sequenceNumber: Int
         var duration: Double
+        /// The pass of a VOD loop it is read in (0 for a live stream).
+        var pass = 0
+        /// Starts a new container even with the init section already sent (an fMP4 loop's wrap:
+        /// the mov demuxer is not made to see its fragments' times go back).
+        var restartsContainer = false
+        /// May be kept in the segment cache (VOD).
+        var cacheable = true
 
         init(url: URL, range: HLSByteRange? = nil, initSection: HLSInitSection? = nil, variant: Int,
-             sequenceNumber: Int, duration: Double) {
+             sequenceNumber: Int, duration: Double, pass: Int = 0) {
             self.url = url
             self.range = range
             self.initSection = initSection
             self.variant = variant
             self.sequenceNumber = sequenceNumber
             self.duration = duration
+            self.pass = pass
         }
 
-        init(_ segment: HLSSegment, variant: Int) {
+        init(_ segment: HLSSegment, variant: Int, pass: Int = 0) {
             self.init(url: segment.url, range: segment.byteRange, initSection: segment.initSection, variant: variant,
-                      sequenceNumber: segment.sequenceNumber, duration: segment.duration)
+                      sequenceNumber: segment.sequenceNumber, duration: segment.duration, pass: pass)
         }
+    }
+
+    /// A segment as it started to arrive: where a packet's stream position maps to.
+    struct Placed: Sendable, Equatable {
+        var segment: Segment
+        /// Its place in the schedule (0, 1, 2…).
+        var index: Int
+        /// Stream position of its first byte (its init section, if one was sent, comes before).
+        var streamOffset: Int64
     }
 
     /// A segment delivered into the stream.
     struct Delivered: Sendable, Equatable {
         var segment: Segment
-        /// Stream position of its first byte (its init section, if one was sent, comes before).
+        var index: Int
         var streamOffset: Int64
         var byteCount: Int
         /// Time on the network, waits for the demuxer excluded: what the variant selector wants.
         var networkSeconds: Double
         /// Failed attempts before it arrived.
         var retries: Int
+        /// Read from the segment cache: nothing was measured.
+        var fromCache = false
     }
 
-    typealias Schedule = @Sendable (_ index: Int, _ previous: Delivered?) -> Segment?
+    typealias Schedule = @Sendable (_ index: Int, _ previous: Delivered?) throws(HLSLoadError) -> Segment?
 
-    private let fetcher: HTTPFetcher
+    /// Delivered segments remembered for inspection (older ones are forgotten: a kiosk runs for days).
+    static let historyLimit = 512
+
+    let giveUpAfter: Double
+    private let fetcher: ResourceFetcher
     private let schedule: Schedule
     private let pipe: SegmentPipe
-    private let abort = AbortFlag()
-    private let giveUpAfter: Double
+    /// Raised by `stop()`; the fetch thread's backoff waits wake on it.
+    let abort: AbortFlag
+    private let cache: SegmentCache?
     private var thread: WorkerThread?
-    private var context: UnsafeMutablePointer<AVIOContext>?
-    private let state = Mutex<(delivered: [Delivered], retrying: FetchError?, failure: FetchError?)>(([], nil, nil))
+    private struct State {
+        var placed: [Placed] = []
+        var delivered: [Delivered] = []
+        var deliveredCount = 0
+        var retrying: FetchError?
+        var failure: HLSLoadError?
+    }
+    private let state = Mutex(State())
 
-    init(fetcher: HTTPFetcher, capacity: Int = 4 << 20, giveUpAfter: Double = 30, schedule: @escaping Schedule) {
+    init(fetcher: ResourceFetcher, capacity: Int = 4 << 20, giveUpAfter: Double = 30, cache: SegmentCache? = nil,
+         abort: AbortFlag = AbortFlag(), schedule: @escaping Schedule) {
         self.fetcher = fetcher
         self.schedule = schedule
         self.giveUpAfter = giveUpAfter
+        self.cache = cache
+        self.abort = abort
         pipe = SegmentPipe(capacity: capacity)
-        let size: Int32 = 64 << 10
-        if let buffer = av_malloc(Int(size)) {
-            context = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), size, 0,
-                                         Unmanaged.passUnretained(self).toOpaque(), Self.readPacket, nil, nil)
-            if context == nil { av_free(buffer) }
-        }
         let worker = WorkerThread(name: "lp-hls-fetch") { [self] in fetchLoop() }
         // Without its thread nothing would ever arrive: the demuxer's reads end at once instead.
         if !worker.started { pipe.close() }
         thread = worker
     }
 
-    deinit {
-        stop()
-        if let context { av_free(context.pointee.buffer) }
-        avio_context_free(&context)
+    convenience init(fetcher: HTTPFetcher, capacity: Int = 4 << 20, giveUpAfter: Double = 30,
+                     schedule: @escaping Schedule) {
+        self.init(fetcher: ResourceFetcher(http: fetcher), capacity: capacity, giveUpAfter: giveUpAfter, schedule: schedule)
     }
 
-    /// The context to set as an `AVFormatContext`'s `pb` (with `AVFMT_FLAG_CUSTOM_IO`); nil if
-    /// FFmpeg could not allocate it. Close the format context before `stop()`.
-    var ioContext: UnsafeMutablePointer<AVIOContext>? { context }
+    deinit { stop() }
 
-    /// Segments delivered so far, in order.
+    /// A reader for the next container: the `AVIOContext` a demuxer reads from, starting at the
+    /// stream position where the previous reader stopped.
+    func makeReader() -> HLSStreamReader { HLSStreamReader(stream: self, pipe: pipe) }
+
+    /// The last delivered segments (at most `historyLimit`), in order.
     var delivered: [Delivered] { state.withLock { $0.delivered } }
-    /// The failure being retried now, if any (for a `buffering` state).
+    /// How many segments were delivered in all.
+    var deliveredCount: Int { state.withLock { $0.deliveredCount } }
+    /// The failure being retried now, if any.
     var retrying: FetchError? { state.withLock { $0.retrying } }
     /// The failure that ended the stream, if any.
-    var failure: FetchError? { state.withLock { $0.failure } }
+    var failure: HLSLoadError? { state.withLock { $0.failure } }
     /// Bytes fetched and not yet read by the demuxer.
     var bufferedBytes: Int { pipe.buffered }
 
-    /// The delivered segment holding stream position `position` (a packet's `pos`).
-    func segment(at position: Int64) -> Delivered? {
-        delivered.last { $0.streamOffset <= position }
+    /// The segment holding stream position `position` (a packet's `pos` plus its reader's start),
+    /// whether or not it has arrived completely.
+    func segment(at position: Int64) -> Placed? {
+        state.withLock { state in
+            // Binary search: the last segment starting at or before `position`.
+            var low = 0, high = state.placed.count
+            while low < high {
+                let middle = (low + high) / 2
+                if state.placed[middle].streamOffset <= position { low = middle + 1 } else { high = middle }
+            }
+            return low > 0 ? state.placed[low - 1] : nil
+        }
     }
 
-    /// Stops fetching and wakes the demuxer (its reads then fail with `AVERROR_EXIT`). Idempotent.
-    func stop() {
+    /// Wakes the demuxer if it waits for bytes (a seek wants it back); its read fails once.
+    func interruptRead() { pipe.interruptRead() }
+
+    /// Stops fetching and wakes the demuxer without waiting for the fetch thread (any thread).
+    func cancel() {
         abort.raise()
         pipe.close()
+    }
+
+    /// Stops fetching, wakes the demuxer (its reads then fail with `AVERROR_EXIT`) and waits for
+    /// the fetch thread. Idempotent.
+    func stop() {
+        cancel()
         thread?.join()
         thread = nil
     }
 
-    // MARK: Demuxer side
-
-    private static let readPacket: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
-        opaque, buffer, size in
-        guard let opaque, let buffer else { return FFmpegError.endOfFile }
-        let stream = Unmanaged<HLSByteStream>.fromOpaque(opaque).takeUnretainedValue()
-        switch stream.pipe.read(into: buffer, maximum: Int(size)) {
-        case let .bytes(count): return Int32(count)
-        case .end: return FFmpegError.endOfFile
-        case .failed: return -EIO
-        case .closed: return averrorExit
-        }
-    }
-
-    /// FFmpeg's `AVERROR_EXIT` (`FFERRTAG('E','X','I','T')`), which Swift cannot import.
-    private static let averrorExit = -Int32(bitPattern: 0x45 | 0x58 << 8 | 0x49 << 16 | 0x54 << 24)
+    /// Seconds a reader waits for bytes before it gives up on its own (a backstop: the fetch thread
+    /// gives up first, at `giveUpAfter`).
+    var readPatience: Double { giveUpAfter + fetcher.http.options.stallTimeout + 5 }
 
     // MARK: Fetch thread
 
@@ -151,36 +190,72 @@ final class HLSByteStream: @unchecked Sendable {
         var index = 0
         var previous: Delivered?
         var initSent: HLSInitSection?
-        while !abort.isRaised, let segment = schedule(index, previous) {
+        while !abort.isRaised {
+            let next: Segment?
+            do { next = try schedule(index, previous) } catch {
+                if abort.isRaised { return }
+                return end(with: error)
+            }
+            guard let segment = next else { break }
             do {
-                if let initSection = segment.initSection, initSection != initSent {
-                    _ = try deliver(initSection.url, range: initSection.byteRange)
+                if let initSection = segment.initSection, initSection != initSent || segment.restartsContainer {
+                    pipe.markBoundary()
+                    _ = try deliver(initSection.url, range: initSection.byteRange, segment: segment)
                     initSent = initSection
                 }
                 let offset = pipe.totalWritten
-                let (bytes, seconds, retries) = try deliver(segment.url, range: segment.range)
-                let done = Delivered(segment: segment, streamOffset: offset, byteCount: bytes, networkSeconds: seconds, retries: retries)
-                state.withLock { $0.delivered.append(done) }
+                place(Placed(segment: segment, index: index, streamOffset: offset))
+                let (bytes, seconds, retries, cached) = try deliver(segment.url, range: segment.range, segment: segment)
+                let done = Delivered(segment: segment, index: index, streamOffset: offset, byteCount: bytes,
+                                     networkSeconds: seconds, retries: retries, fromCache: cached)
+                state.withLock { state in
+                    state.delivered.append(done)
+                    state.deliveredCount += 1
+                    if state.delivered.count > Self.historyLimit { state.delivered.removeFirst(state.delivered.count / 2) }
+                }
                 previous = done
                 index += 1
             } catch {
                 if case .aborted = error { return }
-                logger.notice("HLS segment failed: \(error)")
-                state.withLock { $0.failure = error; $0.retrying = nil }
-                pipe.fail(error)
-                return
+                return end(with: .fetch(error))
             }
         }
         pipe.finish()
     }
 
-    /// Fetches `url` (or `range` of it) into the pipe, retrying transient failures and resuming
-    /// where the bytes stopped. Returns the bytes, the network seconds of the last attempt and
-    /// the number of retries.
-    private func deliver(_ url: URL, range: HLSByteRange?) throws(FetchError) -> (Int, Double, Int) {
+    private func end(with error: HLSLoadError) {
+        logger.notice("HLS stream failed: \(error)")
+        state.withLock { $0.failure = error; $0.retrying = nil }
+        pipe.fail(error)
+    }
+
+    /// Records where a segment starts, forgetting segments the demuxer is long past.
+    private func place(_ placed: Placed) {
+        let consumed = pipe.totalRead
+        state.withLock { state in
+            state.placed.append(placed)
+            // The demuxer asks about positions a little behind what it read (its own buffers and one
+            // PES): segments entirely more than 8 MiB behind are never asked about again.
+            var drop = 0
+            while drop + 1 < state.placed.count, state.placed[drop + 1].streamOffset < consumed - (8 << 20) { drop += 1 }
+            if drop > 0 { state.placed.removeFirst(drop) }
+        }
+    }
+
+    /// Fetches `url` (or `range` of it) into the pipe, from the cache when it has it, retrying
+    /// transient failures and resuming where the bytes stopped. Returns the bytes, the network
+    /// seconds of the last attempt, the number of retries and whether it came from the cache.
+    private func deliver(_ url: URL, range: HLSByteRange?, segment: Segment) throws(FetchError) -> (Int, Double, Int, Bool) {
+        let key = SegmentCache.Key(url: url, range: range)
+        if let cached = cache?.bytes(for: key) {
+            let written = cached.withUnsafeBytes { pipe.write($0) }.written
+            guard written else { throw .aborted(url: url.absoluteString) }
+            return (cached.count, 0, 0, true)
+        }
+        var kept: [UInt8]? = segment.cacheable && cache?.accepts(variant: segment.variant) == true ? [] : nil
         var delivered = 0
         var retries = 0
-        var failingSince: UInt64?
+        var failingSince: Double?
         var rangesWork = true
         while true {
             var waited = 0.0
@@ -199,11 +274,15 @@ final class HLSByteStream: @unchecked Sendable {
                     let result = pipe.write(chunk)
                     waited += result.waited
                     closed = !result.written
-                    if result.written { delivered += chunk.count }
+                    if result.written {
+                        delivered += chunk.count
+                        kept?.append(contentsOf: chunk)
+                    }
                     return result.written
                 }
                 state.withLock { $0.retrying = nil }
-                return (delivered, max(0, transfer.seconds - waited), retries)
+                if let kept, let cache { cache.store(kept, for: key, variant: segment.variant) }
+                return (delivered, max(0, transfer.seconds - waited), retries, false)
             } catch {
                 if closed || abort.isRaised { throw .aborted(url: url.absoluteString) }
                 if case .rangeNotSupported = error, rangesWork {
@@ -211,10 +290,10 @@ final class HLSByteStream: @unchecked Sendable {
                     continue
                 }
                 guard error.isTransient else { throw error }
-                let now = NetworkWatch.now()
+                let now = MonotonicCondition.now
                 let since = failingSince ?? now
                 failingSince = since
-                let failing = Double(now - since) / 1e9
+                let failing = now - since
                 guard failing < giveUpAfter else { throw error }
                 state.withLock { $0.retrying = error }
                 retries += 1
@@ -222,10 +301,76 @@ final class HLSByteStream: @unchecked Sendable {
                 // 0.25 s, 0.5 s, 1 s, then every 2 s, the last attempt at the give-up time; woken
                 // early by stop().
                 let pause = min(2.0, 0.25 * pow(2, Double(min(retries - 1, 4))), giveUpAfter - failing)
-                let until = NetworkWatch.now() + UInt64(pause * 1e9)
-                while NetworkWatch.now() < until && !abort.isRaised { usleep(10_000) }
-                if abort.isRaised { throw .aborted(url: url.absoluteString) }
+                guard abort.sleep(until: MonotonicCondition.now + pause) else { throw .aborted(url: url.absoluteString) }
             }
         }
     }
+}
+
+/// One container's view of an `HLSByteStream`: the single owner of the `AVIOContext` one demuxer
+/// reads through. It starts where the previous reader stopped and ends at the next boundary (an
+/// fMP4 variant switch), so the demuxer that follows starts exactly at the new container.
+// @unchecked: used by the demux thread only (FFmpeg calls `readPacket` on the thread that reads).
+final class HLSStreamReader: @unchecked Sendable {
+    /// Kept alive while FFmpeg may read.
+    let stream: HLSByteStream
+    private let pipe: SegmentPipe
+    /// Stream position of this reader's first byte: add it to a packet's `pos`.
+    let startOffset: Int64
+    private var context: UnsafeMutablePointer<AVIOContext>?
+    /// The reader stopped at a boundary: a new container follows (not the end of the stream).
+    private(set) var reachedBoundary = false
+    /// A read was interrupted (a seek or stop): its error is not the stream's.
+    private(set) var wasInterrupted = false
+
+    fileprivate init(stream: HLSByteStream, pipe: SegmentPipe) {
+        self.stream = stream
+        self.pipe = pipe
+        startOffset = pipe.totalRead
+        let size: Int32 = 64 << 10
+        if let buffer = av_malloc(Int(size)) {
+            context = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), size, 0,
+                                         Unmanaged.passUnretained(self).toOpaque(), Self.readPacket, nil, nil)
+            if context == nil { av_free(buffer) }
+        }
+    }
+
+    deinit {
+        if let context { av_free(context.pointee.buffer) }
+        avio_context_free(&context)
+    }
+
+    /// The context to set as an `AVFormatContext`'s `pb` (with `AVFMT_FLAG_CUSTOM_IO`); nil if
+    /// FFmpeg could not allocate it. Close the format context before the reader goes away.
+    var ioContext: UnsafeMutablePointer<AVIOContext>? { context }
+
+    /// The segment a packet read through this reader comes from.
+    func segment(ofPacketAt position: Int64) -> HLSByteStream.Placed? {
+        stream.segment(at: startOffset + max(0, position))
+    }
+
+    private func read(into buffer: UnsafeMutablePointer<UInt8>, size: Int32) -> Int32 {
+        if reachedBoundary { return FFmpegError.endOfFile }
+        switch pipe.read(into: buffer, maximum: Int(size), deadline: MonotonicCondition.now + stream.readPatience) {
+        case let .bytes(count): return Int32(count)
+        case .boundary:
+            reachedBoundary = true
+            return FFmpegError.endOfFile
+        case .end: return FFmpegError.endOfFile
+        case .failed: return -EIO
+        case .timedOut: return -ETIMEDOUT
+        case .interrupted, .closed:
+            wasInterrupted = true
+            return Self.averrorExit
+        }
+    }
+
+    private static let readPacket: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
+        opaque, buffer, size in
+        guard let opaque, let buffer else { return FFmpegError.endOfFile }
+        return Unmanaged<HLSStreamReader>.fromOpaque(opaque).takeUnretainedValue().read(into: buffer, size: size)
+    }
+
+    /// FFmpeg's `AVERROR_EXIT` (`FFERRTAG('E','X','I','T')`), which Swift cannot import.
+    static let averrorExit = -Int32(bitPattern: 0x45 | 0x58 << 8 | 0x49 << 16 | 0x54 << 24)
 }

@@ -45,10 +45,10 @@ private struct HLSPlaylistParser {
     private var lineNumber = 0
 
     // Master playlist state.
-    private var variants: [HLSVariant] = []
+    private var variants: [HLSVariantStream] = []
     private var renditions: [HLSRendition] = []
     /// A variant read from its tag, waiting for its URI line.
-    private var pendingVariant: (variant: HLSVariant, line: Int)?
+    private var pendingVariant: (variant: HLSVariantStream, line: Int)?
 
     // Media playlist state.
     private var segments: [HLSSegment] = []
@@ -170,9 +170,9 @@ private struct HLSPlaylistParser {
     // MARK: Entries
 
     /// A variant from its tag's attributes; its URL comes with the next URI line.
-    private func variant(_ list: HLSAttributeList) throws(HLSError) -> HLSVariant {
+    private func variant(_ list: HLSAttributeList) throws(HLSError) -> HLSVariantStream {
         let tag = "#EXT-X-STREAM-INF"
-        return HLSVariant(
+        return HLSVariantStream(
             url: url,
             bandwidth: try check(list.integer("BANDWIDTH"), tag: tag) ?? 0,
             averageBandwidth: try check(list.integer("AVERAGE-BANDWIDTH"), tag: tag),
@@ -184,7 +184,7 @@ private struct HLSPlaylistParser {
             subtitlesGroup: list.string("SUBTITLES"))
     }
 
-    private mutating func addVariant(uri: String, _ pending: HLSVariant) throws(HLSError) {
+    private mutating func addVariant(uri: String, _ pending: HLSVariantStream) throws(HLSError) {
         var variant = pending
         variant.url = try resolve(uri)
         if Self.sameResource(variant.url, url) { throw .selfReference(url: name) }
@@ -253,7 +253,9 @@ private struct HLSPlaylistParser {
             return .master(HLSMasterPlaylist(url: url, variants: variants, renditions: renditions,
                                              independentSegments: independentSegments))
         }
-        if segments.isEmpty && (hasEndList || playlistType == .vod) { throw .empty(url: name) }
+        // No segments: empty when it can never get any (ended), or when it says nothing of a live
+        // stream either (a bare "#EXTM3U": no target duration to reload it by).
+        if segments.isEmpty && (hasEndList || playlistType == .vod || targetDuration == nil) { throw .empty(url: name) }
         var numbered = segments
         var discontinuities = discontinuitySequence
         for index in numbered.indices {

@@ -38,7 +38,7 @@ public struct HLSLimits: Sendable, Equatable {
 public struct HLSMasterPlaylist: Sendable, Equatable {
     public var url: URL
     /// In playlist order.
-    public var variants: [HLSVariant]
+    public var variants: [HLSVariantStream]
     /// `EXT-X-MEDIA` renditions (alternative audio, subtitles…), in playlist order.
     public var renditions: [HLSRendition]
     public var independentSegments: Bool
@@ -61,7 +61,7 @@ public struct HLSResolution: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// One `EXT-X-STREAM-INF` entry.
-public struct HLSVariant: Sendable, Equatable {
+public struct HLSVariantStream: Sendable, Equatable {
     /// The variant's media playlist.
     public var url: URL
     /// Peak bits per second (`BANDWIDTH`); 0 when the playlist omits it.

@@ -13,33 +13,43 @@ import Foundation
 /// A playlist is read up to `HLSLimits.maxBytes` and no further. URIs resolve against the URL the
 /// playlist came from after redirects, as browsers and FFmpeg's hls demuxer do.
 struct HLSPlaylistLoader: Sendable {
-    let fetcher: HTTPFetcher
+    let fetcher: ResourceFetcher
     var limits = HLSLimits.standard
     /// Seconds for one playlist fetch.
     var timeout = 10.0
 
-    init(fetcher: HTTPFetcher, limits: HLSLimits = .standard, timeout: Double = 10) {
+    init(fetcher: ResourceFetcher, limits: HLSLimits = .standard, timeout: Double = 10) {
         self.fetcher = fetcher
         self.limits = limits
         self.timeout = timeout
     }
 
+    init(fetcher: HTTPFetcher, limits: HLSLimits = .standard, timeout: Double = 10) {
+        self.init(fetcher: ResourceFetcher(http: fetcher), limits: limits, timeout: timeout)
+    }
+
     /// The source playlist, master or media.
     func load(_ url: URL, abort: AbortFlag? = nil) throws(HLSLoadError) -> HLSPlaylist {
-        let (bytes, base) = try fetch(url, abort: abort)
-        do { return try HLSPlaylist.parse(bytes, url: base, limits: limits) } catch { throw .playlist(error) }
+        try loadMeasured(url, abort: abort).playlist
+    }
+
+    /// The source playlist and how its download went (for the variant selector).
+    func loadMeasured(_ url: URL, abort: AbortFlag? = nil) throws(HLSLoadError) -> (playlist: HLSPlaylist, transfer: HTTPFetcher.Transfer) {
+        let (bytes, transfer) = try fetch(url, abort: abort)
+        do { return (try HLSPlaylist.parse(bytes, url: transfer.finalURL, limits: limits), transfer) } catch { throw .playlist(error) }
     }
 
     /// The media playlist of a variant or rendition that `master` lists.
     func loadMedia(_ url: URL, listedBy master: URL, abort: AbortFlag? = nil) throws(HLSLoadError) -> HLSMediaPlaylist {
-        let (bytes, base) = try fetch(url, abort: abort)
-        do { return try HLSPlaylist.parseMedia(bytes, url: base, listedBy: master, limits: limits) } catch { throw .playlist(error) }
+        let (bytes, transfer) = try fetch(url, abort: abort)
+        do {
+            return try HLSPlaylist.parseMedia(bytes, url: transfer.finalURL, listedBy: master, limits: limits)
+        } catch { throw .playlist(error) }
     }
 
-    private func fetch(_ url: URL, abort: AbortFlag?) throws(HLSLoadError) -> (bytes: [UInt8], base: URL) {
+    private func fetch(_ url: URL, abort: AbortFlag?) throws(HLSLoadError) -> (bytes: [UInt8], transfer: HTTPFetcher.Transfer) {
         do {
-            let (bytes, transfer) = try fetcher.fetch(url, timeout: timeout, abort: abort, maxBytes: limits.maxBytes)
-            return (bytes, transfer.finalURL)
+            return try fetcher.fetch(url, timeout: timeout, abort: abort, maxBytes: limits.maxBytes)
         } catch let .tooLarge(name, limit) {
             throw .playlist(.playlistTooLarge(url: name, bytes: limit + 1, limit: limit))
         } catch {
@@ -48,15 +58,44 @@ struct HLSPlaylistLoader: Sendable {
     }
 }
 
-/// A playlist that could not be fetched, or not used.
+/// A playlist or segment that could not be fetched, or not used.
 enum HLSLoadError: Error, Sendable, Equatable, CustomStringConvertible {
     case fetch(FetchError)
     case playlist(HLSError)
+    /// A live playlist brought no new segment for `seconds`.
+    case liveStalled(url: String, seconds: Double)
 
     var description: String {
         switch self {
         case let .fetch(error): error.description
         case let .playlist(error): error.description
+        case let .liveStalled(url, seconds): "\(url): the live playlist brought no new segment for \(Int(seconds.rounded())) s"
+        }
+    }
+
+    /// A short stable name: the fetch's or the playlist's kind, or `liveStalled`.
+    var kind: String {
+        switch self {
+        case let .fetch(error): error.kind
+        case let .playlist(error): error.kind
+        case .liveStalled: "liveStalled"
+        }
+    }
+
+    /// Worth waiting for (a server down, a stall, a 5xx).
+    var isTransient: Bool {
+        if case let .fetch(error) = self { return error.isTransient }
+        return false
+    }
+
+    /// The player's error for it.
+    var playerError: PlayerError {
+        switch self {
+        case let .fetch(.refused(refusal)): .sourceNotAllowed(refusal)
+        case let .fetch(error): .networkError(url: error.url, reason: error.reason)
+        case let .playlist(error): .invalidPlaylist(error)
+        case let .liveStalled(url, seconds):
+            .networkError(url: url, reason: "the live playlist brought no new segment for \(Int(seconds.rounded())) s")
         }
     }
 }

@@ -5,22 +5,35 @@ import Foundation
 /// `write` blocks while full and `read` while empty; `finish`/`fail` end the stream after the
 /// bytes already in it; `close()` wakes both sides at once and makes every later call return.
 /// Positions count every byte ever written, so a demuxer packet's `pos` maps to a segment.
-final class SegmentPipe: @unchecked Sendable {
+///
+/// A *boundary* (`markBoundary()`) splits the stream into containers: a read never crosses it and
+/// returns `.boundary` once when it is reached, so a demuxer of the bytes before it sees an end and
+/// a new one reads what follows (an fMP4 variant switch: a new init section and its fragments).
+final class SegmentPipe: @unchecked Sendable {  // every field guarded by `condition`
     enum ReadResult: Equatable {
         case bytes(Int)
+        /// The bytes read so far end a container; the next read starts the next one.
+        case boundary
         case end
-        case failed(FetchError)
+        case failed(HLSLoadError)
+        /// `interruptRead()` was called while the reader waited (a seek wants the demuxer back).
+        case interrupted
+        /// Nothing arrived before the read's deadline (a backstop: the fetch thread gives up first).
+        case timedOut
         case closed
     }
 
     let capacity: Int
-    private let condition = NSCondition()
-    // Guarded by `condition`.
+    private let condition = MonotonicCondition()
     private var storage: [UInt8]
     private var head = 0
     private var count = 0
     private var written: Int64 = 0
+    private var read: Int64 = 0
+    /// Stream positions of boundaries not yet reached by the reader, in order.
+    private var boundaries: [Int64] = []
     private var ending: ReadResult?
+    private var interruptPending = false
     private var closed = false
 
     init(capacity: Int) {
@@ -32,9 +45,11 @@ final class SegmentPipe: @unchecked Sendable {
     var buffered: Int { condition.withLock { count } }
     /// Every byte ever written: the stream position of the next byte to be written.
     var totalWritten: Int64 { condition.withLock { written } }
+    /// Every byte ever read: the stream position of the next byte to be read.
+    var totalRead: Int64 { condition.withLock { read } }
 
-    /// Appends `bytes`, waiting for room. Returns false (nothing more written) once closed, and
-    /// the seconds spent waiting for room (not network time).
+    /// Appends `bytes`, waiting for room (woken by the reader or `close()`). Returns false (nothing
+    /// more written) once closed, and the seconds spent waiting for room (not network time).
     func write(_ bytes: UnsafeRawBufferPointer) -> (written: Bool, waited: Double) {
         var waited = 0.0
         var offset = 0
@@ -43,9 +58,9 @@ final class SegmentPipe: @unchecked Sendable {
         defer { condition.unlock() }
         while offset < bytes.count {
             if count == capacity {
-                let started = NetworkWatch.now()
+                let started = MonotonicCondition.now
                 while !closed && count == capacity { condition.wait() }
-                waited += Double(NetworkWatch.now() - started) / 1e9
+                waited += MonotonicCondition.now - started
             }
             guard !closed else { return (false, waited) }
             let tail = (head + count) % capacity
@@ -61,16 +76,38 @@ final class SegmentPipe: @unchecked Sendable {
         return (true, waited)
     }
 
-    /// Copies up to `maximum` bytes into `destination`, waiting until there are some.
-    func read(into destination: UnsafeMutableRawPointer, maximum: Int) -> ReadResult {
+    /// Ends the current container here: bytes written from now on belong to the next one. Nothing
+    /// happens at the very start or twice at one position.
+    func markBoundary() {
+        condition.withLock {
+            guard written > 0, boundaries.last != written else { return }
+            boundaries.append(written)
+            condition.broadcast()
+        }
+    }
+
+    /// Copies up to `maximum` bytes into `destination`, waiting until there are some, a boundary,
+    /// the end, an interruption or `deadline` (monotonic seconds).
+    func read(into destination: UnsafeMutableRawPointer, maximum: Int, deadline: Double = .infinity) -> ReadResult {
         condition.lock()
         defer { condition.unlock() }
-        while !closed && count == 0 && ending == nil { condition.wait() }
+        while !closed && count == 0 && ending == nil && !interruptPending && boundaries.first != read {
+            if !condition.wait(until: deadline), MonotonicCondition.now >= deadline { return .timedOut }
+        }
         if closed { return .closed }
+        if boundaries.first == read {
+            boundaries.removeFirst()
+            return .boundary
+        }
+        if count == 0, interruptPending {
+            interruptPending = false
+            return .interrupted
+        }
         if count == 0, let ending { return ending }
+        let limit = boundaries.first.map { min(maximum, Int($0 - read)) } ?? maximum
         var copied = 0
-        while copied < maximum && count > 0 {
-            let run = min(maximum - copied, count, capacity - head)
+        while copied < limit && count > 0 {
+            let run = min(limit - copied, count, capacity - head)
             storage.withUnsafeBytes { source in
                 if let start = source.baseAddress { (destination + copied).copyMemory(from: start + head, byteCount: run) }
             }
@@ -78,15 +115,26 @@ final class SegmentPipe: @unchecked Sendable {
             count -= run
             copied += run
         }
+        read += Int64(copied)
         condition.broadcast()
         return .bytes(copied)
+    }
+
+    /// Wakes a reader waiting for bytes: it returns `.interrupted` (once) instead of waiting on.
+    func interruptRead() {
+        condition.withLock {
+            interruptPending = true
+            condition.broadcast()
+        }
     }
 
     /// No more bytes: `read` says `.end` once the buffered ones are read.
     func finish() { end(with: .end) }
 
     /// The stream failed: `read` reports `error` once the buffered bytes are read.
-    func fail(_ error: FetchError) { end(with: .failed(error)) }
+    func fail(_ error: HLSLoadError) { end(with: .failed(error)) }
+
+    func fail(_ error: FetchError) { fail(.fetch(error)) }
 
     /// Wakes both sides; every later call returns at once.
     func close() {

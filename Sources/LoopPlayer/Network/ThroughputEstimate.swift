@@ -1,8 +1,15 @@
 import Foundation
 
-/// Network throughput from finished downloads: two exponentially weighted averages, weighted by
-/// download time, a fast one (reacts within a couple of segments) and a slow one (ignores a lucky
-/// burst). The estimate is the lower of the two, so it falls quickly and rises slowly.
+/// Network throughput from finished downloads: the bytes downloaded divided by the time they took,
+/// over two windows that forget at different speeds — a fast one (reacts within a couple of
+/// segments) and a slow one (ignores a lucky burst). The estimate is the lower of the two, so it
+/// falls quickly and rises slowly.
+///
+/// Each window keeps decayed sums of bytes and of seconds (a download's share halves every
+/// `halfLife` seconds: of clock time when downloads say when they ended, else of later downloads)
+/// and divides them: a ratio of sums, not an average of rates. An average of rates lets a few near-instant downloads (a fast link, a cache next door)
+/// weigh nothing against one slow one, or, weighted the other way, lets their huge rates swamp it;
+/// the ratio counts every byte and every second once.
 ///
 /// ```swift
 /// var estimate = ThroughputEstimate()
@@ -12,50 +19,52 @@ import Foundation
 public struct ThroughputEstimate: Sendable, Equatable {
     /// Downloads smaller than this measure latency rather than throughput and are ignored.
     public var minimumBytes: Int
-    private var fast: WeightedAverage
-    private var slow: WeightedAverage
+    private var fast: Window
+    private var slow: Window
+    /// When the last download ended (monotonic seconds), if downloads say.
+    private var lastSampleAt: Double?
 
     public init(fastHalfLife: Double = 2, slowHalfLife: Double = 8, minimumBytes: Int = 16_000) {
         self.minimumBytes = minimumBytes
-        fast = WeightedAverage(halfLife: fastHalfLife)
-        slow = WeightedAverage(halfLife: slowHalfLife)
+        fast = Window(halfLife: fastHalfLife)
+        slow = Window(halfLife: slowHalfLife)
     }
 
-    /// Adds one download of `bytes` that took `seconds`.
-    public mutating func add(bytes: Int, seconds: Double) {
+    /// Adds one download of `bytes` that took `seconds` and ended at `now` (monotonic seconds; nil:
+    /// what came before fades by the download's own time only). With `now`, a slow spell fades
+    /// with the clock after the link recovers, however quick the new downloads are.
+    public mutating func add(bytes: Int, seconds: Double, at now: Double? = nil) {
         guard bytes >= minimumBytes, seconds.isFinite else { return }
         // A download faster than the clock can tell is still finite: cap at 1 ms.
         let duration = max(seconds, 0.001)
-        let rate = Double(bytes) * 8 / duration
-        fast.add(rate, weight: duration)
-        slow.add(rate, weight: duration)
+        var elapsed = duration
+        if let now, let last = lastSampleAt { elapsed = max(duration, now - last) }
+        if let now { lastSampleAt = now }
+        fast.add(bytes: Double(bytes), seconds: duration, elapsed: elapsed)
+        slow.add(bytes: Double(bytes), seconds: duration, elapsed: elapsed)
     }
 
     /// Bits per second; nil until a download large enough was added.
     public var bitsPerSecond: Double? {
-        guard let a = fast.value, let b = slow.value else { return nil }
+        guard let a = fast.bitsPerSecond, let b = slow.bitsPerSecond else { return nil }
         return min(a, b)
     }
 
-    /// An exponentially weighted moving average whose weights are seconds: a sample's influence
-    /// halves every `halfLife` seconds of later downloads. Divided by the weight gathered so far,
-    /// so the first samples are not pulled toward zero.
-    private struct WeightedAverage: Sendable, Equatable {
+    /// Decayed sums of bytes and seconds: what came before a download keeps `0.5^(elapsed /
+    /// halfLife)` of its weight.
+    private struct Window: Sendable, Equatable {
         let halfLife: Double
-        private var average = 0.0
-        private var totalWeight = 0.0
+        private var bytes = 0.0
+        private var seconds = 0.0
 
         init(halfLife: Double) { self.halfLife = halfLife }
 
-        mutating func add(_ value: Double, weight: Double) {
-            let keep = pow(0.5, weight / halfLife)
-            average = value * (1 - keep) + keep * average
-            totalWeight += weight
+        mutating func add(bytes added: Double, seconds taken: Double, elapsed: Double) {
+            let keep = pow(0.5, elapsed / halfLife)
+            bytes = bytes * keep + added
+            seconds = seconds * keep + taken
         }
 
-        var value: Double? {
-            guard totalWeight > 0 else { return nil }
-            return average / (1 - pow(0.5, totalWeight / halfLife))
-        }
+        var bitsPerSecond: Double? { seconds > 0 ? bytes * 8 / seconds : nil }
     }
 }

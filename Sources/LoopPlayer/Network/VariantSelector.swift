@@ -55,7 +55,7 @@ public struct VariantSelector: Sendable {
             self.resolution = resolution
         }
 
-        public init(_ variant: HLSVariant) {
+        public init(_ variant: HLSVariantStream) {
             self.init(bandwidth: variant.bandwidth, resolution: variant.resolution)
         }
     }
@@ -123,9 +123,10 @@ public struct VariantSelector: Sendable {
 
     // MARK: Inputs
 
-    /// Records a finished download (a segment, or a playlist: small ones are ignored).
-    public mutating func record(bytes: Int, seconds: Double) {
-        throughput.add(bytes: bytes, seconds: seconds)
+    /// Records a finished download (a segment, or a playlist: small ones are ignored) that ended
+    /// at `now` (monotonic seconds, when known).
+    public mutating func record(bytes: Int, seconds: Double, at now: Double? = nil) {
+        throughput.add(bytes: bytes, seconds: seconds, at: now)
     }
 
     /// The output's size in pixels changed (a window resized); applies at the next decision.

@@ -30,6 +30,9 @@ final class OffscreenOutput: PlayerOutput {
         area = PixelSize(width: max(1, Int(size.width.rounded())), height: max(1, Int(size.height.rounded())))
     }
 
+    /// A fixed area limits the variants; an area that follows the picture does not.
+    var variantLimit: PixelSize? { fixedArea }
+
     func toggleFullscreen() {}
     func close() {}
 }

@@ -41,12 +41,16 @@ protocol PlayerOutput: AnyObject {
     func toggleFullscreen()
     /// The window system resized the window (only windows have one).
     func windowResized(to size: PixelSize)
+    /// The pixels worth fetching a picture for (the HLS variant choice never goes far beyond them);
+    /// nil: no limit. Not the area when the area follows the picture's own size.
+    var variantLimit: PixelSize? { get }
     /// Releases what it holds; nothing is drawn afterwards. Idempotent.
     func close()
 }
 
 extension PlayerOutput {
     func windowResized(to size: PixelSize) {}
+    var variantLimit: PixelSize? { area }
 }
 
 /// A size in whole pixels.

@@ -69,6 +69,16 @@ final class WindowOutput: PlayerOutput {
                          height: min(drawable.height, realSize.height * drawable.height / Int(height)))
     }
 
+    /// The window's area once the user (or fullscreen) sized it; a window that takes each source's
+    /// size would otherwise hold the first variant's: its screen's size limits the variants then.
+    var variantLimit: PixelSize? {
+        if userSized { return area }
+        var bounds = SDL_Rect()
+        let display = SDL_GetWindowDisplayIndex(window)
+        guard display >= 0, SDL_GetDisplayBounds(display, &bounds) == 0, bounds.w > 0, bounds.h > 0 else { return area }
+        return PixelSize(width: Int(bounds.w), height: Int(bounds.h))
+    }
+
     func windowResized(to size: PixelSize) {
         realSize = Self.realSize(of: window)
         if let sizeSet, realSize != sizeSet { userSized = true }

@@ -16,23 +16,27 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         var startAudio: @Sendable (AudioStageStart) -> Bool
     }
 
-    private let location: MediaLocation
-    private let audioChoice: AudioTrackChoice
+    let plan: SourcePlan
+    var location: MediaLocation { plan.location }
+    let audioChoice: AudioTrackChoice
     /// Sound can be played (a driver started and a real clock): audio decoders are made.
-    private let soundWanted: Bool
-    private let control: DemuxerControl
-    private let status: PipelineStatus
-    private let abort: AbortFlag
-    private let video: BoundedQueue<StageMessage>
-    private let audio: BoundedQueue<StageMessage>
+    let soundWanted: Bool
+    let control: DemuxerControl
+    let status: PipelineStatus
+    let abort: AbortFlag
+    /// FFmpeg's interrupt callback: the abort flag and the give-up deadline of network reads.
+    let interrupt: InputInterrupt
+    let video: BoundedQueue<StageMessage>
+    let audio: BoundedQueue<StageMessage>
     private let subtitles: BoundedQueue<StageMessage>
     private let subtitleLibrary: SubtitleLibrary
     private let launcher: Launcher
 
-    init(location: MediaLocation, audioChoice: AudioTrackChoice, soundWanted: Bool, control: DemuxerControl,
+    init(plan: SourcePlan, audioChoice: AudioTrackChoice, soundWanted: Bool, control: DemuxerControl,
          status: PipelineStatus, abort: AbortFlag, video: BoundedQueue<StageMessage>, audio: BoundedQueue<StageMessage>,
          subtitles: BoundedQueue<StageMessage>, subtitleLibrary: SubtitleLibrary, launcher: Launcher) {
-        self.location = location
+        self.plan = plan
+        interrupt = InputInterrupt(abort: abort)
         self.audioChoice = audioChoice
         self.soundWanted = soundWanted
         self.control = control
@@ -46,7 +50,7 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
     }
 
     /// What the read loop carries from packet to packet.
-    private struct Reading {
+    struct Reading {
         var input: MediaInput
         var timeline: LoopTimeline
         var generation = 0
@@ -63,17 +67,33 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         var droppingSound = false
         /// Subtitle streams whose packets the subtitle stage decodes.
         var subtitleStreams: Set<Int32>
+        /// How a network source is read (HLS stream, reconnects); `.local` for files.
+        var network = NetworkReading.local
+        /// A live stream: no passes, looping does not apply.
+        var isLive = false
+        var saidLiveIsNotLooped = false
+        /// A fatal error was reported: the thread ends, nothing more is sent.
+        var failed = false
     }
 
     /// The thread's body.
     func run() {
         guard var reading = open() else { return }
+        defer { control.setInterrupter(nil) }
         while true {
-            let requests = control.take()
-            if requests.aborted || abort.isRaised { return }
+            var requests = control.take()
+            if requests.aborted || abort.isRaised || reading.failed { return }
             if let seek = requests.seek {
                 perform(seek, &reading)
                 continue
+            }
+            if reading.isLive {
+                // Looping does not apply to a live stream: said (once) whenever it is asked for.
+                if requests.looping && !reading.saidLiveIsNotLooped {
+                    reading.saidLiveIsNotLooped = true
+                    status.post(.warning(.liveStreamNotLooped(source: location.description)))
+                }
+                requests.looping = false
             }
             if reading.atEnd {
                 if requests.looping {  // looping was switched on after the end: continue with the next pass
@@ -85,6 +105,7 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
                 continue
             }
             guard let packet = OwnedPacket() else { return }
+            armReadDeadline(reading)
             let status = reading.input.readPacket(into: packet.pointer)
             if status == FFmpegError.tryAgain {
                 // A non-blocking protocol has nothing yet: wait a little, or less if asked something.
@@ -93,10 +114,19 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
             }
             if status < 0 {
                 if abort.isRaised { return }
-                endOfPass(&reading, looping: requests.looping)
+                switch readFailed(status, &reading) {
+                case .endOfInput: endOfPass(&reading, looping: requests.looping)
+                case .resumed: break
+                case .failed: return
+                }
+                if reading.failed { return }
                 continue
             }
-            route(packet, &reading, looping: requests.looping)
+            switch place(packet, &reading, looping: requests.looping) {
+            case let .route(placement): route(packet, &reading, looping: requests.looping, placement: placement)
+            case let .hold(placement): hold(packet, placement, &reading)
+            case .drop: break
+            }
         }
     }
 
@@ -104,16 +134,18 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
 
     private func open() -> Reading? {
         let input: MediaInput
+        let network: NetworkReading
         let pictures: any FrameSource
         do {
-            input = try MediaInput(location: location, abort: abort, audio: soundWanted ? audioChoice : .none)
+            (input, network) = try openInput()
             pictures = input.hasVideo ? try StreamDecoder(stream: input.timelineStream, sourceName: location.description)
                 : BlackPictureSource(info: input.video)
         } catch {
             status.setPhase(.failed(error))
             return nil
         }
-        let info = input.video
+        var info = input.video
+        if case let .hls(hls) = network { info.announcedDuration = hls.session.duration }
         let timeline = LoopTimeline(tick: info.timeBase.seconds, origin: input.startTimestamp,
                                     nominalFrameInterval: info.nominalFrameInterval)
         reportUnmatchedTrackChoice(in: input)
@@ -126,12 +158,15 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
                                   subtitleDecoders: subtitleDecoders, origin: input.startSeconds)
         guard launcher.start(opened) else { return nil }
         status.setPhase(.ready(info))
-        return Reading(input: input, timeline: timeline, soundRouted: sound != nil,
-                       subtitleStreams: Set(subtitleDecoders.keys))
+        var reading = Reading(input: input, timeline: timeline, soundRouted: sound != nil,
+                              subtitleStreams: Set(subtitleDecoders.keys))
+        reading.network = network
+        if case let .hls(hls) = network { reading.isLive = hls.session.isLive }
+        return reading
     }
 
     /// The decoder for the input's selected track, or nil (reported) when it cannot be decoded.
-    private func makeAudioStage(for input: MediaInput, generation: Int) -> AudioStageStart? {
+    func makeAudioStage(for input: MediaInput, generation: Int) -> AudioStageStart? {
         guard let track = input.audioTrack, let stream = input.audioStream else { return nil }
         do {
             let decoder = try StreamDecoder(stream: stream, sourceName: location.description)
@@ -174,23 +209,25 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
 
     // MARK: Routing
 
-    private func route(_ packet: consuming OwnedPacket, _ reading: inout Reading, looping: Bool) {
+    /// Sends a packet of pass `placement.pass` on, its timestamps moved onto the loop's timeline.
+    func route(_ packet: consuming OwnedPacket, _ reading: inout Reading, looping: Bool, placement: PacketPlacement) {
         let input = reading.input
         let index = packet.pointer.pointee.stream_index
         let timelineIndex = input.timelineStream.pointee.index
+        let offset = reading.timeline.offset(forPass: placement.pass)
         if index == timelineIndex {
             reading.timelinePacketsThisPass += 1
-            if reading.pass == 0, packet.pointer.pointee.flags & AV_PKT_FLAG_DISCARD == 0 {
+            if placement.pass == 0, packet.pointer.pointee.flags & AV_PKT_FLAG_DISCARD == 0 {
                 let stamped = packet.pointer.pointee
                 let pts = stamped.pts != noTimestamp ? stamped.pts : stamped.dts != noTimestamp ? stamped.dts : nil
                 reading.timeline.observeFirstPass(pts: pts, duration: stamped.duration)
             }
-            shift(packet.pointer, by: reading.offset)
+            shift(packet.pointer, by: offset)
         } else if let audioTimeBase = input.audioStream?.pointee.time_base {
-            shift(packet.pointer, by: reading.offset == 0 ? 0
-                  : av_rescale_q(reading.offset, input.video.timeBase, audioTimeBase))
+            shift(packet.pointer, by: offset == 0 ? 0
+                  : av_rescale_q(offset, input.video.timeBase, audioTimeBase))
         }
-        var context = PacketContext(generation: reading.generation, pass: reading.pass)
+        var context = PacketContext(generation: reading.generation, pass: placement.pass, variant: placement.variant)
         let bytes = packet.byteCount
         if reading.subtitleStreams.contains(index) {
             // Never waited for: the subtitle stage takes a cue in microseconds; a full queue drops.
@@ -209,7 +246,7 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         }
         guard reading.soundRouted else { return }
         // While pass 0 is read the loop's length is unknown: sound past the picture read so far waits.
-        if looping && reading.pass == 0 { context.pictureExtent = reading.timeline.firstPassEndSeconds ?? 0 }
+        if looping && placement.pass == 0 { context.pictureExtent = reading.timeline.firstPassEndSeconds ?? 0 }
         // Sound stored far ahead of the picture must not starve it: while the picture's queue is
         // empty a full sound queue drops instead of waiting (the picture cannot play meanwhile).
         let pictures = video
@@ -242,7 +279,7 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         guard looping else { return endOfStream(&reading) }
         if reading.timelinePacketsThisPass == 0 {
             // A rewind the server only pretended to do (no range requests): start over instead.
-            if reading.pass > 0, !reading.reopenedThisPass, reopen(&reading) {
+            if reading.pass > 0, !reading.reopenedThisPass, !reading.network.isHLS, reopen(&reading) {
                 reading.reopenedThisPass = true
                 return
             }
@@ -256,10 +293,18 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
     /// Rewinds for the next pass (reopening an input that cannot seek back) and tells the stages the
     /// loop's length. False if looping had to stop.
     private func wrap(_ reading: inout Reading) -> Bool {
-        guard reading.input.rewind() || reopen(&reading) else {
-            if !abort.isRaised { stopLooping(because: "the input cannot go back to its start") }
+        guard rewindForNextPass(&reading) else {
+            if !abort.isRaised && !reading.failed && !control.hasPendingSeek {
+                stopLooping(because: "the input cannot go back to its start")
+            }
             return false
         }
+        finishPass(&reading)
+        return true
+    }
+
+    /// The input is back at its start: the stages learn the loop's length, the next pass begins.
+    func finishPass(_ reading: inout Reading) {
         reading.offset = reading.timeline.wrap()
         let loopDuration = reading.timeline.loopDuration ?? 0
         let seconds = Double(loopDuration) * reading.timeline.tick
@@ -274,14 +319,14 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         reading.pass += 1
         reading.timelinePacketsThisPass = 0
         reading.reopenedThisPass = false
-        return true
+        passBegan(&reading)
     }
 
     /// Opens the source again from its first byte (the same stream is required); the decoders are kept.
-    private func reopen(_ reading: inout Reading) -> Bool {
+    func reopen(_ reading: inout Reading) -> Bool {
         let current = reading.input
         let choice = current.audioTrack.map { AudioTrackChoice.number($0.number) } ?? AudioTrackChoice.none
-        guard let reopened = try? MediaInput(location: location, abort: abort, audio: choice),
+        guard let reopened = try? MediaInput.open(location, interrupt: interrupt, audio: choice, access: access),
               reopened.video.codecName == current.video.codecName, reopened.video.width == current.video.width,
               reopened.video.height == current.video.height else { return false }
         reading.input = reopened
@@ -289,19 +334,20 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         return true
     }
 
-    private func stopLooping(because reason: String) {
+    func stopLooping(because reason: String) {
         control.isLooping = false
         status.post(.loopingStopped(.loopingStopped(source: location.description, reason: reason)))
     }
 
-    private func endOfStream(_ reading: inout Reading) {
+    func endOfStream(_ reading: inout Reading) {
         reading.atEnd = true
+        guard !reading.failed else { return }  // a network failure is never the end of the media
         send(.endOfStream(generation: reading.generation), to: video)
         if reading.soundRouted { send(.endOfStream(generation: reading.generation), to: audio) }
     }
 
     /// Markers wait for room like packets, but a pending seek makes them pointless.
-    private func send(_ message: consuming StageMessage, to queue: BoundedQueue<StageMessage>) {
+    func send(_ message: consuming StageMessage, to queue: BoundedQueue<StageMessage>) {
         _ = queue.push(message, giveUp: { [control] in control.hasUrgentRequestLocked })
     }
 
@@ -321,8 +367,11 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         reading.pass = seek.pass
         reading.atEnd = false
         reading.timelinePacketsThisPass = 0
-        if !reading.input.seek(toTimestamp: target) { logger.warning("\(location): seek to \(seek.position) s failed") }
-        let floor = target + reading.offset
+        passBegan(&reading)
+        if !seekInput(to: target, position: max(0, seek.position), pass: seek.pass, &reading) {
+            logger.warning("\(location): seek to \(seek.position) s failed")
+        }
+        let floor = reading.isLive ? reading.timeline.origin : target + reading.offset
         let marker = SeekMarker(generation: seek.generation, floor: floor, floorSeconds: reading.timeline.seconds(floor),
                                 pass: seek.pass, audioDecoder: nil)
         send(.seek(marker), to: video)

@@ -23,6 +23,9 @@ final class DemuxerControl: @unchecked Sendable {  // every field guarded by `co
     private var seek: SeekRequest?
     private var aborted = false
     private var generation = 0
+    /// Wakes a demuxer blocked reading a network stream (true: the pipeline stops). Set by the
+    /// demux thread for the stream it reads; called outside the lock.
+    private var interrupter: (@Sendable (_ stopping: Bool) -> Void)?
 
     init(looping: Bool) { self.looping = looping }
 
@@ -37,14 +40,36 @@ final class DemuxerControl: @unchecked Sendable {  // every field guarded by `co
 
     /// Posts a seek (a later one replaces one not taken yet: seeks merge, as in mpv).
     func requestSeek(_ request: SeekRequest) {
-        condition.withLock {
+        let interrupt = condition.withLock {
             var merged = request
             // A track change asked for with a seek that is then replaced still happens.
             if merged.audioTrack == nil, let pending = seek?.audioTrack { merged.audioTrack = pending }
             seek = merged
             condition.broadcast()
+            return interrupter
+        }
+        interrupt?(false)
+    }
+
+    /// What wakes the demuxer from a blocked network read (nil: nothing to wake).
+    func setInterrupter(_ interrupter: (@Sendable (_ stopping: Bool) -> Void)?) {
+        let stopNow = condition.withLock {
+            self.interrupter = interrupter
+            return aborted
+        }
+        if stopNow { interrupter?(true) }
+    }
+
+    /// Sleeps until `queue` (one sharing this condition) is empty — its consumer took everything —
+    /// or an abort or a seek arrives. Woken by every take from the queue.
+    func waitUntilEmpty(_ queue: BoundedQueue<StageMessage>) {
+        condition.withLock {
+            while queue.countLocked > 0 && !aborted && seek == nil { condition.wait() }
         }
     }
+
+    /// A seek waits to be taken.
+    var hasPendingSeek: Bool { condition.withLock { seek != nil } }
 
     var isLooping: Bool {
         get { condition.withLock { looping } }
@@ -52,10 +77,12 @@ final class DemuxerControl: @unchecked Sendable {  // every field guarded by `co
     }
 
     func abort() {
-        condition.withLock {
+        let interrupt = condition.withLock {
             aborted = true
             condition.broadcast()
+            return interrupter
         }
+        interrupt?(true)
     }
 
     /// Takes the pending seek (once) and reads the rest.

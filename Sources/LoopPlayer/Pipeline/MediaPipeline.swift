@@ -36,10 +36,11 @@ final class MediaPipeline: Sendable {
     /// frame is queued, and whenever the status changes).
     /// `subtitleFiles` are external subtitle files loaded with the source (their tracks come after
     /// the source's own).
-    init(location: MediaLocation, looping: Bool, audio options: AudioOptions = AudioOptions(),
+    init(plan: SourcePlan, looping: Bool, audio options: AudioOptions = AudioOptions(),
          audioDriver: Result<String, PlayerError>? = nil, audioControls: AudioSlot.Controls = AudioSlot.Controls(),
          subtitleFiles: [SubtitleStage.ExternalFile] = [], frameReady: @escaping @Sendable () -> Void) {
         FFmpegLogBridge.install
+        let location = plan.location
         self.location = location
         status = PipelineStatus(wake: frameReady)
         audio = AudioSlot(controls: audioControls)
@@ -65,7 +66,7 @@ final class MediaPipeline: Sendable {
                 startStages(opened, sound: setup, subtitleFiles: subtitleFiles, frameReady: frameReady)
             },
             startAudio: { [self] start in setup.map { startSound(start, setup: $0) } ?? false })
-        let demuxer = Demuxer(location: location, audioChoice: options.track, soundWanted: setup != nil,
+        let demuxer = Demuxer(plan: plan, audioChoice: options.track, soundWanted: setup != nil,
                               control: control, status: status, abort: abort, video: videoPackets,
                               audio: audioPackets, subtitles: subtitlePackets, subtitleLibrary: subtitles,
                               launcher: launcher)

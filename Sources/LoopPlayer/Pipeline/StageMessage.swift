@@ -23,6 +23,15 @@ struct PacketContext: Sendable {
     /// Audio read in pass 0 only: how far (timeline seconds) the picture's packets reach so far, so
     /// sound past the picture can wait until the loop's length says where the pass ends.
     var pictureExtent: Double?
+    /// The HLS variant it came from (nil for other sources).
+    var variant: StreamVariant?
+
+    init(generation: Int, pass: Int, pictureExtent: Double? = nil, variant: StreamVariant? = nil) {
+        self.generation = generation
+        self.pass = pass
+        self.pictureExtent = pictureExtent
+        self.variant = variant
+    }
 }
 
 /// A seek, as the stages see it.

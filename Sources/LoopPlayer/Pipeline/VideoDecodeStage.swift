@@ -27,6 +27,8 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
     private let normalizer = PixelFormatNormalizer()
     private var filterRunner: VideoFilterRunner
     private var progress = DecodeProgress()
+    /// Where the HLS variant changes: pictures from each timestamp on come from that variant.
+    private var variants = VariantMarks()
 
     init(opened: OpenedSource, input: BoundedQueue<StageMessage>, output: BoundedQueue<FrameItem>,
          filters: FilterMailbox, status: PipelineStatus, sourceName: String, frameReady: @escaping @Sendable () -> Void) {
@@ -51,6 +53,7 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
             switch consume message {
             case let .packet(packet, context):
                 guard context.generation == generation else { continue }
+                variants.packet(context.variant, pts: packet.pointer.pointee.pts)
                 progress.packet(pts: packet.pointer.pointee.pts, tick: timeline.tick)
                 source.decode(packet.pointer, timeline: timeline) { emit($0) }
                 if let problem = progress.verdict() { return fail(problem) }
@@ -60,6 +63,7 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
                 source.flush()
                 timestamps.reset()
                 progress.restart()
+                variants = VariantMarks()
             case let .passEnded(boundary):
                 timeline.learn(loopDuration: boundary.loopDuration)
                 progress.passEnded()
@@ -103,10 +107,12 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
         let position = time - timeline.seconds(timeline.origin + timeline.offset(forPass: pass))
         let normalized = normalizer.normalize(decoded)
         let generation = self.generation
+        let variant = variants.variant(at: timestamp)
         filterRunner.run(normalized, time: time, mailbox: filters, status: status) { shown, unfiltered, stamp in
             let frame = VideoFrame(picture: shown, unfiltered: unfiltered, filtering: stamp, time: time,
                                    duration: Double(duration) * timeline.tick, pass: pass, positionInPass: position,
-                                   generation: generation, rotation: info.rotation, streamAspect: info.sampleAspectRatio)
+                                   generation: generation, rotation: info.rotation, streamAspect: info.sampleAspectRatio,
+                                   variant: variant)
             status.countDecodedFrame()
             if output.push(.frame(frame), bytes: frame.byteCount) == .queued { frameReady() }
         }
@@ -121,9 +127,12 @@ struct DecodeProgress: Equatable {
     private(set) var decodedAny = false
     private(set) var pictures = 0
     /// Since the last picture: a source that decoded before can still stop yielding pictures
-    /// (damaged later passes): packets over whole passes with none is the same failure.
+    /// (damaged later passes): whole passes of packets with none is the same failure.
     private(set) var packetsSincePicture = 0
-    private(set) var passesSincePicture = 0
+    /// Whole passes since the last picture that brought packets but no picture.
+    private(set) var barrenPasses = 0
+    private var packetsThisPass = 0
+    private var picturesThisPass = 0
     private(set) var packets = 0
     private(set) var passesEnded = 0
     private var earliestPTS: Double?
@@ -137,6 +146,7 @@ struct DecodeProgress: Equatable {
     mutating func packet(pts: Int64, tick: Double) {
         packets += 1
         packetsSincePicture += 1
+        packetsThisPass += 1
         guard pts != noTimestamp else { return }
         let seconds = Double(pts) * tick
         earliestPTS = min(earliestPTS ?? seconds, seconds)
@@ -145,18 +155,21 @@ struct DecodeProgress: Equatable {
 
     mutating func picture() {
         pictures += 1
+        picturesThisPass += 1
         decodedAny = true
         packetsSincePicture = 0
-        passesSincePicture = 0
+        barrenPasses = 0
     }
 
     mutating func passEnded() {
         passesEnded += 1
-        passesSincePicture += 1
+        if picturesThisPass == 0 && packetsThisPass > 0 { barrenPasses += 1 }
+        packetsThisPass = 0
+        picturesThisPass = 0
     }
 
-    /// Packets without a picture, over at least two whole passes, after pictures were decoded: more
-    /// than any decoder's reorder delay.
+    /// Packets without a picture, over two whole passes that had packets, after pictures were
+    /// decoded: more than any decoder's reorder delay.
     static let packetsWithoutPictureLimit = 64
 
     mutating func restart() {
@@ -168,8 +181,8 @@ struct DecodeProgress: Equatable {
     /// Why the source counts as undecodable by now, or nil.
     func verdict() -> String? {
         if decodedAny {
-            guard passesSincePicture >= 2, packetsSincePicture >= Self.packetsWithoutPictureLimit else { return nil }
-            return "\(packetsSincePicture) packets over \(passesSincePicture) passes without a picture"
+            guard barrenPasses >= 2, packetsSincePicture >= Self.packetsWithoutPictureLimit else { return nil }
+            return "\(packetsSincePicture) packets over \(barrenPasses) passes without a picture"
         }
         guard packets > 0 else { return nil }
         if passesEnded >= 2 { return "\(packets) packets in \(passesEnded) passes, no picture" }
@@ -184,5 +197,29 @@ struct DecodeProgress: Equatable {
     func verdictAtEnd() -> String? {
         guard !decodedAny else { return nil }
         return packets == 0 ? "the stream holds no packets" : "\(packets) packets, no picture"
+    }
+}
+
+/// Which HLS variant each picture comes from. Packets carry their variant; a switch happens at a
+/// segment boundary, where a keyframe starts the new variant's pictures, so every picture from the
+/// first packet of a new variant on (in presentation time) is that variant's. Pure.
+struct VariantMarks: Equatable {
+    private var marks: [(from: Int64, variant: StreamVariant?)] = []
+
+    static func == (a: Self, b: Self) -> Bool {
+        a.marks.map(\.from) == b.marks.map(\.from) && a.marks.map(\.variant) == b.marks.map(\.variant)
+    }
+
+    /// A packet (timeline timestamp `pts`) of `variant` goes to the decoder.
+    mutating func packet(_ variant: StreamVariant?, pts: Int64) {
+        guard marks.last.map({ $0.variant != variant }) ?? (variant != nil) else { return }
+        marks.append((pts == noTimestamp ? marks.last?.from ?? .min : pts, variant))
+        if marks.count > 64 { marks.removeFirst(marks.count - 64) }
+    }
+
+    /// The variant of the picture at `timestamp`.
+    func variant(at timestamp: Int64) -> StreamVariant? {
+        if let mark = marks.last(where: { $0.from <= timestamp }) { return mark.variant }
+        return marks.first?.variant
     }
 }

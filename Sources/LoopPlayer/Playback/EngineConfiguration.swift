@@ -23,6 +23,8 @@ public struct EngineConfiguration: Sendable, Equatable {
     /// How a failed source's error text is drawn in the player area (the model's `EColor`, `EFontSize`).
     public var errorColor: Color = EColor.defaultValue
     public var errorFontSize: Float = EFontSize.defaultValue
+    /// Network sources: the source policy, the give-up time, the HLS variant choice.
+    public var network = NetworkOptions()
 
     public init(output: Output = .window(WindowOptions()), looping: Bool = false, gravity: VideoGravity = .default,
                 untimed: Bool = false, stop: StopCondition = .never, audio: AudioOptions = AudioOptions()) {

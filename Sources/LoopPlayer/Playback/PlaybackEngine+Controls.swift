@@ -36,6 +36,13 @@ extension PlaybackEngine {
         waiter.wake()
     }
 
+    /// Network options for the sources loaded from now on; the HLS variant preference also applies
+    /// to the source playing, from its next segment.
+    public func setNetworkOptions(_ options: NetworkOptions) {
+        configuration.network = options
+        network.setPreference(options.variant)
+    }
+
     public func setGravity(_ gravity: VideoGravity) {
         configuration.gravity = gravity
         redraw()

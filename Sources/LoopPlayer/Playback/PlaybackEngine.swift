@@ -78,6 +78,9 @@ public final class PlaybackEngine {
     /// The filters and brightness/contrast applied to every frame (kept across sources).
     public internal(set) var filters = FilterStack()
     let refilter = FrameRefilter()
+    /// What network sources learn from the engine (output size, the time on screen, the variant
+    /// preference), and the throughput measured, kept across sources.
+    let network = NetworkControls()
 
     /// Creates an engine and its output. A window output opens its window now (before any source)
     /// and throws `displayUnavailable` when there is no display.
@@ -112,16 +115,27 @@ public final class PlaybackEngine {
             fail(error)
             throw error
         }
+        if case let .failed(refused) = state, case .sourceNotAllowed = refused { throw refused }
     }
 
-    /// Starts loading `location`, replacing whatever was playing. Returns at once.
+    /// Starts loading `location`, replacing whatever was playing. Returns at once. A source the
+    /// policy refuses (`EngineConfiguration.network.allowedSources`) fails with `sourceNotAllowed`.
     public func load(_ location: MediaLocation) {
         stopItem()
         isClosed = false
+        let plan: SourcePlan
+        switch SourcePlan.admit(location, network: configuration.network, controls: network) {
+        case let .success(admitted): plan = admitted
+        case let .failure(refusal):
+            perform(machine.handle(.load(autoplay: !holdsFirstFrame)))
+            fail(refusal)
+            return
+        }
+        network.beginSource(preference: configuration.network.variant, outputSize: output.variantLimit)
         let sound = AudioSlot.Controls(volume: configuration.audio.volume, muted: configuration.audio.muted,
                                        paused: true, speed: pendingSpeed)
         let subtitleSetup = subtitleFiles()
-        let pipeline = MediaPipeline(location: location, looping: configuration.looping, audio: configuration.audio,
+        let pipeline = MediaPipeline(plan: plan, looping: configuration.looping, audio: configuration.audio,
                                      audioDriver: audioDriver(), audioControls: sound,
                                      subtitleFiles: subtitleSetup.files, frameReady: waiter.wake)
         pipeline.setFilters(filters)
@@ -266,9 +280,19 @@ public final class PlaybackEngine {
             perform(machine.handle(.frameShown))
         }
         if firstOfGeneration { updateSound() }
+        network.presented(frame.time, outputSize: output.variantLimit)
+        reportVariant(of: frame, item: item)
         reportBounds()
         realignSoundIfPending()
         onFramePresented?(frame)
+    }
+
+    /// `variantChanged` when the frame shown comes from another HLS variant than the one before.
+    private func reportVariant(of frame: VideoFrame, item: PlaybackItem) {
+        guard let variant = frame.variant, variant != item.shownVariant else { return }
+        item.shownVariant = variant
+        let size = PixelSize(width: Int(frame.unfiltered.pointee.width), height: Int(frame.unfiltered.pointee.height))
+        onEvent?(.variantChanged(bandwidth: variant.bandwidth, size: size))
     }
 
     /// Playing with an empty queue for longer than two frames (and 50 ms) is buffering.

@@ -22,6 +22,8 @@ final class PlaybackItem {
     var reportedBounds: Rect?
     /// Looping stopped: said when playback reaches the end, dropped if the source fails first.
     var loopingStopped: PlayerError?
+    /// The HLS variant of the picture on screen (for `variantChanged`).
+    var shownVariant: StreamVariant?
 
     init(location: MediaLocation, pipeline: MediaPipeline, subtitles: SubtitleOverlay, loadStartedAt: Double) {
         self.location = location

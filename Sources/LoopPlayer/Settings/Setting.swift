@@ -1,3 +1,4 @@
+import Foundation
 import Filters
 import Overlay
 
@@ -198,4 +199,63 @@ public enum FilterListBuilder {
     public static func buildEither(second part: [VideoFilter]) -> [VideoFilter] { part }
     public static func buildArray(_ parts: [[VideoFilter]]) -> [VideoFilter] { parts.flatMap { $0 } }
     public static func buildLimitedAvailability(_ part: [VideoFilter]) -> [VideoFilter] { part }
+}
+
+/// Which HLS variant plays: `.automatic` (by measured throughput, buffer and output size; switches
+/// while playing), `.maxBitrate`, `.minBitrate` or `.bitrate(n)` (the highest not above n bits/s).
+/// Default `.automatic`; changing it applies to a running HLS source from its next segment.
+public struct HLSVariant: Setting, Equatable {
+    public static let defaultValue = VariantPreference.automatic
+    public var value: VariantPreference
+    public init(_ value: VariantPreference = HLSVariant.defaultValue) { self.value = value }
+    public func apply(to settings: inout VideoSettings) { settings.hlsVariant = value }
+
+    public static func validate(_ value: VariantPreference) throws(PlayerError) {
+        if case let .bitrate(bits) = value, bits <= 0 {
+            throw .invalidSetting(name: "HLSVariant", value: "\(bits)", reason: "expected a positive number of bits per second")
+        }
+    }
+}
+
+extension VariantPreference {
+    /// From mpv's `--hls-bitrate` words: `max`, `min`, a number of bits per second (`1500000`,
+    /// `1500k`, `1.5M`), or `auto`. Anything else throws `invalidSetting`.
+    public init(parsing text: String) throws(PlayerError) {
+        let word = text.trimmingCharacters(in: .whitespaces).lowercased()
+        switch word {
+        case "max", "maximum": self = .maxBitrate
+        case "min", "minimum": self = .minBitrate
+        case "auto", "automatic": self = .automatic
+        default:
+            let multiplier: Double = word.hasSuffix("k") ? 1e3 : word.hasSuffix("m") ? 1e6 : 1
+            let digits = multiplier == 1 ? word : String(word.dropLast())
+            guard let value = Double(digits), value.isFinite, value * multiplier >= 1, value * multiplier < 1e12 else {
+                throw .invalidSetting(name: "HLSVariant", value: text, reason: "expected max, min, auto or bits per second")
+            }
+            self = .bitrate(Int((value * multiplier).rounded()))
+        }
+    }
+}
+
+/// Seconds a network source may keep failing (server gone, stalled, 5xx) before it fails with
+/// `networkError`; playback shows `buffering` meanwhile. Default 30.
+public struct NetworkTimeout: Setting, Equatable {
+    public static let defaultValue = 30.0
+    public static let validRange = 0.5...86_400.0
+    public var seconds: Double
+    public init(_ seconds: Double = NetworkTimeout.defaultValue) { self.seconds = seconds }
+    public func apply(to settings: inout VideoSettings) { settings.networkTimeout = seconds }
+
+    public static func validate(_ seconds: Double) throws(PlayerError) {
+        guard validRange.contains(seconds) else {
+            throw .invalidSetting(name: "NetworkTimeout", value: "\(seconds)",
+                                  reason: "expected \(validRange.lowerBound)…\(validRange.upperBound) seconds")
+        }
+    }
+}
+
+/// The sources the player may open (the seed's navigation policy): `AllowedSources(schemes:
+/// ["https"], hosts: ["*.example.com"])`. A refused source fails with `sourceNotAllowed`.
+extension AllowedSources: Setting {
+    public func apply(to settings: inout VideoSettings) { settings.allowedSources = self }
 }

@@ -35,6 +35,12 @@ public struct VideoSettings: Sendable, Equatable {
     /// Clamped to `Contrast.validRange`.
     public var contrast: Float = Contrast.defaultValue
     public var filters: [VideoFilter] = []
+    /// Which HLS variant plays.
+    public var hlsVariant: VariantPreference = HLSVariant.defaultValue
+    /// Seconds a network source may keep failing before it fails.
+    public var networkTimeout: Double = NetworkTimeout.defaultValue
+    /// The sources the player may open.
+    public var allowedSources: AllowedSources = .standard
     /// Vector overlay layers present from the first frame (`VectorLayers { … }`).
     public var vectorLayers: [any ShapeLayerBuilderProtocol] {
         get { layerList.builders }
@@ -80,6 +86,13 @@ public struct VideoSettings: Sendable, Equatable {
             throw .invalidSetting(name: "ExclusivePlayback", value: "", reason: "the group name is empty")
         }
         do { try filterStack.validate() } catch { throw .invalidFilter(error) }
+        try HLSVariant.validate(hlsVariant)
+        try NetworkTimeout.validate(networkTimeout)
+    }
+
+    /// The network options these settings describe.
+    public var networkOptions: NetworkOptions {
+        NetworkOptions(variant: hlsVariant, timeout: networkTimeout, allowedSources: allowedSources)
     }
 
     /// The filters with brightness and contrast (clamped) after them.

@@ -133,7 +133,7 @@ final class HLSByteStreamTests: XCTestCase {
         let result = try Demuxed(stream, format: "mpegts")
         XCTAssertEqual(result.end, -EIO)
         XCTAssertEqual(result.frames.count, 60, "the first two segments play")
-        XCTAssertEqual(stream.failure, .httpStatus(url: server.url("/hls/v360/seg002.ts"), status: .notFound))
+        XCTAssertEqual(stream.failure, .fetch(.httpStatus(url: server.url("/hls/v360/seg002.ts"), status: .notFound)))
     }
 
     /// Nobody comes back: a typed error once the give-up time has passed.
@@ -179,7 +179,8 @@ final class HLSByteStreamTests: XCTestCase {
         defer { stream.stop() }
         let drain = Thread {
             var buffer = [UInt8](repeating: 0, count: 65536)
-            while let context = stream.ioContext, avio_read(context, &buffer, 65536) > 0 {}
+            let reader = stream.makeReader()
+            while let context = reader.ioContext, avio_read(context, &buffer, 65536) > 0 {}
         }
         drain.start()
         let deadline = Date().addingTimeInterval(30)
@@ -217,7 +218,8 @@ private struct Demuxed {
 
     init(_ stream: HLSByteStream, format name: String) throws {
         var context = avformat_alloc_context()
-        guard let format = context, let io = stream.ioContext else { throw TestMediaError.ffmpegFailed("demux", "no context") }
+        let reader = stream.makeReader()
+        guard let format = context, let io = reader.ioContext else { throw TestMediaError.ffmpegFailed("demux", "no context") }
         format.pointee.pb = io
         format.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         var options: OpaquePointer?
@@ -226,7 +228,7 @@ private struct Demuxed {
         let opened = avformat_open_input(&context, nil, av_find_input_format(name), &options)
         av_dict_free(&options)
         guard opened >= 0, let context else { throw TestMediaError.ffmpegFailed("demux", FFmpegError(code: opened).message) }
-        defer { var doomed: UnsafeMutablePointer<AVFormatContext>? = context; avformat_close_input(&doomed) }
+        defer { var doomed: UnsafeMutablePointer<AVFormatContext>? = context; avformat_close_input(&doomed); withExtendedLifetime(reader) {} }
         guard avformat_find_stream_info(context, nil) >= 0 else { throw TestMediaError.ffmpegFailed("demux", "no stream info") }
         let videoIndex = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         guard videoIndex >= 0, let video = context.pointee.streams[Int(videoIndex)] else { throw TestMediaError.ffmpegFailed("demux", "no video") }

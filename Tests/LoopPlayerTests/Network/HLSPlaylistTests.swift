@@ -140,6 +140,7 @@ final class HLSPlaylistTests: XCTestCase {
             ("two EXTINF in a row", "#EXTM3U\n#EXTINF:1,\n#EXTINF:1,\na.ts\n", .missingURI(url: mediaURL.absoluteString, line: 2)),
             ("mixed", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n#EXTINF:1,\nb.ts\n", .mixedPlaylist(url: mediaURL.absoluteString)),
             ("finished and empty", "#EXTM3U\n#EXT-X-ENDLIST\n", .empty(url: mediaURL.absoluteString)),
+            ("only the header", "#EXTM3U\n", .empty(url: mediaURL.absoluteString)),
             ("renditions only", "#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"x\",URI=\"a.m3u8\"\n", .empty(url: mediaURL.absoluteString)),
             ("lists itself as a variant", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nindex.m3u8\n", .selfReference(url: mediaURL.absoluteString)),
             ("lists itself as a segment", "#EXTM3U\n#EXTINF:1,\n./index.m3u8\n", .selfReference(url: mediaURL.absoluteString)),

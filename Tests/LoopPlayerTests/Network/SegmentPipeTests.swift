@@ -49,7 +49,7 @@ final class SegmentPipeTests: XCTestCase {
         let error = FetchError.httpStatus(url: "http://x/a.ts", status: .notFound)
         pipe.fail(error)
         XCTAssertEqual(read(pipe, 8).1, [1, 2, 3], "what arrived is still read")
-        XCTAssertEqual(read(pipe, 8).0, .failed(error))
+        XCTAssertEqual(read(pipe, 8).0, .failed(.fetch(error)))
         // close() wakes a blocked reader at once.
         let other = SegmentPipe(capacity: 8)
         let woke = ThreadResult<SegmentPipe.ReadResult>()

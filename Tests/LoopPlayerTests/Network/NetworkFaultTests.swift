@@ -1,0 +1,201 @@
+import Foundation
+@testable import LoopPlayer
+import Synchronization
+import XCTest
+
+/// Network faults while playing, from a real server on loopback: a server killed and restarted
+/// (HLS and progressive mp4), never back, stalled, 404/403/500, a truncated body; `retry()` after
+/// a failure. Give-up times are short here; the default is 30 s.
+final class NetworkFaultTests: XCTestCase {
+    private var fixture: NetworkFixture!
+
+    override func setUpWithError() throws { fixture = try NetworkFixture() }
+    override func tearDown() { fixture = nil }
+
+    /// Segments fetched just ahead (nothing cached), slower than the loopback would.
+    private func slowHLS(timeout: Double = 8, stall: Double = 1) -> NetworkProbe {
+        NetworkProbe { configuration in
+            configuration.network.variant = .minBitrate
+            configuration.network.bufferAhead = 1.5
+            configuration.network.segmentCacheBytes = 0
+            configuration.network.timeout = timeout
+            configuration.network.stallTimeout = stall
+        }
+    }
+
+    /// Every frame one frame interval after the one before: nothing lost, nothing repeated.
+    private func assertContinuous(_ probe: NetworkProbe, file: StaticString = #filePath, line: UInt = #line) {
+        let times = probe.frames.map(\.time)
+        let worst = zip(times, times.dropFirst()).map { abs($1 - $0 - 1.0 / 30) }.max() ?? 1
+        XCTAssertLessThan(worst, 1e-3, "media time steps one frame at a time", file: file, line: line)
+    }
+
+    func testServerKilledAndRestartedWithinTheGiveUpTimeResumes() throws {
+        try fixture.server.setFaults([FaultRule(throttle: 100_000)])
+        let probe = slowHLS()
+        var restart: ThreadResult<Double>?
+        var killedAt = 0.0
+        probe.run(fixture.url("/hls/master-low-first.m3u8"), timeout: 20) { probe in
+            if restart == nil, probe.frames.count >= 30 {
+                killedAt = probe.now
+                restart = self.fixture.restart(after: 3)
+            }
+            return restart != nil && probe.frames(after: killedAt + 3.2).count >= 60
+        }
+        let back = try XCTUnwrap(restart?.wait(timeout: 10), "the server came back")
+        let resumed = try XCTUnwrap(probe.frames(after: killedAt + back).first, "frames advance again")
+        print("HLS resume: server back \(String(format: "%.2f", back)) s after the kill, first frame \(String(format: "%.3f", resumed.wall - killedAt - back)) s later")
+        XCTAssertNil(probe.failure)
+        XCTAssertFalse(probe.ended)
+        XCTAssertTrue(probe.states.contains(.buffering), "\(probe.states)")
+        XCTAssertTrue(probe.events.contains(.waitingToPlayAtSpecifiedRate))
+        XCTAssertGreaterThan(probe.states.lastIndex(of: .playing) ?? -1, probe.states.lastIndex(of: .buffering) ?? 0, "\(probe.states)")
+        assertContinuous(probe)
+    }
+
+    func testServerNeverBackIsANetworkErrorWithinTheGiveUpTime() throws {
+        try fixture.server.setFaults([FaultRule(throttle: 100_000)])
+        let probe = slowHLS(timeout: 2)
+        var killedAt: Double?
+        probe.run(fixture.url("/hls/master-low-first.m3u8"), timeout: 20) { probe in
+            if killedAt == nil, probe.frames.count >= 30 {
+                self.fixture.server.stop()
+                killedAt = probe.now
+            }
+            return probe.failure != nil
+        }
+        let failedAt = probe.now
+        let error = try XCTUnwrap(probe.failure)
+        guard case let .networkError(url, reason) = error else { return XCTFail("\(error)") }
+        print("HLS give-up: failed \(String(format: "%.2f", failedAt - (killedAt ?? 0))) s after the kill (give-up 2 s): \(error)")
+        XCTAssertTrue(url.contains("127.0.0.1"), url)
+        XCTAssertTrue(reason.contains("connect"), reason)
+        XCTAssertLessThan(failedAt - (killedAt ?? 0), 2 + 5)
+        XCTAssertTrue(probe.states.contains(.buffering))
+        XCTAssertFalse(probe.ended, "a lost network is never the end")
+        XCTAssertTrue(probe.errors.contains { $0.kind == "networkError" })
+    }
+
+    /// The player API: a failed source shows its error and `retry()` plays it once the server is back.
+    func testRetryAfterANetworkFailure() throws {
+        let url = fixture.url("/hls/master-low-first.m3u8")
+        fixture.server.stop()
+        let player = ExtVideoPlayer { VideoSettings { SourceName(url); Loop(); NetworkTimeout(1); Events() } }
+        let states = Mutex<[PlayerState]>([])
+        let server = fixture.server
+        player.onStateChange { [weak player] state in
+            states.withLock { $0.append(state) }
+            if case .failed = state, let player {
+                Thread {
+                    try? server.restart()
+                    player.retry()
+                }.start()
+            }
+            if state == .playing { player?.stop() }
+        }
+        player.runHeadless(until: StopCondition(duration: 20, exitOnFailure: false))
+        let seen = states.withLock { $0 }
+        guard let failed = seen.firstIndex(where: { if case .failed = $0 { return true } else { return false } }) else {
+            return XCTFail("never failed: \(seen)")
+        }
+        if case let .failed(error) = seen[failed] { XCTAssertEqual(error.kind, "networkError", "\(error)") }
+        XCTAssertTrue(seen[failed...].contains(.playing), "plays after retry(): \(seen)")
+    }
+
+    /// A server that accepts and never answers: each attempt ends at the stall limit, and the whole
+    /// at the give-up time.
+    func testStalledServerIsBounded() throws {
+        try fixture.server.setFaults([FaultRule(pattern: "seg00[23]", stall: true)])
+        let probe = slowHLS(timeout: 2, stall: 0.5)
+        probe.run(fixture.url("/hls/master-low-first.m3u8"), timeout: 20) { $0.failure != nil }
+        let error = try XCTUnwrap(probe.failure)
+        guard case let .networkError(url, reason) = error else { return XCTFail("\(error)") }
+        let lastFrame = probe.frames.last?.wall ?? 0
+        print("HLS stall: \(error); failed \(String(format: "%.2f", probe.now - lastFrame)) s after the last frame")
+        XCTAssertTrue(url.hasSuffix("/v240/seg002.ts"), url)
+        XCTAssertTrue(reason.contains("sent nothing"), reason)
+        XCTAssertGreaterThanOrEqual(probe.frames.count, 50, "what was read plays first (less what the decoder holds)")
+        XCTAssertLessThanOrEqual(probe.frames.count, 60)
+        XCTAssertTrue(probe.states.contains(.buffering))
+        XCTAssertFalse(probe.ended)
+        XCTAssertLessThan(probe.now - lastFrame, 2 + 5)
+    }
+
+    /// 404 and 403 are final at once and name the URL and the status; a 500 that passes is retried
+    /// and playback goes on; a 500 that stays ends at the give-up time.
+    func testHTTPErrors() throws {
+        let master = fixture.url("/hls/master-low-first.m3u8")
+        for (rule, url, status) in [(FaultRule(pattern: "v240/seg002", status: 404), "/hls/v240/seg002.ts", "404 Not Found"),
+                                    (FaultRule(pattern: "master", status: 403), "/hls/master-low-first.m3u8", "403 Forbidden")] {
+            try fixture.server.setFaults([rule])
+            let probe = slowHLS()
+            let started = MonotonicCondition.now
+            probe.run(master, timeout: 10) { $0.failure != nil }
+            XCTAssertEqual(probe.failure, .networkError(url: fixture.url(url), reason: "HTTP \(status)"))
+            XCTAssertEqual(probe.failure?.description, "\(fixture.url(url)): HTTP \(status)")
+            XCTAssertLessThan(MonotonicCondition.now - started, 4, "no waiting for an answer that will not change")
+            XCTAssertEqual(Double(probe.frames.count), url.contains("seg002") ? 55 : 0, accuracy: 5, "what was read plays first")
+        }
+        try fixture.server.setFaults([FaultRule(pattern: "v240/seg001", status: 500, times: 2)])
+        let passing = slowHLS()
+        passing.run(master, timeout: 15) { $0.frames.count >= 100 }
+        XCTAssertNil(passing.failure)
+        assertContinuous(passing)
+        try fixture.server.setFaults([FaultRule(pattern: "v240/seg001", status: 500)])
+        let staying = slowHLS(timeout: 1.5)
+        staying.run(master, timeout: 15) { $0.failure != nil }
+        XCTAssertEqual(staying.failure, .networkError(url: fixture.url("/hls/v240/seg001.ts"), reason: "HTTP 5xx server error"))
+    }
+
+    /// A body cut short is taken up again with a Range request: every frame once.
+    func testTruncatedBodyIsResumed() throws {
+        try fixture.server.setFaults([FaultRule(pattern: "v240/seg001", truncateAfter: 20_000, times: 1)])
+        let probe = slowHLS()
+        probe.run(fixture.url("/hls/master-low-first.m3u8"), timeout: 15) { $0.frames.count >= 100 }
+        XCTAssertNil(probe.failure)
+        assertContinuous(probe)
+        let ranges = try fixture.server.requestLog().filter { $0.path.hasSuffix("v240/seg001.ts") }.compactMap(\.range)
+        XCTAssertEqual(ranges.last, "bytes=20000-", "\(ranges)")
+        XCTAssertEqual(ranges.count, 2)
+    }
+
+    /// mp4 over http (FFmpeg's http): the server killed mid-body and back within the give-up time;
+    /// the input is reopened at the lost position and the decoder sees the exact continuation.
+    func testProgressiveMP4ResumesAfterALostConnection() throws {
+        let clip = try TestMedia.clip("loop-120-faststart.mp4", ["-i", TestMedia.loopClip(), "-c", "copy", "-movflags", "+faststart"])
+        try FileManager.default.copyItem(atPath: clip, toPath: fixture.root.appendingPathComponent("clip.mp4").path)
+        let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: clip)[.size] as? Int)
+        try fixture.server.setFaults([FaultRule(throttle: size / 3)])   // three seconds for four of video
+        let probe = NetworkProbe { $0.network.timeout = 8 }
+        var restart: ThreadResult<Double>?
+        var killedAt = 0.0
+        probe.run(fixture.url("/clip.mp4"), timeout: 20) { probe in
+            if restart == nil, probe.frames.count >= 20 {
+                killedAt = probe.now
+                restart = self.fixture.restart(after: 2)
+            }
+            return probe.engine.statistics.loopsCompleted >= 1 && probe.frames.count >= 150
+        }
+        let back = try XCTUnwrap(restart?.wait(timeout: 10))
+        print("progressive resume: server back after \(String(format: "%.2f", back)) s; first frame after it \(String(format: "%.3f", (probe.frames(after: killedAt + back).first?.wall ?? 0) - killedAt - back)) s later")
+        XCTAssertNil(probe.failure)
+        XCTAssertFalse(probe.ended)
+        assertContinuous(probe)
+        XCTAssertGreaterThan(probe.frames(after: killedAt + back).count, 60, "frames advance again")
+    }
+
+    func testProgressiveMP4NotFoundAndNeverBack() throws {
+        let missing = NetworkProbe()
+        missing.run(fixture.url("/none.mp4"), timeout: 10) { $0.failure != nil }
+        XCTAssertEqual(missing.failure, .networkError(url: fixture.url("/none.mp4"), reason: "HTTP 404 Not Found"))
+        let url = fixture.url("/gone.mp4")
+        fixture.server.stop()
+        let started = MonotonicCondition.now
+        let down = NetworkProbe { $0.network.timeout = 1.5 }
+        down.run(url, timeout: 10) { $0.failure != nil }
+        let waited = MonotonicCondition.now - started
+        XCTAssertEqual(down.failure?.kind, "networkError", "\(String(describing: down.failure))")
+        XCTAssertGreaterThan(waited, 1.4, "tried again until the give-up time")
+        XCTAssertLessThan(waited, 1.5 + 5)
+    }
+}

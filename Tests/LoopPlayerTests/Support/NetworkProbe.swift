@@ -1,0 +1,129 @@
+import Foundation
+@testable import LoopPlayer
+import XCTest
+
+/// A headless engine playing a network source in real time (or untimed), recording what a viewer
+/// would see: every frame shown with the wall time, every event, every state. `until` is asked on
+/// the engine's thread after each frame, event and loop iteration; returning true ends the run.
+final class NetworkProbe {
+    struct Shown {
+        /// Seconds since the run started (monotonic).
+        var wall: Double
+        var time: Double
+        var pass: Int
+        var width: Int
+        var variant: Int?
+    }
+
+    let engine: PlaybackEngine
+    private(set) var frames: [Shown] = []
+    private(set) var events: [PlayerEvent] = []
+    private(set) var states: [PlayerState] = []
+    private let started = MonotonicCondition.now
+
+    /// `area`: a fixed player area (limits the HLS variants like a window of that size).
+    init(_ configure: (inout EngineConfiguration) -> Void = { _ in }, area: PixelSize? = nil, untimed: Bool = false) {
+        var configuration = EngineConfiguration(output: .offscreen, looping: true, untimed: untimed,
+                                                stop: StopCondition(exitOnFailure: false))
+        configuration.network.timeout = 5
+        configuration.network.stallTimeout = 1
+        configure(&configuration)
+        engine = PlaybackEngine(configuration: configuration, output: OffscreenOutput(area: area))
+    }
+
+    var now: Double { MonotonicCondition.now - started }
+
+    /// Plays `source` until `until` says so or `timeout` seconds pass.
+    @discardableResult
+    func run(_ source: String, timeout: Double, until: @escaping (NetworkProbe) -> Bool) -> PlaybackEngine.RunOutcome {
+        let deadline = MonotonicCondition.now + timeout
+        let check = { [unowned self] in
+            if until(self) || MonotonicCondition.now >= deadline { engine.requestQuit() }
+        }
+        engine.onFramePresented = { [unowned self] frame in
+            frames.append(Shown(wall: now, time: frame.time, pass: frame.pass, width: frame.width, variant: frame.variant?.index))
+            check()
+        }
+        engine.onEvent = { [unowned self] event in
+            events.append(event)
+            check()
+        }
+        engine.onStateChange = { [unowned self] state in states.append(state) }
+        engine.onTick = check
+        // The loop must wake to look at the clock even when nothing happens.
+        engine.auxiliaryDeadline = { [unowned self] in engine.clock.isVirtual ? nil : engine.clock.now + 0.05 }
+        try? engine.load(source)
+        let outcome = engine.run()
+        engine.close()
+        return outcome
+    }
+
+    /// The frames shown at or after `wall` seconds.
+    func frames(after wall: Double) -> [Shown] { frames.filter { $0.wall >= wall } }
+
+    /// The longest time between two frames shown (wall clock), from `wall` on.
+    func longestGap(after wall: Double = 0) -> Double {
+        let shown = frames(after: wall).map(\.wall)
+        return zip(shown, shown.dropFirst()).map { $1 - $0 }.max() ?? 0
+    }
+
+    var errors: [PlayerError] {
+        events.compactMap { if case let .error(error) = $0 { return error } else { return nil } }
+    }
+
+    var variantChanges: [(bandwidth: Int, size: PixelSize)] {
+        events.compactMap { if case let .variantChanged(bandwidth, size) = $0 { return (bandwidth, size) } else { return nil } }
+    }
+
+    var ended: Bool { events.contains(.ended) || states.contains(.ended) }
+
+    var failure: PlayerError? {
+        if case let .failed(error) = engine.state { return error }
+        return nil
+    }
+}
+
+/// A folder served by a `FaultServer` holding the HLS fixtures (`/hls`, `/fmp4`) and whatever a
+/// test writes into it.
+final class NetworkFixture {
+    let root: URL
+    let server: FaultServer
+
+    init() throws {
+        try require(TestMedia.hasEncoder("libx264"), "ffmpeg with libx264")
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("network-root-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("hls"), withDestinationURL: try HLSFixtures.set(.mpegts))
+        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("fmp4"), withDestinationURL: try HLSFixtures.set(.fmp4))
+        server = try FaultServer(root: root)
+    }
+
+    deinit {
+        server.stop()
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    func url(_ path: String) -> String { server.url(path) }
+
+    /// Writes `text` at `path` under the root.
+    @discardableResult
+    func write(_ text: String, to path: String) throws -> URL {
+        let file = root.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    /// Kills the server now and starts it again on the same port after `seconds`, on another thread.
+    func restart(after seconds: Double) -> ThreadResult<Double> {
+        let done = ThreadResult<Double>()
+        server.stop()
+        let killed = MonotonicCondition.now
+        Thread { [server] in
+            usleep(UInt32(seconds * 1_000_000))
+            try? server.restart()
+            done.set(MonotonicCondition.now - killed)
+        }.start()
+        return done
+    }
+}
