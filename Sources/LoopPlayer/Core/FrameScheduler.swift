@@ -6,7 +6,8 @@
 ///
 /// - A frame later than its own duration is dropped only when a newer frame is already queued.
 /// - After a stall longer than `stallThreshold` with nothing to drop, the clock re-anchors instead
-///   of rushing through the backlog.
+///   of rushing through the backlog. When the stall was the source's (the queue ran dry: a network
+///   outage), nothing is dropped at all: playback resumes where it stopped.
 /// - A frame whose time goes backwards (a container whose timestamps ignore B-frame reordering, a
 ///   damaged stream) is never dropped for it: it is shown one frame after the previous one.
 struct FrameScheduler: Equatable {
@@ -72,6 +73,8 @@ struct FrameScheduler: Equatable {
     private(set) var anchorIsProvisional = false
     private var pausedAt: Double?
     private var passStartedAt: Double?
+    /// The queue was found empty since the last frame shown: lateness then is the source's, not ours.
+    private(set) var starved = false
 
     init(nominalFrameInterval: Double = 0) {
         statistics.nominalFrameIntervalMs = nominalFrameInterval * 1000
@@ -83,7 +86,11 @@ struct FrameScheduler: Equatable {
     /// A virtual clock neither drops nor re-anchors: every frame is shown, exactly on time.
     mutating func decide(head: Head?, following: Head?, now: Double, stop: StopCondition, virtualClock: Bool) -> Decision {
         if limitReached(stop, now: now) { return .finished }
-        guard let head else { return ended && stop.exitAtEnd ? .finished : .waitForFrames }
+        guard let head else {
+            if ended && stop.exitAtEnd { return .finished }
+            starved = true
+            return .waitForFrames
+        }
         if head.generation < generation { return .discard }
         // Paused or held at speed 0, but the first frame after a seek is still shown (the new picture).
         if isPaused || speed == 0, let current, current.generation == generation { return .idle }
@@ -115,7 +122,8 @@ struct FrameScheduler: Equatable {
             }
             guard !virtualClock else { return .show }
             let lateness = now - due
-            if lateness > frame.duration / max(speed, 0.01), !isBackwards(frame), case .frame? = following {
+            let sourceStalled = starved && lateness > Self.stallThreshold
+            if lateness > frame.duration / max(speed, 0.01), !isBackwards(frame), !sourceStalled, case .frame? = following {
                 statistics.framesDropped += 1
                 return .drop
             }
@@ -146,6 +154,7 @@ struct FrameScheduler: Equatable {
         }
         lastShownAt = now
         current = frame
+        starved = false
         statistics.framesPresented += 1
         return wrapped
     }
@@ -271,5 +280,6 @@ struct FrameScheduler: Equatable {
             && a.speed == b.speed && a.looping == b.looping && a.startedAt == b.startedAt
             && a.lastShownAt == b.lastShownAt && a.generation == b.generation && a.anchor?.media == b.anchor?.media
             && a.anchor?.clock == b.anchor?.clock && a.anchorIsProvisional == b.anchorIsProvisional
+            && a.starved == b.starved
     }
 }

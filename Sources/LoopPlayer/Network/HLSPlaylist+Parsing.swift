@@ -42,6 +42,8 @@ extension HLSPlaylist {
 private struct HLSPlaylistParser {
     let url: URL
     let limits: HLSLimits
+    /// Seconds a segment may last in a playlist that gives no target duration.
+    static let longestSegmentWithoutTarget = 60.0
     private var lineNumber = 0
 
     // Master playlist state.
@@ -258,12 +260,16 @@ private struct HLSPlaylistParser {
         if segments.isEmpty && (hasEndList || playlistType == .vod || targetDuration == nil) { throw .empty(url: name) }
         var numbered = segments
         var discontinuities = discontinuitySequence
+        // A segment's EXTINF may not exceed the target duration (rounded): longer claims (an endless
+        // "#EXTINF:1e308") are cut to it, so the schedule's times and the fetch-ahead stay sane.
+        let longestAllowed = (targetDuration ?? Self.longestSegmentWithoutTarget) + 0.5
         for index in numbered.indices {
+            numbered[index].duration = min(numbered[index].duration, longestAllowed)
             if numbered[index].discontinuity { discontinuities += 1 }
             numbered[index].sequenceNumber = mediaSequence + index
             numbered[index].discontinuitySequence = discontinuities
         }
-        let longest = segments.map(\.duration).max() ?? 0
+        let longest = numbered.map(\.duration).max() ?? 0
         return .media(HLSMediaPlaylist(url: url, targetDuration: targetDuration ?? longest.rounded(.up),
                                        mediaSequence: mediaSequence, discontinuitySequence: discontinuitySequence,
                                        playlistType: playlistType, hasEndList: hasEndList,

@@ -313,14 +313,11 @@ final class HLSSession: Sendable {
     }
 
     /// Keeps at most `bufferAhead` seconds fetched ahead of the picture: waits while there is more,
-    /// re-checking at least every second (the picture may be paused). The segment after the one
-    /// being read is always fetched, whatever the playlist claims their durations are: a segment
-    /// announced as endless (`#EXTINF:1e308`) must not starve the reader of the next one.
+    /// re-checking at least every second (the picture may be paused).
     private func waitForRoom(abort: AbortFlag) {
         while !abort.isRaised {
             let excess = bufferSeconds - options.bufferAhead
-            let unread = state.withLock { $0.ahead.count }
-            guard excess > 0, unread >= 2 else { return }
+            guard excess > 0 else { return }
             abort.sleep(until: MonotonicCondition.now + min(excess, 1))
         }
     }

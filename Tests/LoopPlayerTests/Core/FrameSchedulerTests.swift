@@ -205,6 +205,38 @@ final class FrameSchedulerTests: XCTestCase {
         XCTAssertEqual(script.scheduler.current, Self.frame(3))
     }
 
+    /// The source stalled (the queue ran dry, as in a network outage) and frames come back in a
+    /// burst: nothing is dropped, the first re-anchors and the rest follow one frame apart.
+    func testASourceStallResumesWhereItStoppedWithoutDropping() {
+        var script = Script(Self.frames(0..<1))
+        script.run([
+            .at(100, .show),
+            .at(100.0625, .waitForFrames),
+            .push(Self.frames(1..<4)),
+            .at(101, .show),                     // 937.5 ms late with newer frames behind: shown, re-anchored
+            .at(101, .waitUntil(101.0625)),
+            .at(101.0625, .show),
+        ])
+        XCTAssertEqual(script.scheduler.statistics.framesDropped, 0)
+        XCTAssertEqual(script.scheduler.anchor?.clock, 101)
+        XCTAssertEqual(script.scheduler.current, Self.frame(2))
+    }
+
+    /// A queue that ran dry only briefly (less than `stallThreshold`) still catches up by dropping.
+    func testAShortSourceHiccupStillCatchesUp() {
+        var script = Script(Self.frames(0..<1))
+        script.run([
+            .at(100, .show),
+            .at(100.0625, .waitForFrames),
+            .push(Self.frames(1..<4)),
+            .at(100.2, .drop),                   // frame 1 due 100.0625: 137.5 ms late, frame 2 behind
+            .at(100.2, .drop),                   // frame 2 due 100.125: 75 ms late, frame 3 behind
+            .at(100.2, .show),                   // frame 3 due 100.1875: on time
+        ])
+        XCTAssertEqual(script.scheduler.statistics.framesDropped, 2)
+        XCTAssertEqual(script.scheduler.anchor?.clock, 100, "no re-anchoring for a hiccup")
+    }
+
     /// Lateness of exactly `stallThreshold` keeps the anchor (the rule is "more than").
     func testALatenessOfExactlyTheThresholdKeepsTheAnchor() {
         var script = Script(Self.frames(0..<2))

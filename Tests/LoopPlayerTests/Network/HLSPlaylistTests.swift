@@ -99,6 +99,14 @@ final class HLSPlaylistTests: XCTestCase {
         guard case let .media(media) = try HLSPlaylist.parse(text, url: mediaURL) else { return XCTFail("not media") }
         XCTAssertTrue(media.isLive)
         XCTAssertEqual(media.segments.last?.sequenceNumber, 1001)
+        // EXTINF beyond the target duration (rounded) is cut to it; without one, to a minute.
+        guard case let .media(endless) = try HLSPlaylist.parse(
+            "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:1e308,\na.ts\n#EXTINF:2.4,\nb.ts\n#EXT-X-ENDLIST\n", url: mediaURL),
+              case let .media(untargeted) = try HLSPlaylist.parse("#EXTM3U\n#EXTINF:1e308,\na.ts\n#EXT-X-ENDLIST\n", url: mediaURL)
+        else { return XCTFail("media playlists expected") }
+        XCTAssertEqual(endless.segments.map(\.duration), [2.5, 2.4])
+        XCTAssertEqual(untargeted.segments.map(\.duration), [60.5])
+
         // A live playlist may be empty for a moment; a finished one may not.
         guard case let .media(empty) = try HLSPlaylist.parse("#EXTM3U\n#EXT-X-TARGETDURATION:6\n", url: mediaURL) else {
             return XCTFail("not media")
