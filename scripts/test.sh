@@ -6,4 +6,13 @@ cd "$(dirname "$0")/.."
 command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
 scripts/install-deps.sh --tests
 swift build --build-tests
-swift test --skip-build --disable-swift-testing
+log=$(mktemp -t loopplayer-tests.XXXXXX)
+trap 'rm -f "$log"' EXIT
+status=0
+swift test --skip-build --disable-swift-testing 2>&1 | tee "$log" || status=$?
+# The full log is long; repeat what failed at its end, where a CI summary looks.
+if ((status)); then
+  echo "---- failures ----"
+  grep -E ": error: |' failed \(" "$log" || echo "(no failure line; exit status $status)"
+fi
+exit "$status"
