@@ -5,7 +5,10 @@ import Foundation
 /// SDL's audio thread pulls them in the callback, applies the volume (ramped over a buffer, so
 /// changes never click) and records which timeline time it handed over when, which is the master
 /// clock the presenter follows. The device is opened once per source and runs until the source
-/// closes: a wrap is just more samples.
+/// closes: a wrap is just more samples. In a playlist the next item's sound stage takes the device
+/// over when this item's sound is all queued (`handOver`): its samples follow in the same ring, so
+/// the device never stops between items. Each writer has an epoch; the clock only answers the
+/// writer whose samples are being heard.
 final class AudioOutput: @unchecked Sendable {
     /// What the device was opened with (set once, in `init`).
     private(set) var format: AudioDeviceFormat
@@ -14,6 +17,8 @@ final class AudioOutput: @unchecked Sendable {
     // Guarded by `condition`.
     private var ring: AudioRing
     private var generation = 0
+    /// The writer whose samples go in now (raised by every hand-over).
+    private var epoch = 0
     private var paused = true
     /// Enough is buffered to start (again) without an immediate underrun.
     private var started = false
@@ -34,7 +39,7 @@ final class AudioOutput: @unchecked Sendable {
     private var skip = 0
     /// The last buffer handed to the device: when it starts playing, the timeline time of its first
     /// sample, the timeline seconds per sample, and how many real samples it held.
-    private var lastBuffer: (time: Double, mediaTime: Double, step: Double, frames: Int, delayed: Bool)?
+    private var lastBuffer: (time: Double, mediaTime: Double, step: Double, frames: Int, delayed: Bool, epoch: Int)?
 
     private let timing: SDLAudio.Timing
     /// The exact schedule of a callback-paced or clockless driver: when it started and how many
@@ -106,8 +111,10 @@ final class AudioOutput: @unchecked Sendable {
     // MARK: Writer side (the audio decode thread)
 
     /// Queues `frames` interleaved frames in the device format, blocking while the ring is full.
-    /// False once closed or if `generation` is stale (a seek happened): the caller drops them.
-    func write(_ samples: UnsafePointer<Float>, frames: Int, mediaTime: Double, step: Double, generation: Int) -> Bool {
+    /// False once closed, if `generation` is stale (a seek happened) or the device was handed over
+    /// to another writer since `epoch`: the caller drops them.
+    func write(_ samples: UnsafePointer<Float>, frames: Int, mediaTime: Double, step: Double, generation: Int,
+               epoch: Int = 0) -> Bool {
         var done = 0
         condition.lock()
         defer { condition.unlock() }
@@ -117,9 +124,9 @@ final class AudioOutput: @unchecked Sendable {
             done = dropped
         }
         while done < frames {
-            if closed || generation != self.generation { return false }
+            if closed || generation != self.generation || epoch != self.epoch { return false }
             let taken = ring.append(samples + done * format.channels, frames: frames - done,
-                                    mediaTime: mediaTime + Double(done) * step, step: step)
+                                    mediaTime: mediaTime + Double(done) * step, step: step, epoch: epoch)
             done += taken
             if taken == 0 { condition.wait() }
         }
@@ -128,8 +135,34 @@ final class AudioOutput: @unchecked Sendable {
     }
 
     /// The source ended with looping off: what is queued plays out, then silence without underruns.
-    func finish(generation: Int) {
-        condition.withLock { if generation == self.generation { ended = true } }
+    func finish(generation: Int, epoch: Int = 0) {
+        condition.withLock { if generation == self.generation && epoch == self.epoch { ended = true } }
+    }
+
+    /// All of the current writer's sound is queued (`finish`): the next item may take the device.
+    var isFinished: Bool { condition.withLock { ended && !closed } }
+
+    var isOpen: Bool { condition.withLock { !closed } }
+
+    /// Gives the device to a new writer (the next playlist item's sound stage), whose writes of
+    /// `generation` are accepted from now on; returns its epoch. What the previous writer queued
+    /// plays on (a gapless hand-over) when it had finished, and fades out over one buffer when it
+    /// had not (a skip). A blocked previous writer is woken and refused from here on.
+    func handOver(generation: Int) -> Int {
+        condition.withLock {
+            epoch += 1
+            self.generation = generation
+            if !ended {
+                fading = gain > 0 && started ? min(ring.buffered, format.bufferFrames) : 0
+                ring.truncate(keeping: fading)
+                started = false
+            }
+            ended = false
+            delay = 0
+            skip = 0
+            condition.broadcast()
+            return epoch
+        }
     }
 
     // MARK: Controls (any thread)
@@ -193,12 +226,13 @@ final class AudioOutput: @unchecked Sendable {
     /// Seconds of sound queued for the device.
     var bufferedSeconds: Double { condition.withLock { Double(ring.buffered) / Double(format.rate) } }
 
-    /// The timeline time being heard at `now` (monotonic seconds), or nil while nothing plays or
-    /// the driver is no clock.
-    func audibleMediaTime(at now: Double) -> Double? {
+    /// The timeline time being heard at `now` (monotonic seconds), or nil while nothing plays, the
+    /// driver is no clock, or what is heard is another writer's (`epoch`: another playlist item).
+    func audibleMediaTime(at now: Double, epoch: Int = 0) -> Double? {
         condition.withLock {
             // A buffer that starts with silence (`delay`) is not heard before its sound begins.
-            guard timing != .none, let buffer = lastBuffer, !buffer.delayed || now >= buffer.time + latency else { return nil }
+            guard timing != .none, let buffer = lastBuffer, buffer.epoch == epoch,
+                  !buffer.delayed || now >= buffer.time + latency else { return nil }
             let rate = Double(format.rate)
             let elapsed = ((now - buffer.time - latency) * rate)
                 .clamped(to: -latency * rate...Double(buffer.frames + format.bufferFrames))
@@ -255,7 +289,7 @@ final class AudioOutput: @unchecked Sendable {
             }
         }
         let heardFrom = handedAt + Double(lead) / Double(format.rate)
-        lastBuffer = playing && moved > 0 ? next.map { (heardFrom, $0.time, $0.step, moved, lead > 0) } : nil
+        lastBuffer = playing && moved > 0 ? next.map { (heardFrom, $0.time, $0.step, moved, lead > 0, $0.epoch) } : nil
         condition.broadcast()
     }
 

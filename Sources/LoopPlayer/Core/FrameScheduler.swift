@@ -75,6 +75,8 @@ struct FrameScheduler: Equatable {
     private var passStartedAt: Double?
     /// The queue was found empty since the last frame shown: lateness then is the source's, not ours.
     private(set) var starved = false
+    /// When the item before (a playlist's) showed its last frame: the first frame here is a seam.
+    private var previousItemShownAt: Double?
 
     init(nominalFrameInterval: Double = 0) {
         statistics.nominalFrameIntervalMs = nominalFrameInterval * 1000
@@ -145,7 +147,11 @@ struct FrameScheduler: Equatable {
             anchor = (frame.time, now)
             anchorIsProvisional = false
         }
-        if let previous = current, frame.pass > previous.pass, frame.generation == previous.generation {
+        if current == nil, let previousItemShownAt {
+            statistics.recordSeam(intervalMs: (now - previousItemShownAt) * 1000)
+            self.previousItemShownAt = nil
+            passStartedAt = now
+        } else if let previous = current, frame.pass > previous.pass, frame.generation == previous.generation {
             if let lastShownAt { statistics.recordSeam(intervalMs: (now - lastShownAt) * 1000) }
             if let passStartedAt { statistics.loopPeriodsMs.append((now - passStartedAt) * 1000) }
             passStartedAt = now
@@ -166,6 +172,16 @@ struct FrameScheduler: Equatable {
         guard let current, frame.pass > current.pass, frame.generation == current.generation else { return nil }
         statistics.loopsCompleted += frame.pass - current.pass
         return statistics.loopsCompleted
+    }
+
+    /// A playlist's next item continues the run of `previous`: the counters, the run's start (for
+    /// `StopCondition.duration`), and the switch is measured as a seam.
+    mutating func continueRun(from previous: FrameScheduler) {
+        let nominal = statistics.nominalFrameIntervalMs
+        statistics = previous.statistics
+        statistics.nominalFrameIntervalMs = nominal
+        startedAt = previous.startedAt
+        previousItemShownAt = previous.lastShownAt
     }
 
     // MARK: Controls
@@ -280,6 +296,6 @@ struct FrameScheduler: Equatable {
             && a.speed == b.speed && a.looping == b.looping && a.startedAt == b.startedAt
             && a.lastShownAt == b.lastShownAt && a.generation == b.generation && a.anchor?.media == b.anchor?.media
             && a.anchor?.clock == b.anchor?.clock && a.anchorIsProvisional == b.anchorIsProvisional
-            && a.starved == b.starved
+            && a.starved == b.starved && a.previousItemShownAt == b.previousItemShownAt
     }
 }

@@ -1,0 +1,141 @@
+/// Plays a `Playlist` on an engine: loads the current item and queues the next one (the engine
+/// opens it at once and switches to it without a gap), follows the engine's switches and failures
+/// (a failing item is skipped with its error event; a list whose every item fails stops), and
+/// performs the playlist commands. Run thread only.
+final class PlaylistPlayback {
+    private(set) var state: PlaylistState
+    private let engine: PlaybackEngine
+    private let ext: String
+    /// Events for the player's batches.
+    private let emit: (PlayerEvent) -> Void
+    /// The item the engine has queued.
+    private var queuedIndex: Int?
+    /// The current item failed and the next one plays at the next iteration.
+    private(set) var skipPending = false
+    private var endAnnounced = false
+
+    init(items: [String], loops: Bool, ext: String, engine: PlaybackEngine, emit: @escaping (PlayerEvent) -> Void) {
+        state = PlaylistState(items: items, loops: loops)
+        self.engine = engine
+        self.ext = ext
+        self.emit = emit
+        engine.onAdvance = { [unowned self] _ in advanced() }
+        engine.onQueuedFailure = { [unowned self] _, _ in queuedItemFailed() }
+    }
+
+    /// Plays item `index` now (the first at the start).
+    func play(_ index: Int) {
+        guard state.move(to: index) else {
+            emit(.error(.invalidSetting(name: "playItem", value: "\(index)",
+                                        reason: "the playlist has \(state.items.count) items")))
+            return
+        }
+        skipPending = false
+        endAnnounced = false
+        queuedIndex = nil
+        emit(.playlistItemChanged(index: index))
+        try? engine.load(state.items[index], ext: ext)  // a failure is shown and sent by the engine
+        queueFollowing()
+    }
+
+    /// The next item now (nothing after the last one unless the list loops).
+    func next() {
+        guard let next = state.nextIndex else { return }
+        if queuedIndex == next, engine.playQueuedNow() { return }
+        play(next)
+    }
+
+    func previous() { play(state.previousIndex) }
+
+    /// Inserts `source`; the item playing stays (its index is announced again if it moved).
+    func insert(_ source: String, at index: Int) {
+        let before = state.current
+        state.insert(source, at: index)
+        if state.current != before { emit(.playlistItemChanged(index: state.current)) }
+        queueFollowing()  // the item after the current one may be another now
+    }
+
+    func remove(at index: Int) {
+        let before = state.current
+        switch state.remove(at: index) {
+        case .outside:
+            emit(.error(.invalidSetting(name: "remove", value: "\(index)",
+                                        reason: "the playlist has \(state.items.count) items")))
+        case .other:
+            if state.current != before { emit(.playlistItemChanged(index: state.current)) }
+            queueFollowing()
+        case let .current(next?):
+            play(next)
+        case .current(next: nil):
+            engine.unload()
+            announceEnd()
+        }
+    }
+
+    /// Looping the current item (`Loop`) makes a queued next item pointless; stopping it queues one.
+    func loopingChanged() { queueFollowing() }
+
+    // MARK: What the engine reports
+
+    /// Engine state changes: an item that plays ends a failure streak; one that fails is skipped
+    /// (at the next iteration, outside the engine's callback); the last one ending ends the list.
+    func stateChanged(_ playerState: PlayerState) {
+        switch playerState {
+        case .playing:
+            state.played()
+        case .failed:
+            skipPending = state.failed() && (state.nextIndex != nil)
+        case .ended:
+            if queuedIndex == nil { announceEnd() }
+        default:
+            break
+        }
+    }
+
+    /// Every iteration: performs a skip decided in a callback.
+    func tick() {
+        guard skipPending else { return }
+        skipPending = false
+        next()
+    }
+
+    private func advanced() {
+        if let queuedIndex { state.move(to: queuedIndex) }
+        queuedIndex = nil
+        state.played()
+        emit(.playlistItemChanged(index: state.current))
+        queueFollowing()
+    }
+
+    private func queuedItemFailed() {
+        let failed = queuedIndex
+        queuedIndex = nil
+        guard state.failed(), let failed, let following = state.index(after: failed) else { return }
+        queue(following)
+    }
+
+    // MARK: Queueing
+
+    private func queueFollowing() {
+        queuedIndex = nil
+        engine.dropQueued()
+        guard !engine.configuration.looping, let next = state.nextIndex else { return }
+        queue(next)
+    }
+
+    private func queue(_ index: Int) {
+        queuedIndex = index
+        do {
+            engine.queueNext(try SourceResolver.standard().resolve(state.items[index], ext: ext))
+        } catch {
+            emit(.error(error))
+            queuedItemFailed()
+        }
+    }
+
+    private func announceEnd() {
+        guard !endAnnounced else { return }
+        endAnnounced = true
+        emit(.playlistEnded)
+    }
+}
