@@ -147,12 +147,8 @@ final class PlayerSession {
         case .end:
             seek(to: engine.duration ?? .infinity)
             engine.setPaused(true)
-        case .loop:
-            engine.setLooping(true)
-            playlist?.loopingChanged()
-        case .unloop:
-            engine.setLooping(false)
-            playlist?.loopingChanged()
+        case .loop: engine.setLooping(true)
+        case .unloop: engine.setLooping(false)
         case let .playbackSpeed(speed): engine.setSpeed(Double(speed))
         case .mute: engine.setMuted(true)
         case .unmute: engine.setMuted(false)
@@ -218,10 +214,7 @@ final class PlayerSession {
         applied = settings
         if settings.events != previous.events { batcher.selection = settings.events }
         if settings.gravity != previous.gravity { engine.setGravity(settings.gravity) }
-        if settings.loop != previous.loop {
-            engine.setLooping(settings.loop)
-            playlist?.loopingChanged()
-        }
+        if settings.loop != previous.loop { engine.setLooping(settings.loop) }
         if settings.mute != previous.mute { engine.setMuted(settings.mute) }
         if settings.timePublishing != previous.timePublishing {
             if engine.state == .playing { publisher.start(at: engine.clock.now, interval: settings.timePublishing) }
@@ -256,14 +249,12 @@ final class PlayerSession {
     private func load(_ settings: VideoSettings) {
         engine.setHoldsFirstFrame(settings.notAutoPlay)
         guard !settings.playlist.isEmpty else {
-            if playlist != nil {
-                playlist = nil
-                engine.onAdvance = nil
-                engine.onQueuedFailure = nil
-            }
+            playlist?.detach()
+            playlist = nil
             try? engine.load(settings.sourceName ?? "", ext: settings.ext)
             return
         }
+        playlist?.detach()
         let playlist = PlaylistPlayback(items: settings.playlist, loops: settings.loopPlaylist, ext: settings.ext,
                                         engine: engine) { [unowned self] event in
             batcher.record(event, at: engine.clock.now)

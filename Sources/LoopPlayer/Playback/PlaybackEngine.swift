@@ -60,6 +60,8 @@ public final class PlaybackEngine {
     var onQueuedFailure: ((MediaLocation, PlayerError) -> Void)?
     /// Whether a failure ends a run that stops on failure (a playlist that skips it says no).
     var failureIsFinal: (() -> Bool)?
+    /// A key asked for the playlist's next (+1) or previous (−1) item.
+    var onPlaylistStep: ((Int) -> Void)?
 
     let clock: PlaybackClock
     let realClock = MonotonicClock()

@@ -13,14 +13,26 @@ final class PlaylistPlayback {
     /// The current item failed and the next one plays at the next iteration.
     private(set) var skipPending = false
     private var endAnnounced = false
+    /// Looping of the current item as last seen (a key may switch it without telling the session).
+    private var looping: Bool
 
     init(items: [String], loops: Bool, ext: String, engine: PlaybackEngine, emit: @escaping (PlayerEvent) -> Void) {
         state = PlaylistState(items: items, loops: loops)
         self.engine = engine
         self.ext = ext
         self.emit = emit
+        looping = engine.configuration.looping
         engine.onAdvance = { [unowned self] _ in advanced() }
         engine.onQueuedFailure = { [unowned self] _, _ in queuedItemFailed() }
+        engine.onPlaylistStep = { [unowned self] step in step > 0 ? next() : previous() }
+    }
+
+    /// Detaches from the engine (the settings no longer name a playlist).
+    func detach() {
+        engine.onAdvance = nil
+        engine.onQueuedFailure = nil
+        engine.onPlaylistStep = nil
+        engine.dropQueued()
     }
 
     /// Plays item `index` now (the first at the start).
@@ -72,8 +84,6 @@ final class PlaylistPlayback {
         }
     }
 
-    /// Looping the current item (`Loop`) makes a queued next item pointless; stopping it queues one.
-    func loopingChanged() { queueFollowing() }
 
     // MARK: What the engine reports
 
@@ -92,8 +102,13 @@ final class PlaylistPlayback {
         }
     }
 
-    /// Every iteration: performs a skip decided in a callback.
+    /// Every iteration: performs a skip decided in a callback; looping the current item (`Loop`,
+    /// the L key) makes a queued next item pointless, and stopping it queues one.
     func tick() {
+        if engine.configuration.looping != looping {
+            looping = engine.configuration.looping
+            queueFollowing()
+        }
         guard skipPending else { return }
         skipPending = false
         next()
