@@ -76,7 +76,9 @@ extension PlaybackEngine {
             let device = item?.pipeline.audio.surrender()
             handOff.give(device?.isOpen == true ? device : nil)  // a failed item's device is closed
         }
-        stopItem()
+        // The item before stops after the new one's first frame is shown (joining its threads takes
+        // a few milliseconds that would lengthen the switch).
+        retireItem()
         item = next
         network.beginSource(preference: configuration.network.variant, outputSize: output.variantLimit)
         onAdvance?(next.location)
@@ -105,6 +107,21 @@ extension PlaybackEngine {
         } else if current.pipeline.status.audioTrack == nil {
             handOff.give(nil)  // the current item is silent: the next one opens its own device
         }
+    }
+
+    /// Moves the current item aside; `stopRetiredItem` stops it at the end of the iteration.
+    private func retireItem() {
+        stopRetiredItem()
+        refilter.finish()
+        retired = item
+        if let item { lastItem = item }
+        item = nil
+    }
+
+    /// Stops the item a switch replaced (its threads are joined, its queues freed).
+    func stopRetiredItem() {
+        retired?.pipeline.stop()
+        retired = nil
     }
 
     private func queuedItemFailed(_ location: MediaLocation, _ error: PlayerError) {

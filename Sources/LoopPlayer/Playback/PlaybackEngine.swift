@@ -73,6 +73,8 @@ public final class PlaybackEngine {
     /// The next playlist item: opened and decoding its first frames while `item` plays, so the
     /// switch at `item`'s end is one frame interval (`PlaybackEngine+Queue`).
     var upcoming: PlaybackItem?
+    /// The item a switch replaced, stopped once the new one's first frame is on screen.
+    var retired: PlaybackItem?
     /// A source that is gone but whose counters still feed `statistics` (after `close()`).
     var lastItem: PlaybackItem?
     let overlays = OverlayStack()
@@ -172,11 +174,12 @@ public final class PlaybackEngine {
     /// FFmpeg objects.
     public func unload() {
         dropQueued()
+        stopRetiredItem()
         stopItem()
         perform(machine.handle(.unload))
     }
 
-    func stopItem() {
+    private func stopItem() {
         item?.pipeline.stop()
         refilter.finish()
         if let item { lastItem = item }
@@ -232,6 +235,7 @@ public final class PlaybackEngine {
             return .finished(.failed(error))
         }
         let step = presentDueFrame()
+        stopRetiredItem()
         redrawOverlaysIfDue()
         return nextWake(after: step)
     }
@@ -394,6 +398,7 @@ public final class PlaybackEngine {
     public func close() {
         guard !isClosed else { return }
         dropQueued()
+        stopRetiredItem()
         item?.pipeline.stop()  // kept, stopped: its counters still feed `statistics`
         isClosed = true
         refilter.finish()

@@ -24,7 +24,8 @@ final class PlaylistSoundTests: XCTestCase {
         let found = alignment(of: reference, in: capture.samples, window: max(0, first - 16)..<(first + 16),
                               compare: 4096..<40_000)
         XCTAssertLessThan(found.error, 1e-3, "item 0 is not the file's sound")
-        // Item 1 starts where item 0's decoded sound ends.
+        // Item 1 starts where item 0's decoded sound ends (the file's sound, encoder padding included,
+        // is 20 ms longer than its picture: that much plays before the next item's).
         let second = found.offset + reference.count
         XCTAssertLessThan(largestDifference(capture.samples, at: second, reference, over: 4096..<(reference.count - 64)),
                           1e-3, "item 1 does not start right after item 0's last sample")
