@@ -38,8 +38,9 @@ final class MediaPipeline: Sendable {
     /// frame is queued, and whenever the status changes).
     /// `subtitleFiles` are external subtitle files loaded with the source (their tracks come after
     /// the source's own). `soundHandOff` (a playlist's next item) makes the sound stage wait for the
-    /// device of the item before instead of opening one.
-    init(plan: SourcePlan, looping: Bool, audio options: AudioOptions = AudioOptions(),
+    /// device of the item before instead of opening one, and `soundEndsWithPicture` cuts its sound
+    /// at its picture's end without looping too.
+    init(plan: SourcePlan, looping: Bool, soundEndsWithPicture: Bool = false, audio options: AudioOptions = AudioOptions(),
          audioDriver: Result<String, PlayerError>? = nil, audioControls: AudioSlot.Controls = AudioSlot.Controls(),
          soundHandOff: AudioHandOff? = nil, subtitleFiles: [SubtitleStage.ExternalFile] = [],
          frameReady: @escaping @Sendable () -> Void) {
@@ -73,6 +74,7 @@ final class MediaPipeline: Sendable {
             },
             startAudio: { [self] start in setup.map { startSound(start, setup: $0) } ?? false })
         let demuxer = Demuxer(plan: plan, audioChoice: options.track, soundWanted: setup != nil,
+                              soundEndsWithPicture: soundEndsWithPicture,
                               control: control, status: status, abort: abort, video: videoPackets,
                               audio: audioPackets, subtitles: subtitlePackets, subtitleLibrary: subtitles,
                               launcher: launcher)

@@ -109,19 +109,36 @@ extension PlaybackEngine {
         }
     }
 
-    /// Moves the current item aside; `stopRetiredItem` stops it at the end of the iteration.
+    /// Moves the current item aside; it is stopped once the switch has settled.
     private func retireItem() {
         stopRetiredItem()
         refilter.finish()
         retired = item
         if let item { lastItem = item }
         item = nil
+        // 20 ms: the new item's first frame is presented and drawn by then (measured from outside, a
+        // join right after the present lengthened the switch by 2–4 ms on two cores).
+        switchSettlesAt = clock.isVirtual ? clock.now : clock.now + 0.02
     }
 
     /// Stops the item a switch replaced (its threads are joined, its queues freed).
     func stopRetiredItem() {
         retired?.pipeline.stop()
         retired = nil
+    }
+
+    /// A new source or the end: the switch before it needs no settling.
+    func forgetSwitch() {
+        switchSettlesAt = nil
+        stopRetiredItem()
+    }
+
+    /// After a switch, once its frame is out: the old item stops and the playlist queues the next.
+    func settleSwitchIfDue() {
+        guard let settlesAt = switchSettlesAt, clock.now >= settlesAt else { return }
+        switchSettlesAt = nil
+        stopRetiredItem()
+        onSwitchSettled?()
     }
 
     private func queuedItemFailed(_ location: MediaLocation, _ error: PlayerError) {

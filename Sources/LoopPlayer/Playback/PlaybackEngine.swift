@@ -62,6 +62,9 @@ public final class PlaybackEngine {
     var failureIsFinal: (() -> Bool)?
     /// A key asked for the playlist's next (+1) or previous (−1) item.
     var onPlaylistStep: ((Int) -> Void)?
+    /// Sources loaded from now on end their sound with their picture (a playlist's items: the next
+    /// item's sound then starts with its picture).
+    var endsSoundWithPicture = false
 
     let clock: PlaybackClock
     let realClock = MonotonicClock()
@@ -73,8 +76,14 @@ public final class PlaybackEngine {
     /// The next playlist item: opened and decoding its first frames while `item` plays, so the
     /// switch at `item`'s end is one frame interval (`PlaybackEngine+Queue`).
     var upcoming: PlaybackItem?
-    /// The item a switch replaced, stopped once the new one's first frame is on screen.
+    /// The item a switch replaced, stopped once the switch has settled.
     var retired: PlaybackItem?
+    /// When a switch to a queued item has settled: its first frame is out and the display has drawn
+    /// it. Work that would compete with that for the CPU (joining the old item's threads, opening the
+    /// next one) waits until then.
+    var switchSettlesAt: Double?
+    /// The switch settled (the playlist queues the item after the new one).
+    var onSwitchSettled: (() -> Void)?
     /// A source that is gone but whose counters still feed `statistics` (after `close()`).
     var lastItem: PlaybackItem?
     let overlays = OverlayStack()
@@ -136,6 +145,7 @@ public final class PlaybackEngine {
     /// fails with `sourceNotAllowed`.
     public func load(_ location: MediaLocation) {
         dropQueued()
+        forgetSwitch()
         stopItem()
         isClosed = false
         let plan: SourcePlan
@@ -156,7 +166,8 @@ public final class PlaybackEngine {
         let sound = AudioSlot.Controls(volume: configuration.audio.volume, muted: configuration.audio.muted,
                                        paused: true, speed: pendingSpeed)
         let subtitleSetup = subtitleFiles()
-        let pipeline = MediaPipeline(plan: plan, looping: configuration.looping, audio: configuration.audio,
+        let pipeline = MediaPipeline(plan: plan, looping: configuration.looping,
+                                     soundEndsWithPicture: endsSoundWithPicture, audio: configuration.audio,
                                      audioDriver: audioDriver(), audioControls: sound, soundHandOff: soundHandOff,
                                      subtitleFiles: subtitleSetup.files, frameReady: waiter.wake)
         pipeline.setFilters(filters)
@@ -174,7 +185,7 @@ public final class PlaybackEngine {
     /// FFmpeg objects.
     public func unload() {
         dropQueued()
-        stopRetiredItem()
+        forgetSwitch()
         stopItem()
         perform(machine.handle(.unload))
     }
@@ -235,7 +246,7 @@ public final class PlaybackEngine {
             return .finished(.failed(error))
         }
         let step = presentDueFrame()
-        stopRetiredItem()
+        settleSwitchIfDue()
         redrawOverlaysIfDue()
         return nextWake(after: step)
     }
@@ -357,7 +368,7 @@ public final class PlaybackEngine {
     /// When to come back, from what the presenter waits for and what else is due.
     private func nextWake(after step: Presenter.Step?) -> Iteration {
         let presenter = item?.presenter
-        var deadline = earliest(auxiliaryDeadline?(), overlayDeadline)
+        var deadline = earliest(earliest(auxiliaryDeadline?(), overlayDeadline), switchSettlesAt)
         switch step {
         case .show?:
             return .again
@@ -398,7 +409,7 @@ public final class PlaybackEngine {
     public func close() {
         guard !isClosed else { return }
         dropQueued()
-        stopRetiredItem()
+        forgetSwitch()
         item?.pipeline.stop()  // kept, stopped: its counters still feed `statistics`
         isClosed = true
         refilter.finish()

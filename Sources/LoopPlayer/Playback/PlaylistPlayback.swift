@@ -25,6 +25,10 @@ final class PlaylistPlayback {
         engine.onAdvance = { [unowned self] _ in advanced() }
         engine.onQueuedFailure = { [unowned self] _, _ in queuedItemFailed() }
         engine.onPlaylistStep = { [unowned self] step in step > 0 ? next() : previous() }
+        // The item after the new one opens once the switch has settled: opening it competes with
+        // the switch's first frame for the CPU.
+        engine.onSwitchSettled = { [unowned self] in queueFollowing() }
+        engine.endsSoundWithPicture = true
     }
 
     /// Detaches from the engine (the settings no longer name a playlist).
@@ -32,6 +36,8 @@ final class PlaylistPlayback {
         engine.onAdvance = nil
         engine.onQueuedFailure = nil
         engine.onPlaylistStep = nil
+        engine.onSwitchSettled = nil
+        engine.endsSoundWithPicture = false
         engine.dropQueued()
     }
 
@@ -119,7 +125,6 @@ final class PlaylistPlayback {
         queuedIndex = nil
         state.played()
         emit(.playlistItemChanged(index: state.current))
-        queueFollowing()
     }
 
     private func queuedItemFailed() {
