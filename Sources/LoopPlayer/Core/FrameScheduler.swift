@@ -277,11 +277,15 @@ struct FrameScheduler: Equatable {
         frame.generation == current.generation && frame.pass == current.pass && frame.time <= current.time
     }
 
-    /// The end is reported once the last frame has had its full time on screen.
+    /// The end is reported once the last frame has had its time on screen: on the clock's grid, like
+    /// any next frame (what follows, a playlist's next item, then comes one frame interval after the
+    /// last frame was due, not after it appeared: the wake-up's lateness does not add up), or its
+    /// full duration from when it appeared if that was a frame or more late.
     private func waitForEndOfCurrentFrame(now: Double) -> Decision? {
         guard let current, let lastShownAt, let anchor else { return nil }
         let due = anchor.clock + (current.time - anchor.media) / max(speed, 0.01)
-        let end = max(due, lastShownAt) + current.duration / max(speed, 0.01)
+        let shown = current.duration / max(speed, 0.01)
+        let end = (lastShownAt - due < shown ? due : lastShownAt) + shown
         return now < end ? .waitUntil(end) : nil
     }
 
