@@ -12,9 +12,10 @@ enum M3UPlaylist {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ReadError(description: "cannot read the playlist \(path)")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard var text = String(data: data, encoding: .utf8) else {
             throw ReadError(description: "the playlist \(path) is not UTF-8 text")
         }
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }  // a byte order mark
         let folder = (path as NSString).deletingLastPathComponent
         return entries(of: text, relativeTo: folder)
     }

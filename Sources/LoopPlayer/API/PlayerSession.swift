@@ -239,9 +239,11 @@ final class PlayerSession {
             engine.removeAllVectors()
             settings.vectorLayers.forEach { engine.addVector($0) }
         }
-        if settings.playlist != previous.playlist || settings.loopPlaylist != previous.loopPlaylist
-            || settings.ext != previous.ext || (settings.playlist.isEmpty && settings.sourceName != previous.sourceName) {
+        if settings.playlist != previous.playlist || settings.ext != previous.ext
+            || (settings.playlist.isEmpty && settings.sourceName != previous.sourceName) {
             load(settings)
+        } else if settings.loopPlaylist != previous.loopPlaylist {
+            playlist?.setLoops(settings.loopPlaylist)
         }
     }
 

@@ -12,6 +12,8 @@ import Foundation
 final class AudioOutput: @unchecked Sendable {
     /// What the device was opened with (set once, in `init`).
     private(set) var format: AudioDeviceFormat
+    /// What was asked for (SDL may have opened another rate or channel count).
+    private let requested: (rate: Int, channels: Int)
     private var device: SDL_AudioDeviceID = 0
     private let condition = NSCondition()
     // Guarded by `condition`.
@@ -19,6 +21,9 @@ final class AudioOutput: @unchecked Sendable {
     private var generation = 0
     /// The writer whose samples go in now (raised by every hand-over).
     private var epoch = 0
+    /// The writer before the last hand-over, while the engine may still take the device back for it
+    /// (the next item was dropped before it played: a seek, looping switched on).
+    private var handedFrom: (epoch: Int, generation: Int, ended: Bool)?
     private var paused = true
     /// Enough is buffered to start (again) without an immediate underrun.
     private var started = false
@@ -63,6 +68,7 @@ final class AudioOutput: @unchecked Sendable {
         desired.samples = UInt16(Int((Double(rate) * 0.02).rounded()))  // 20 ms
         desired.callback = audioCallback
         var obtained = SDL_AudioSpec()
+        requested = (Int(desired.freq), Int(desired.channels))
         timing = SDLAudio.timing(of: driver)
         ring = AudioRing(channels: 1, capacity: 1)
         format = AudioDeviceFormat(rate: 0, channels: 0, driver: driver, bufferFrames: 0)
@@ -87,7 +93,7 @@ final class AudioOutput: @unchecked Sendable {
     deinit { close() }
 
     /// SDL's channel counts: 1, 2, 4 (quad), 6 (5.1) or 8 (7.1).
-    private static func deviceChannels(for channels: Int) -> Int {
+    static func deviceChannels(for channels: Int) -> Int {
         switch channels {
         case ...1: 1
         case 2: 2
@@ -139,6 +145,13 @@ final class AudioOutput: @unchecked Sendable {
         condition.withLock { if generation == self.generation && epoch == self.epoch { ended = true } }
     }
 
+    /// Whether a track of `rate` Hz and `channels` channels would open a device like this one (a
+    /// playlist's next item then plays into it: no resampling to another rate, no downmix).
+    func suits(rate: Int, channels: Int, options: AudioOptions) -> Bool {
+        let wanted = Self.deviceChannels(for: min(channels > 0 ? channels : 2, options.maxChannels ?? 8))
+        return (rate > 0 ? rate : 48_000) == requested.rate && wanted == requested.channels
+    }
+
     /// All of the current writer's sound is queued (`finish`): the next item may take the device.
     var isFinished: Bool { condition.withLock { ended && !closed } }
 
@@ -150,6 +163,7 @@ final class AudioOutput: @unchecked Sendable {
     /// had not (a skip). A blocked previous writer is woken and refused from here on.
     func handOver(generation: Int) -> Int {
         condition.withLock {
+            handedFrom = (epoch, self.generation, ended)
             epoch += 1
             self.generation = generation
             if !ended {
@@ -165,14 +179,48 @@ final class AudioOutput: @unchecked Sendable {
         }
     }
 
+    /// Gives the device back to the writer before the last hand-over: what the new writer queued is
+    /// dropped, the previous writer's writes count again. False once the hand-over was committed.
+    @discardableResult
+    func reclaim() -> Bool {
+        condition.withLock {
+            guard let from = handedFrom else { return false }
+            handedFrom = nil
+            ring.truncate(keeping: ring.buffered(before: epoch))
+            epoch = from.epoch
+            generation = from.generation
+            ended = from.ended
+            if !ended { started = ring.buffered > 0 && started }
+            condition.broadcast()
+            return true
+        }
+    }
+
+    /// The next item played: the device is its for good.
+    func commitHandOver() {
+        condition.withLock { handedFrom = nil }
+    }
+
+    /// The writer of `epoch` stops without a successor (its pipeline stops): a write it is blocked
+    /// in returns, refused.
+    func abandon(epoch: Int) {
+        condition.withLock {
+            guard epoch == self.epoch else { return }
+            self.epoch += 1
+            handedFrom = nil
+            condition.broadcast()
+        }
+    }
+
     // MARK: Controls (any thread)
 
     /// Forgets everything queued (a seek or a track change); only writes of `generation` count now.
     /// Generations only move forward: the engine flushes at once, the sound stage again when the
-    /// seek reaches it in line with the packets, and the second call changes nothing.
-    func flush(generation: Int) {
+    /// seek reaches it in line with the packets, and the second call changes nothing. A writer that
+    /// handed the device over flushes nothing (`epoch`).
+    func flush(generation: Int, epoch: Int? = nil) {
         condition.withLock {
-            guard generation > self.generation else { return }
+            guard generation > self.generation, epoch.map({ $0 == self.epoch }) ?? true else { return }
             self.generation = generation
             delay = 0
             skip = 0

@@ -63,6 +63,12 @@ struct AudioRing {
         dropPlayedStretches()
     }
 
+    /// Frames queued before the first written by writer `epoch` (all of them if it wrote none).
+    func buffered(before epoch: Int) -> Int {
+        guard let first = stretches.first(where: { $0.epoch == epoch }) else { return buffered }
+        return Int(max(0, min(Int64(buffered), first.start - read)))
+    }
+
     /// Timeline time, step and epoch of the next frame to be read.
     var nextMediaTime: (time: Double, step: Double, epoch: Int)? {
         guard buffered > 0, let stretch = stretches.last(where: { $0.start <= read }) else { return nil }

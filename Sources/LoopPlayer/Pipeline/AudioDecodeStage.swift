@@ -98,12 +98,8 @@ final class AudioDecodeStage: @unchecked Sendable {  // made by the pipeline, th
                 return nil
             case let .device(device):
                 epoch = device.handOver(generation: generation)
-                // The device is this pipeline's now: stopped meanwhile, nobody else would close it.
-                guard setup.slot.publish(device, epoch: epoch, unlessStopped: setup.stopping) else {
-                    device.close()
-                    return nil
-                }
-                return device
+                // Lent until this item plays: stopped meanwhile, the engine takes it back.
+                return setup.slot.publish(device, epoch: epoch, lent: true, unlessStopped: setup.stopping) ? device : nil
             case .openOwn:
                 break
             }
@@ -235,7 +231,7 @@ final class AudioDecodeStage: @unchecked Sendable {  // made by the pipeline, th
 
     private func restart(at marker: SeekMarker, _ output: AudioOutput) {
         generation = marker.generation
-        output.flush(generation: marker.generation)
+        output.flush(generation: marker.generation, epoch: epoch)
         if let replacement = marker.audioDecoder {
             decoder = replacement
             firstPassSoundEnd = nil  // another track may end elsewhere

@@ -131,7 +131,7 @@ final class MediaPipeline: Sendable {
         audioPackets.close()
         subtitlePackets.close()
         frames.close()
-        audio.output?.close()  // wakes a sound stage blocked on a full ring
+        audio.release()  // wakes a sound stage blocked on a full ring
         soundHandOff?.cancel()  // wakes a sound stage waiting for the previous item's device
         threads.closeAndJoin()
     }

@@ -119,6 +119,7 @@ extension PlaybackEngine {
             onEvent?(.seek(false, currentTime: self.position))
             return nil
         }
+        takeBackLentSound()
         let generation = item.pipeline.seek(to: target, inPass: item.presenter?.current?.pass ?? 0)
         item.realignPending = false  // the sound restarts where the picture does
         if let presenter = item.presenter {

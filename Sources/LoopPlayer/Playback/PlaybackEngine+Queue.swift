@@ -16,11 +16,29 @@ extension PlaybackEngine {
         }
     }
 
-    /// Forgets the queued item; its threads stop.
+    /// Forgets the queued item; its threads stop. A device the current item lent it comes back.
     public func dropQueued() {
         guard let queued = upcoming else { return }
         upcoming = nil
+        guard let lent = queued.pipeline.soundHandOff?.lentDevice else { return queued.pipeline.stop() }
+        // Given back before the stop (wakes its sound stage if blocked on the ring) and again after
+        // it (it may have taken the device over meanwhile).
+        lent.reclaim()
         queued.pipeline.stop()
+        lent.reclaim()
+        if let current = item {
+            current.pipeline.audio.takeBack()
+        } else {
+            lent.close()
+        }
+    }
+
+    /// The current item seeks or changes track after lending its device to the next item: the
+    /// next item is dropped (its sound was queued after this one's end) and queued again.
+    func takeBackLentSound() {
+        guard upcoming?.pipeline.soundHandOff?.gaveDevice == true else { return }
+        dropQueued()
+        onQueueDropped?()
     }
 
     /// The item queued to follow the current one.
@@ -55,12 +73,15 @@ extension PlaybackEngine {
             guard next.pipeline.frames.peek() != nil else { return false }
             let previous = item?.presenter
             _ = promoteQueued()
+            // The state first: a `NotAutoPlay` hold ends with the first item (the presenter follows).
+            perform(machine.handle(.advanced))
             let presenter = makePresenter(info, item: next, paused: machine.wantsPause)
             if let previous { presenter.continueRun(from: previous) }
             next.opened(info, presenter: presenter)
+            // A device shared with the item before counts its underruns from before.
+            next.reportedUnderruns = next.pipeline.audio.output?.underruns ?? 0
             output.prepare(for: info, title: next.displayName)
             if clock.isVirtual || configuration.stop.frames != nil { next.subtitles.prepareNow(timeout: 10) }
-            perform(machine.handle(.advanced))
             onReady?()
             reportDurationIfMeasured()
             return true
@@ -73,8 +94,17 @@ extension PlaybackEngine {
         guard let next = upcoming else { return nil }
         upcoming = nil
         if let handOff = next.pipeline.soundHandOff {
-            let device = item?.pipeline.audio.surrender()
-            handOff.give(device?.isOpen == true ? device : nil)  // a failed item's device is closed
+            if !handOff.isSettled {
+                let device = item?.pipeline.audio.surrender()
+                handOff.give(device?.isOpen == true ? device : nil)  // a failed item's device is closed
+            }
+            handOff.commit()
+            handOff.lentDevice?.commitHandOver()
+            next.pipeline.audio.keepLent()
+        }
+        if next.pipeline.soundHandOff?.gaveDevice != true {
+            // The current device closes when the item stops: fade it out first (one buffer).
+            item?.pipeline.audio.change { $0.paused = true }
         }
         // The item before stops after the new one's first frame is shown (joining its threads takes
         // a few milliseconds that would lengthen the switch).
@@ -96,9 +126,16 @@ extension PlaybackEngine {
         }
         guard let handOff = next.pipeline.soundHandOff, !handOff.isSettled,
               case .ready = next.pipeline.status.phase, case .ready = current.pipeline.status.phase else { return }
-        if next.pipeline.status.audioTrack == nil {
+        guard let track = next.pipeline.status.audioTrack else {
             handOff.give(nil)  // nothing to hand over to
-        } else if let device = current.pipeline.audio.output {
+            return
+        }
+        if let device = current.pipeline.audio.output {
+            // Another rate or channel count: its own device, faded in as this one fades out.
+            guard device.suits(rate: track.sampleRate, channels: track.channels, options: configuration.audio) else {
+                handOff.give(nil)
+                return
+            }
             guard device.isFinished else { return }
             // The device plays on under the queued item's controls: the current item's (not paused).
             let controls = current.pipeline.audio.controls

@@ -67,6 +67,7 @@ extension PlaybackEngine {
         guard let item, track != audioTrack, videoInfo?.isBlackPicture != true else { return }
         // "No sound" is for this source only: the next one gets a track (and a driver) again.
         if let track { configuration.audio.track = .number(track.number) }
+        takeBackLentSound()
         let generation = item.pipeline.seek(to: position, inPass: item.presenter?.current?.pass ?? 0,
                                             audioTrack: .some(track))
         if let presenter = item.presenter {

@@ -84,6 +84,9 @@ public final class PlaybackEngine {
     var switchSettlesAt: Double?
     /// The switch settled (the playlist queues the item after the new one).
     var onSwitchSettled: (() -> Void)?
+    /// The queued item was dropped by the engine (a seek in the current item after it lent its
+    /// sound device): the playlist queues it again.
+    var onQueueDropped: (() -> Void)?
     /// A source that is gone but whose counters still feed `statistics` (after `close()`).
     var lastItem: PlaybackItem?
     let overlays = OverlayStack()
@@ -292,12 +295,27 @@ public final class PlaybackEngine {
     /// Shows the due frame, if any; says what the presenter is waiting for.
     private func presentDueFrame() -> Presenter.Step? {
         guard let item, let presenter = item.presenter, !isFailed else { return nil }
-        if presenter.ended, upcoming != nil { return advanceToQueued() ? presentDueFrame() : .idle }
+        if presenter.ended {
+            if upcoming != nil { return advanceToQueued() ? presentDueFrame() : .idle }
+            // The queued item failed after this one ended: this is the end after all.
+            if state == .playing || state == .paused || state == .buffering {
+                perform(machine.handle(.reachedEnd))
+                return .ended
+            }
+        }
         refreshPausedPicture(presenter)
         let step = presenter.next(from: item.pipeline.frames, stop: itemStop) { refiltered($0) }
         switch step {
         case let .show(frame):
             present(frame, item: item, presenter: presenter)
+        case .ended where upcoming == nil && switchSettlesAt != nil:
+            // An item shorter than the settling time: the one after it is queued now.
+            switchSettlesAt = clock.now
+            settleSwitchIfDue()
+            if advanceToQueued() { return presentDueFrame() }
+            if upcoming != nil { return .idle }
+            perform(machine.handle(.reachedEnd))
+            updateSound()
         case .ended where upcoming != nil:
             // The next item takes over now if its first frame is ready; otherwise as soon as it is
             // (its decoder wakes the loop) or it fails.

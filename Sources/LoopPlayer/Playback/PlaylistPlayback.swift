@@ -28,6 +28,7 @@ final class PlaylistPlayback {
         // The item after the new one opens once the switch has settled: opening it competes with
         // the switch's first frame for the CPU.
         engine.onSwitchSettled = { [unowned self] in queueFollowing() }
+        engine.onQueueDropped = { [unowned self] in queueFollowing() }
         engine.endsSoundWithPicture = true
     }
 
@@ -37,6 +38,7 @@ final class PlaylistPlayback {
         engine.onQueuedFailure = nil
         engine.onPlaylistStep = nil
         engine.onSwitchSettled = nil
+        engine.onQueueDropped = nil
         engine.endsSoundWithPicture = false
         engine.dropQueued()
     }
@@ -53,14 +55,23 @@ final class PlaylistPlayback {
         queuedIndex = nil
         emit(.playlistItemChanged(index: index))
         try? engine.load(state.items[index], ext: ext)  // a failure is shown and sent by the engine
+        engine.setHoldsFirstFrame(false)  // `NotAutoPlay` holds the first item only
         queueFollowing()
     }
 
-    /// The next item now (nothing after the last one unless the list loops).
+    /// The next item now (nothing after the last one unless the list loops): the queued one, which
+    /// is past any item that already failed.
     func next() {
+        if queuedIndex != nil, engine.playQueuedNow() { return }
         guard let next = state.nextIndex else { return }
-        if queuedIndex == next, engine.playQueuedNow() { return }
         play(next)
+    }
+
+    /// `LoopPlaylist` changed while playing: the list goes on where it is.
+    func setLoops(_ loops: Bool) {
+        guard loops != state.loops else { return }
+        state.loops = loops
+        queueFollowing()
     }
 
     func previous() { play(state.previousIndex) }
@@ -100,7 +111,8 @@ final class PlaylistPlayback {
         case .playing:
             state.played()
         case .failed:
-            skipPending = state.failed() && (state.nextIndex != nil)
+            skipPending = state.failed() && (queuedIndex != nil || state.nextIndex != nil)
+            if skipPending { engine.waiter.wake() }  // nothing else may wake a failed player's loop
         case .ended:
             if queuedIndex == nil { announceEnd() }
         default:
@@ -148,6 +160,7 @@ final class PlaylistPlayback {
         do {
             engine.queueNext(try SourceResolver.standard().resolve(state.items[index], ext: ext))
         } catch {
+            engine.record(error)
             emit(.error(error))
             queuedItemFailed()
         }

@@ -216,3 +216,19 @@ final class GaplessPlaylistTests: XCTestCase {
         XCTAssertEqual(events.all.last, .playlistEnded)
     }
 }
+
+/// `NotAutoPlay` holds the first item only: `next` while it is held plays the next one.
+final class PlaylistHoldTests: XCTestCase {
+    func testNextWhileTheFirstItemIsHeldPlaysTheNextItem() throws {
+        let (first, second) = (try PlaylistMedia.first(), try PlaylistMedia.second())
+        let player = ExtVideoPlayer { VideoSettings { Playlist([first, second]); NotAutoPlay() } }
+        player.audioOutput = AudioOptions(track: .none)
+        var widths: [Int] = []
+        player.runFrames(timing: .untimed, until: StopCondition(duration: 5, exitAtEnd: true)) { frame in
+            widths.append(frame.width)
+            if widths.count == 1 { player.send(.next) }
+        }
+        XCTAssertEqual(widths.first, 320, "the first item's first frame is shown and held")
+        XCTAssertEqual(widths.filter { $0 == 240 }.count, 25, "the next item plays all its frames: \(widths)")
+    }
+}
