@@ -174,6 +174,11 @@ struct Loopplay: ParsableCommand {
 
     var resolvedSource: String { source ?? positionalSources.first ?? playlist ?? "" }
 
+    /// The source a failure's line starts with: none for a playlist, whose errors name their item.
+    private var namingSource: String {
+        playlist == nil && (source.map { [$0] } ?? []).count + positionalSources.count <= 1 ? resolvedSource : ""
+    }
+
     /// Every source given: --source, the arguments, then the --playlist file's entries.
     private func playlistSources() throws -> [String] {
         var sources = (source.map { [$0] } ?? []) + positionalSources
@@ -271,7 +276,7 @@ struct Loopplay: ParsableCommand {
             try? report.write(to: statsPath)
         }
         if case let .failed(error) = outcome {
-            if !Self.warnings.wasPrinted(error) { StandardError.line(Self.naming(resolvedSource, error.description)) }
+            if !Self.warnings.wasPrinted(error) { StandardError.line(Self.naming(namingSource, error.description)) }
             throw ExitCodes.code(for: error)
         }
     }
@@ -400,7 +405,7 @@ struct Loopplay: ParsableCommand {
         // Checked once the player routes FFmpeg's log, so FFmpeg's own complaint stays out of the way.
         do { settings.filters = try parsedFilters() } catch { throw ValidationError(error.description) }
         player.settings = settings
-        let (events, source) = (events, resolvedSource)
+        let (events, source) = (events, namingSource)
         player.onPlayerEventChange { batch in
             Self.warnings.print(batch, source: source)
             if events { JSONLines.write(["events": batch.map(\.jsonObject)]) }
