@@ -6,7 +6,10 @@ import CSDL
 /// sources, failures and retries. Main thread only.
 final class WindowOutput: PlayerOutput {
     let window: OpaquePointer
-    let waiter: MainLoopWaiter
+    private let windowWaiter: SDLWindowWaiter
+    var waiter: MainLoopWaiter { windowWaiter }
+    /// This player's inbox in `SDLEventRouter` (a loop for several players waits on all of theirs).
+    var inbox: UInt32 { windowWaiter.inbox }
     private let options: WindowOptions
     private var video: WindowVideoOutput
     /// The size the player last gave the window; a different size comes from the user (or the window
@@ -28,7 +31,8 @@ final class WindowOutput: PlayerOutput {
         let initial = options.size.map { PixelSize(width: $0.width, height: $0.height) } ?? PixelSize(width: 640, height: 360)
         var flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
         if options.fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
-        guard let window = SDL_CreateWindow(options.title ?? "", 0, 0, Int32(max(1, initial.width)),
+        let position = options.position ?? (0, 0)
+        guard let window = SDL_CreateWindow(options.title ?? "", Int32(position.x), Int32(position.y), Int32(max(1, initial.width)),
                                             Int32(max(1, initial.height)), flags) else {
             throw .displayUnavailable(reason: "cannot create a window: \(String(cString: SDL_GetError()))")
         }
@@ -36,7 +40,7 @@ final class WindowOutput: PlayerOutput {
         sizeSet = initial
         realSize = Self.realSize(of: window)
         userSized = options.size != nil || options.fullscreen
-        waiter = SDLWindowWaiter(window: SDL_GetWindowID(window), wakeType: SDLVideo.registerWakeEvent())
+        windowWaiter = SDLWindowWaiter(window: SDL_GetWindowID(window), wakeType: SDLVideo.registerWakeEvent())
         do {
             video = try Self.makeVideoOutput(kind: options.output, window: window, rotation: 0)
         } catch {
@@ -56,6 +60,7 @@ final class WindowOutput: PlayerOutput {
         closed = true
         video = ClosedVideoOutput()  // the renderer goes before the window
         SDL_DestroyWindow(window)
+        windowWaiter.close()
     }
 
     /// The drawable area: the window's real size in drawable pixels (more than the window's on a

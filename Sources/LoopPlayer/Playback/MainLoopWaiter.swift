@@ -25,7 +25,7 @@ protocol MainLoopWaiter: AnyObject {
 
 /// The event waits have millisecond granularity: the last stretch before a frame is due is slept
 /// precisely on the monotonic clock.
-private let fineSleepWindow = 0.002
+let fineSleepWindow = 0.002
 
 /// Waits on a condition (headless modes: no window, no SDL events).
 final class ConditionWaiter: MainLoopWaiter {
@@ -69,14 +69,15 @@ final class WakeSignal: Sendable {
     }
 }
 
-/// Waits in SDL's event queue for one window's events; pipeline threads wake it with the output's
-/// own user event.
+/// Waits in SDL's event queue for one player's events (its windows' and its wakeups); pipeline
+/// threads wake it with the output's own user event.
 final class SDLWindowWaiter: MainLoopWaiter {
-    private let window: UInt32
+    /// The player's inbox in `SDLEventRouter`: its main window's id.
+    let inbox: UInt32
     let wake: @Sendable () -> Void
 
     init(window: UInt32, wakeType: UInt32) {
-        self.window = window
+        inbox = window
         wake = {
             var event = SDL_Event()
             event.type = wakeType
@@ -86,21 +87,18 @@ final class SDLWindowWaiter: MainLoopWaiter {
         SDLEventRouter.shared.register(window: window, wakeType: wakeType)
     }
 
-    deinit { SDLEventRouter.shared.unregister(window: window) }
+    deinit { close() }
 
-    func wait(until deadline: Double?) -> [WindowInput] {
-        guard let deadline else { return inputs(SDLEventRouter.shared.wait(for: window, timeoutMs: nil)) }
-        let remaining = deadline - MonotonicCondition.now
-        guard remaining > fineSleepWindow else {
-            sleep(untilMonotonic: deadline)
-            return poll()
-        }
-        return inputs(SDLEventRouter.shared.wait(for: window, timeoutMs: Int32(((remaining - fineSleepWindow) * 1000).rounded(.down))))
+    /// Stops filing events for this player (its window is gone). Idempotent.
+    func close() { SDLEventRouter.shared.unregister(window: inbox) }
+
+    func wait(until deadline: Double?) -> [WindowInput] { inputs(SDLEventRouter.shared.wait(for: inbox, until: deadline)) }
+
+    func poll() -> [WindowInput] { inputs(SDLEventRouter.shared.take(for: inbox)) }
+
+    private func inputs(_ events: [SDL_Event]) -> [WindowInput] {
+        events.compactMap(WindowInput.init)
     }
-
-    func poll() -> [WindowInput] { inputs(SDLEventRouter.shared.take(for: window)) }
-
-    private func inputs(_ events: [SDL_Event]) -> [WindowInput] { events.compactMap(WindowInput.init) }
 }
 
 /// The host runs the loop (embedding): nothing here sleeps; pipeline threads wake the host's own
