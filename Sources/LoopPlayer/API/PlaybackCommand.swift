@@ -47,6 +47,11 @@ public enum PlaybackCommand: Sendable {
     case addVector(any ShapeLayerBuilderProtocol, clear: Bool = false)
     /// Removes every vector overlay layer.
     case removeAllVectors
+    /// Opens the picture-in-picture mini window (see `PictureInPicture`); emits `startedPiP`, or an
+    /// error event `notSupportedPiP` where it cannot be done.
+    case startPiP
+    /// Closes the mini window; emits `stoppedPiP`.
+    case stopPiP
     /// Does nothing (the model needed it between two equal commands; we do not).
     case idle
 }

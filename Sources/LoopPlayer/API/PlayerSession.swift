@@ -27,6 +27,7 @@ final class PlayerSession {
         configuration.errorColor = settings.errorColor
         configuration.errorFontSize = settings.errorFontSize
         configuration.network = settings.networkOptions
+        configuration.pictureInPicture = settings.pictureInPicture
         if let custom {
             engine = PlaybackEngine(configuration: configuration, output: custom)
         } else {
@@ -159,6 +160,8 @@ final class PlayerSession {
         case let .subtitles(language): try? engine.setSubtitles(language.map(SubtitleChoice.language) ?? .off)
         case let .addVector(builder, clear): engine.addVector(builder, clear: clear)
         case .removeAllVectors: engine.removeAllVectors()
+        case .startPiP: try? engine.startPictureInPicture()  // a refusal is an error event
+        case .stopPiP: engine.stopPictureInPicture()
         case .idle: break
         }
     }
@@ -210,6 +213,7 @@ final class PlayerSession {
             engine.setErrorStyle(color: settings.errorColor, fontSize: settings.errorFontSize)
         }
         if settings.networkOptions != previous.networkOptions { engine.setNetworkOptions(settings.networkOptions) }
+        if settings.pictureInPicture != previous.pictureInPicture { engine.setPictureInPicture(settings.pictureInPicture) }
         if !settings.sameVectorLayers(as: previous) {
             engine.removeAllVectors()
             settings.vectorLayers.forEach { engine.addVector($0) }

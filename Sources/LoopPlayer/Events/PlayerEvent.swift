@@ -25,6 +25,10 @@ public enum PlayerEvent: Sendable, Equatable {
     /// An HLS source's picture now comes from another variant (also said for the first one):
     /// its `BANDWIDTH` and the decoded picture's size. Sent when its first frame is shown.
     case variantChanged(bandwidth: Int, size: PixelSize)
+    /// The picture-in-picture window opened (`startPiP`).
+    case startedPiP
+    /// The picture-in-picture window closed (`stopPiP`, the user closed it, or the player stopped).
+    case stoppedPiP
 
     /// The filter that admits this event.
     public var filter: PlayerEventFilter {
@@ -43,6 +47,8 @@ public enum PlayerEvent: Sendable, Equatable {
         case .loopCompleted: .loopCompletedAny
         case .ended: .ended
         case .variantChanged: .variantChangedAny
+        case .startedPiP: .startedPiP
+        case .stoppedPiP: .stoppedPiP
         }
     }
 }
@@ -70,7 +76,6 @@ public enum PlayerEventFilter: String, Sendable, Hashable, CaseIterable {
     case loopCompletedAny
     case ended
     case variantChangedAny
-    /// Accepted for source compatibility; Linux has no system picture-in-picture, so never delivered.
     case startedPiP
     case stoppedPiP
 }
@@ -95,6 +100,8 @@ extension PlayerEvent {
         case .ended: ["type": "ended"]
         case let .variantChanged(bandwidth, size):
             ["type": "variantChanged", "bandwidth": bandwidth, "width": size.width, "height": size.height]
+        case .startedPiP: ["type": "startedPiP"]
+        case .stoppedPiP: ["type": "stoppedPiP"]
         }
     }
 }

@@ -46,11 +46,22 @@ protocol PlayerOutput: AnyObject {
     var variantLimit: PixelSize? { get }
     /// Releases what it holds; nothing is drawn afterwards. Idempotent.
     func close()
+    /// Opens the picture-in-picture window: a second view of the scenes this output presents. Only
+    /// a window can; the others throw `notSupportedPiP`.
+    func openPictureInPicture(_ placement: PictureInPicture) throws(PlayerError)
+    /// Closes it; false if none was open.
+    func closePictureInPicture() -> Bool
+    var showsPictureInPicture: Bool { get }
 }
 
 extension PlayerOutput {
     func windowResized(to size: PixelSize) {}
     var variantLimit: PixelSize? { area }
+    func openPictureInPicture(_ placement: PictureInPicture) throws(PlayerError) {
+        throw .notSupportedPiP(reason: "the player has no window (headless, frames-only or embedded)")
+    }
+    func closePictureInPicture() -> Bool { false }
+    var showsPictureInPicture: Bool { false }
 }
 
 /// A size in whole pixels.

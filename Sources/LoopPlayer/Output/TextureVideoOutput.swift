@@ -43,6 +43,16 @@ final class TextureVideoOutput: WindowVideoOutput {
         SDL_DestroyRenderer(renderer)
     }
 
+    /// Draws everything as if the output were `size` pixels, scaled to fit the real one (letterboxed):
+    /// a second, smaller view of a scene laid out for another window (picture-in-picture).
+    func setLogicalSize(_ size: PixelSize) {
+        guard size != logicalSize, size.width > 0, size.height > 0 else { return }
+        logicalSize = size
+        SDL_RenderSetLogicalSize(renderer, Int32(size.width), Int32(size.height))
+    }
+
+    private var logicalSize: PixelSize?
+
     func drawableSize(window: OpaquePointer) -> PixelSize {
         var width: Int32 = 0, height: Int32 = 0
         SDL_GetRendererOutputSize(renderer, &width, &height)

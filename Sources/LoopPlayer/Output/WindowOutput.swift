@@ -21,6 +21,8 @@ final class WindowOutput: PlayerOutput {
     /// for, even where nothing honours the request (no window manager): the layout follows the window.
     private var realSize: PixelSize
     private var lastScene: Scene?
+    /// The mini window showing the same scenes, while open.
+    private(set) var pictureInPicture: PictureInPictureWindow?
 
     /// The output in use, for statistics and logs.
     var outputName: String { video.name }
@@ -58,6 +60,7 @@ final class WindowOutput: PlayerOutput {
     func close() {
         guard !closed else { return }
         closed = true
+        pictureInPicture = nil
         video = ClosedVideoOutput()  // the renderer goes before the window
         SDL_DestroyWindow(window)
         windowWaiter.close()
@@ -112,7 +115,23 @@ final class WindowOutput: PlayerOutput {
         let layout = VideoLayout(geometry: geometry, gravity: scene.gravity, areaWidth: Double(size.width),
                                  areaHeight: Double(size.height))
         video.draw(scene, layout: layout, window: window)
+        pictureInPicture?.present(scene, layout: layout, area: size)
     }
+
+    func openPictureInPicture(_ placement: PictureInPicture) throws(PlayerError) {
+        guard !closed, pictureInPicture == nil else { return }
+        let size = area ?? PixelSize(width: 16, height: 9)
+        pictureInPicture = try PictureInPictureWindow(placement: placement, mainWindow: window, area: size, inbox: inbox)
+        logger.debug("picture-in-picture window \(placement.width)x\(placement.height.map(String.init) ?? "auto")")
+    }
+
+    func closePictureInPicture() -> Bool {
+        guard pictureInPicture != nil else { return false }
+        pictureInPicture = nil
+        return true
+    }
+
+    var showsPictureInPicture: Bool { pictureInPicture != nil }
 
     func prepare(for info: VideoStreamInfo, title: String) {
         guard !closed else { return }

@@ -11,6 +11,8 @@ enum WindowInput: Equatable {
     case exposed
     /// The user closed the window.
     case close
+    /// The user closed the picture-in-picture window.
+    case closePictureInPicture
 }
 
 /// How the run loop sleeps until a deadline or a wakeup from a pipeline thread.
@@ -97,7 +99,7 @@ final class SDLWindowWaiter: MainLoopWaiter {
     func poll() -> [WindowInput] { inputs(SDLEventRouter.shared.take(for: inbox)) }
 
     private func inputs(_ events: [SDL_Event]) -> [WindowInput] {
-        events.compactMap(WindowInput.init)
+        events.compactMap { WindowInput($0, mainWindow: inbox) }
     }
 }
 
@@ -119,6 +121,20 @@ final class HostLoopWaiter: MainLoopWaiter {
 }
 
 extension WindowInput {
+    /// The input an event of a player's windows means: its main window's, or another of its windows'
+    /// (picture-in-picture: closing it closes only it; keys act on the player as in the main window).
+    init?(_ event: SDL_Event, mainWindow: UInt32) {
+        if let window = SDLEventRouter.windowID(of: event), window != mainWindow, event.type == SDL_WINDOWEVENT.rawValue {
+            switch SDL_WindowEventID(UInt32(event.window.event)) {
+            case SDL_WINDOWEVENT_CLOSE: self = .closePictureInPicture
+            case SDL_WINDOWEVENT_SIZE_CHANGED, SDL_WINDOWEVENT_EXPOSED: self = .exposed
+            default: return nil
+            }
+            return
+        }
+        self.init(event)
+    }
+
     /// The input an SDL event means, if any.
     init?(_ event: SDL_Event) {
         switch event.type {

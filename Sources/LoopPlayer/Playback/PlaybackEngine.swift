@@ -356,6 +356,7 @@ public final class PlaybackEngine {
         refilter.finish()
         snapshotWriters.forEach { $0.join() }
         snapshotWriters.removeAll()
+        stopPictureInPicture()  // said before the output goes
         output.close()
         perform(machine.handle(.close))
     }
