@@ -31,7 +31,9 @@ final class PictureInPictureWindow {
         self.window = window
         id = SDL_GetWindowID(window)
         do {
-            video = try TextureVideoOutput(window: window, allowSoftwareGL: false)
+            // As for the main window: OpenGL only where a GPU exists (Mesa's software GL costs more
+            // than SDL's software renderer, and loading it stalls the player's thread).
+            video = try TextureVideoOutput(window: window, allowSoftwareGL: false, tryAccelerated: SDLVideo.hasGPUDevice)
         } catch {
             SDL_DestroyWindow(window)
             throw .notSupportedPiP(reason: error.description)

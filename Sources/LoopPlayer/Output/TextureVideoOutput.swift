@@ -13,9 +13,10 @@ final class TextureVideoOutput: WindowVideoOutput {
     let isHardware: Bool
 
     /// `allowSoftwareGL: false` refuses an OpenGL renderer running on Mesa's software rasteriser,
-    /// which costs far more CPU than SDL's own software renderer.
-    init(window: OpaquePointer, allowSoftwareGL: Bool) throws(PlayerError) {
-        var chosen = SDL_CreateRenderer(window, -1, SDL_RENDERER_ACCELERATED.rawValue)
+    /// which costs far more CPU than SDL's own software renderer. `tryAccelerated: false` goes
+    /// straight to SDL's software renderer (probing OpenGL without a GPU loads Mesa: time and memory).
+    init(window: OpaquePointer, allowSoftwareGL: Bool, tryAccelerated: Bool = true) throws(PlayerError) {
+        var chosen = tryAccelerated ? SDL_CreateRenderer(window, -1, SDL_RENDERER_ACCELERATED.rawValue) : nil
         var hardware = chosen != nil
         if let accelerated = chosen, !allowSoftwareGL, Self.isSoftwareGL(accelerated) {
             SDL_DestroyRenderer(accelerated)
