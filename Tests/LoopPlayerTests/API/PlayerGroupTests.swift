@@ -29,13 +29,20 @@ final class PlayerGroupTests: XCTestCase {
     }
 
     /// Three players, three windows: each shows its own video; space in one window pauses that player
-    /// only; closing one window ends that player only, and the other two play on in theirs.
+    /// only; resizing one lays out that player only; closing one window ends that player only, and the
+    /// other two play on in theirs.
     func testThreeWindowsShowTheirOwnVideoTakeTheirOwnKeysAndCloseAlone() throws {
         let display = try SharedDisplay.display
         SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11")
         let colors: [(name: String, rgb: [Int])] = [("red", [255, 0, 0]), ("lime", [0, 255, 0]), ("blue", [0, 0, 255])]
         let clips = try colors.map { try solid($0.name) }
-        let players = clips.map { clip in ExtVideoPlayer { VideoSettings { SourceName(clip); Loop() } } }
+        let players = clips.map { clip in ExtVideoPlayer { VideoSettings { SourceName(clip); Loop(); Events([.boundsChangedAny]) } } }
+        let bounds = Mutex<[Int: [Rect]]>([:])
+        for (index, player) in players.enumerated() {
+            player.onPlayerEventChange { batch in
+                for case let .boundsChanged(rect) in batch { bounds.withLock { $0[index, default: []].append(rect) } }
+            }
+        }
         let titles = (0..<3).map { "lptest-group-\($0)" }
         let windows = (0..<3).map { WindowOptions(title: titles[$0], size: (320, 180), position: (20 + $0 * 360, 20)) }
         // Each player's SDL window id, learnt on the run thread once it plays (to close it below).
@@ -82,7 +89,19 @@ final class PlayerGroupTests: XCTestCase {
             for index in [0, 2] where after[index] - before[index] < 0.3 {
                 note("player \(index) did not move: \(before[index]) → \(after[index])")
             }
-            // 3. Closing the last window (the window system's close request) ends that player only.
+            // 3. Resizing the first window lays out its player only.
+            let id = (try? TestMedia.run("xdotool", ["search", "--name", "^\(titles[0])$"], environment: ["DISPLAY": display.name]))?
+                .output.split(separator: "\n").first.map(String.init) ?? ""
+            _ = try? TestMedia.run("xdotool", ["windowsize", id, "640", "360"], environment: ["DISPLAY": display.name])
+            let resized = Self.waitFor(timeout: 3) { bounds.withLock { $0[0]?.last?.width } == 640 }
+            if !resized { note("player 0 was not laid out for 640x360: \(bounds.withLock { $0 })") }
+            for index in [1, 2] {
+                let laidOut = bounds.withLock { $0[index] ?? [] }
+                if laidOut.isEmpty || laidOut.contains(where: { $0.width != 320 }) {
+                    note("player \(index) must be laid out once, for its own 320x180 window: \(laidOut)")
+                }
+            }
+            // 4. Closing the last window (the window system's close request) ends that player only.
             guard let closing = windowIDs.withLock({ $0[2] }) else { return note("no window id for player 2") }
             var close = SDL_Event()
             close.type = SDL_WINDOWEVENT.rawValue
@@ -137,5 +156,42 @@ final class PlayerGroupTests: XCTestCase {
         XCTAssertEqual(Array(outcomes.prefix(2)), [.quit, .quit])
         guard case let .failed(error) = outcomes[2] else { return XCTFail("\(outcomes[2])") }
         XCTAssertEqual(error.kind, "invalidSetting")
+    }
+
+    /// Sound devices are each player's: a player that ends closes only its own device, and one that
+    /// asks for another SDL audio driver while a device plays is refused (`audioUnavailable`) instead
+    /// of restarting SDL's audio under the others. The first player's sound runs on without a gap.
+    func testPlayersInOneProcessKeepTheirOwnSoundDevice() throws {
+        let clip = try AudioTestMedia.sine()
+        let files = (0..<2).map { NSTemporaryDirectory() + "lp-group-sound-\($0)-\(UUID().uuidString).raw" }
+        defer { files.forEach { try? FileManager.default.removeItem(atPath: $0) } }
+        func player(file: String?, driver: String) -> ExtVideoPlayer {
+            let player = ExtVideoPlayer { VideoSettings { SourceName(clip); Loop(); Events([.errorAny]) } }
+            player.audioOutput = AudioOptions(driver: driver, device: file)
+            return player
+        }
+        let long = player(file: files[0], driver: "disk")
+        let short = player(file: files[1], driver: "disk")
+        let otherDriver = player(file: nil, driver: "dummy")
+        let otherEvents = Mutex<[PlayerEvent]>([])
+        otherDriver.onPlayerEventChange { batch in otherEvents.withLock { $0 += batch } }
+        let done = (0..<3).map { expectation(description: "run \($0)") }
+        Thread { long.runHeadless(until: StopCondition(duration: 3)); done[0].fulfill() }.start()
+        usleep(500_000)
+        Thread { short.runHeadless(until: StopCondition(duration: 1)); done[1].fulfill() }.start()
+        usleep(300_000)
+        Thread { otherDriver.runHeadless(until: StopCondition(duration: 1)); done[2].fulfill() }.start()
+        wait(for: done, timeout: 15)
+
+        let samples = try Data(contentsOf: URL(fileURLWithPath: files[0])).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let first = try XCTUnwrap(samples.firstIndex { abs($0) > 1e-3 }, "the first player played sound")
+        XCTAssertGreaterThan(samples.count - first, 48_000 * 5 / 2, "about 3 s of sound, through the others' start and end")
+        XCTAssertLessThan(Signal.longestSilence(samples[first...]), 480, "no gap (10 ms) in the first player's sound")
+        XCTAssertGreaterThan(try Data(contentsOf: URL(fileURLWithPath: files[1])).count, 48_000 * 4 / 2, "the second played too")
+        let refused = otherEvents.withLock { $0 }.contains {
+            if case let .error(.audioUnavailable(reason)) = $0 { reason.contains("one audio driver at a time") } else { false }
+        }
+        XCTAssertTrue(refused, "\(otherEvents.withLock { $0 })")
+        XCTAssertGreaterThan(otherDriver.statistics.framesPresented, 20, "its picture played without sound")
     }
 }
