@@ -52,6 +52,11 @@ public enum PlaybackCommand: Sendable {
     case startPiP
     /// Closes the mini window; emits `stoppedPiP`.
     case stopPiP
+    /// Draws another player's scene inside this player's picture and starts that player (see
+    /// `PlayerInset`).
+    case addInset(PlayerInset)
+    /// Removes every inset and stops their players.
+    case removeAllInsets
     /// Does nothing (the model needed it between two equal commands; we do not).
     case idle
 }

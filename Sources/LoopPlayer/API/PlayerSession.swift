@@ -162,6 +162,8 @@ final class PlayerSession {
         case .removeAllVectors: engine.removeAllVectors()
         case .startPiP: try? engine.startPictureInPicture()  // a refusal is an error event
         case .stopPiP: engine.stopPictureInPicture()
+        case let .addInset(inset): engine.addInset(inset)
+        case .removeAllInsets: engine.removeAllInsets()
         case .idle: break
         }
     }

@@ -6,6 +6,8 @@ struct OverlayPlane: Sendable {
     /// Which overlay this is; the same layer keeps its texture from scene to scene.
     enum Layer: Hashable, Sendable {
         case vector(Int)
+        /// Another player's scene (`PlayerInset`), by the inset's place in the stack.
+        case inset(Int)
         case subtitles
         case error
     }

@@ -357,6 +357,7 @@ public final class PlaybackEngine {
         snapshotWriters.forEach { $0.join() }
         snapshotWriters.removeAll()
         stopPictureInPicture()  // said before the output goes
+        overlays.removeAllInsets().forEach { $0.stop() }
         output.close()
         perform(machine.handle(.close))
     }
