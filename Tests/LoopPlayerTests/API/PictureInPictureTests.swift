@@ -31,8 +31,9 @@ final class PictureInPictureTests: XCTestCase {
     }
 
     /// startPiP opens a 240x135 borderless always-on-top window where the setting says, showing what
-    /// the 480x270 main window shows at half the size (video and overlay); stopPiP removes it; so
-    /// does closing it, and the main window plays on. Each start and stop is an event.
+    /// the 480x270 main window shows at half the size (video and overlay); keys typed into it act on the
+    /// player; stopPiP removes it; so does closing it, and the main window plays on. Each start and
+    /// stop is an event.
     func testMiniWindowShowsTheSameSceneOnTopAndGoesOnStopOrClose() throws {
         let display = try SharedDisplay.display
         SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11")
@@ -97,6 +98,12 @@ final class PictureInPictureTests: XCTestCase {
             }
             let meanDifference = Double(difference) / Double(240 * 135 * 3)
             if meanDifference > 6 { note("the mini window differs from the main one by \(meanDifference) on average") }
+
+            // Keys typed into the mini window act on its player.
+            let escaped = miniTitle.replacingOccurrences(of: "(", with: "\\(").replacingOccurrences(of: ")", with: "\\)")
+            do { try display.press(["space"], window: escaped) } catch { return note("xdotool: \(error)") }
+            if !Self.waitFor(timeout: 3, { player.state == .paused }) { note("space in the mini window did not pause") }
+            player.send(.play)
 
             guard Self.waitFor({ miniWindows.withLock { $0.count } == 1 }) else { return note("no mini window id") }
             player.send(.stopPiP)
