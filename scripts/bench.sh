@@ -168,14 +168,15 @@ if [[ $what == audio || $what == all ]]; then
 fi
 
 if [[ $what == several || $what == all ]]; then
-  echo "## Several players in one process: 1 and 3 windows of the 640x360 clip, 20 s, 3 alternating rounds"
+  echo "## Several players in one process: 1 and 3 windows of the 640x360 clip, PiP, inset; 20 s, 3 alternating rounds"
   swift build -c release --product SeveralWindows >/dev/null
   SW=$ROOT/.build/release/SeveralWindows S=$OUT/several; mkdir -p "$S"
   Xvfb "$DISP" -screen 0 1920x1080x24 -nolisten tcp >/dev/null 2>&1 & xvfb4=$!; sleep 1
   xticks() { awk '{print $14 + $15}' "/proc/$xvfb4/stat"; }
   for round in 1 2 3; do
-    for run in 1 "1 --pip" 3; do
-      n=${run%% *} flags=(); [[ $run == *--pip ]] && flags=(--pip)  # --pip: the mini window from 2 s on
+    for run in 1 "1 --pip" "1 --inset" 3; do
+      # --pip: the mini window from 2 s on; --inset: a second player's 320x180 scene inside the window
+      n=${run%% *} flags=(); [[ $run == *--pip ]] && flags=(--pip); [[ $run == *--inset ]] && flags=(--inset "$SWIPE")
       clips=(); for ((i = 0; i < n; i++)); do clips+=("$SWIPE"); done
       before=$(xticks)
       DISPLAY=$DISP SDL_AUDIODRIVER=dummy /usr/bin/time -f "%U %S %M" -o "$S/time" \
@@ -184,7 +185,7 @@ if [[ $what == several || $what == all ]]; then
       python3 - "$S/time" "$S/stats.jsonl" "$run" "$round" "$x" <<'PY'
 import json, os, sys
 user, system, rss = open(sys.argv[1]).read().split()[-3:]
-players = [json.loads(line) for line in open(sys.argv[2])]
+players = [json.loads(line) for line in open(sys.argv[2])]  # the inset's player last, if any
 cpu = float(user) + float(system)
 print(f"round {sys.argv[4]}, {sys.argv[3]} window(s): {cpu:.2f} CPU-s, peak RSS {int(rss) // 1024} MB, "
       f"Xvfb {int(sys.argv[5]) / os.sysconf('SC_CLK_TCK'):.2f} CPU-s, presented "

@@ -1,7 +1,9 @@
 // Several players in one process, each looping its own source in its own window, all driven by one
 // loop on the main thread (PlayerGroup). With `--pip` the first player opens its picture-in-picture
-// mini window after two seconds.
-// Run: swift run SeveralWindows [--duration S] [--pip] SOURCE...    (default: the bundled sample, three times)
+// mini window after two seconds; with `--inset SOURCE` the first window also shows SOURCE, played by
+// another player, as a 320x180 inset in its top-left corner.
+// Run: swift run SeveralWindows [--duration S] [--pip] [--inset SOURCE] SOURCE...
+//      (default: the bundled sample, three times)
 // At the end each player's counters are printed as one JSON line.
 import Foundation
 import LoopPlayer
@@ -9,12 +11,14 @@ import LoopPlayer
 var arguments = Array(CommandLine.arguments.dropFirst())
 var duration: Double?
 var pip = false
+var insetSource: String?
 var sources: [String] = []
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
     switch argument {
     case "--duration": duration = arguments.isEmpty ? nil : Double(arguments.removeFirst())
     case "--pip": pip = true
+    case "--inset": insetSource = arguments.isEmpty ? nil : arguments.removeFirst()
     default: sources.append(argument)
     }
 }
@@ -37,6 +41,10 @@ for signalNumber in [SIGTERM, SIGINT] {
     source.resume()
     signalSources.append(source)
 }
+let insetPlayer = insetSource.map { source in ExtVideoPlayer { VideoSettings { SourceName(source); Loop(); Mute() } } }
+if let insetPlayer, let first = players.first {
+    first.send(.addInset(PlayerInset(insetPlayer, frame: Rect(x: 16, y: 16, width: 320, height: 180))))
+}
 if pip, let first = players.first {
     DispatchQueue.global().asyncAfter(deadline: .now() + 2) { [first] in first.send(.startPiP) }
 }
@@ -46,4 +54,7 @@ for (index, (player, outcome)) in zip(players, outcomes).enumerated() {
     let s = player.statistics
     print("{\"player\":\(index + 1),\"outcome\":\"\(outcome)\",\"framesPresented\":\(s.framesPresented),"
         + "\"framesDropped\":\(s.framesDropped),\"loopsCompleted\":\(s.loopsCompleted)}")
+}
+if let s = insetPlayer?.statistics {
+    print("{\"player\":\"inset\",\"framesPresented\":\(s.framesPresented),\"framesDropped\":\(s.framesDropped)}")
 }

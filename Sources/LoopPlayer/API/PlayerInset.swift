@@ -47,9 +47,12 @@ public final class PlayerInset: Sendable {
         }
         guard starting, area.width > 0, area.height > 0 else { return }
         let thread = WorkerThread(name: "lp-inset") { [self] in
+            let scaler = ScalerCache()
             player.runScenes(area: area) { composed in
-                guard let picture = try? composed.image() else { return }
-                let image = Self.overlayImage(picture, x: origin.x, y: origin.y)
+                // Opaque BGRA is its own premultiplied form: the rows are the plane's pixels.
+                guard let pixels = try? Snapshot.bgra(of: composed.scene, area: composed.area, scaler: scaler) else { return }
+                let image = OverlayImage(x: origin.x, y: origin.y, width: max(1, composed.area.width),
+                                         height: max(1, composed.area.height), pixels: pixels)
                 let wake = self.state.withLock { state -> (@Sendable () -> Void)? in
                     state.image = image
                     state.revision += 1
@@ -69,18 +72,5 @@ public final class PlayerInset: Sendable {
             return state.thread
         }
         thread?.join()
-    }
-
-    /// An opaque plane from an RGB picture (premultiplied BGRA with full alpha is the same bytes).
-    private static func overlayImage(_ picture: RGBImage, x: Int, y: Int) -> OverlayImage {
-        var pixels = [UInt8](repeating: 255, count: picture.width * picture.height * 4)
-        picture.pixels.withUnsafeBufferPointer { rgb in
-            for pixel in 0..<(picture.width * picture.height) {
-                pixels[pixel * 4] = rgb[pixel * 3 + 2]
-                pixels[pixel * 4 + 1] = rgb[pixel * 3 + 1]
-                pixels[pixel * 4 + 2] = rgb[pixel * 3]
-            }
-        }
-        return OverlayImage(x: x, y: y, width: picture.width, height: picture.height, pixels: pixels)
     }
 }
