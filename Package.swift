@@ -43,6 +43,7 @@ let package = Package(
         .executableTarget(name: "EmbedInSDL", dependencies: ["LoopPlayer", "CSDL"], path: "Examples/EmbedInSDL"),
         .executableTarget(name: "AnimatedOverlay", dependencies: ["LoopPlayer"], path: "Examples/AnimatedOverlay"),
         .executableTarget(name: "HeadlessFrames", dependencies: ["LoopPlayer"], path: "Examples/HeadlessFrames"),
+        .executableTarget(name: "SeveralWindows", dependencies: ["LoopPlayer"], path: "Examples/SeveralWindows"),
         .testTarget(name: "LoopPlayerTests", dependencies: ["LoopPlayer", "Filters", "FFmpegSupport", "CFFmpeg", "CSDL"],
                     exclude: ["Support/fault_server.py"]),
         .testTarget(name: "FiltersTests", dependencies: ["Filters", "FFmpegSupport", "CFFmpeg"]),

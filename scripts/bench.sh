@@ -2,7 +2,7 @@
 # Benchmarks, not tests: loopplay against ffplay, mpv and `ffmpeg -f null` on the same machine in the
 # same run, with ../shared/bench (fixtures, Xvfb, watchers). Results go to docs/benchmarks.md by hand.
 #
-#   scripts/bench.sh [seam|cpu|throughput|firstframe|filters|audio|overlay|subtitles|all]   (default all; about 30 minutes)
+#   scripts/bench.sh [seam|cpu|throughput|firstframe|filters|audio|overlay|subtitles|several|all]   (default all; about 30 minutes)
 # Env: F=/tmp/lp-fixtures  OUT=/tmp/lp-bench-loopplay  DISP=:7 (below :10, see the bench README)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -165,4 +165,33 @@ if [[ $what == audio || $what == all ]]; then
   python3 -c "import json; d = json.load(open('$A/stats.json')); print('  headless, disk driver: picture − sound mean', \
     round(d['avOffsetMeanMs'], 2), 'ms, largest', round(d['avOffsetMaxMs'], 2), 'ms over', d['avOffsetSamples'], \
     'frames; underruns', d['audioUnderruns'], '; loop periods', [round(p) for p in d['loopPeriodsMs']])"
+fi
+
+if [[ $what == several || $what == all ]]; then
+  echo "## Several players in one process: 1 and 3 windows of the 640x360 clip, PiP, inset; 20 s, 3 alternating rounds"
+  swift build -c release --product SeveralWindows >/dev/null
+  SW=$ROOT/.build/release/SeveralWindows S=$OUT/several; mkdir -p "$S"
+  Xvfb "$DISP" -screen 0 1920x1080x24 -nolisten tcp >/dev/null 2>&1 & xvfb4=$!; sleep 1
+  xticks() { awk '{print $14 + $15}' "/proc/$xvfb4/stat"; }
+  for round in 1 2 3; do
+    for run in 1 "1 --pip" "1 --inset" 3; do
+      # --pip: the mini window from 2 s on; --inset: a second player's 320x180 scene inside the window
+      n=${run%% *} flags=(); [[ $run == *--pip ]] && flags=(--pip); [[ $run == *--inset ]] && flags=(--inset "$SWIPE")
+      clips=(); for ((i = 0; i < n; i++)); do clips+=("$SWIPE"); done
+      before=$(xticks)
+      DISPLAY=$DISP SDL_AUDIODRIVER=dummy /usr/bin/time -f "%U %S %M" -o "$S/time" \
+        "$SW" --duration 20 "${flags[@]}" "${clips[@]}" > "$S/stats.jsonl"
+      x=$(( $(xticks) - before ))
+      python3 - "$S/time" "$S/stats.jsonl" "$run" "$round" "$x" <<'PY'
+import json, os, sys
+user, system, rss = open(sys.argv[1]).read().split()[-3:]
+players = [json.loads(line) for line in open(sys.argv[2])]  # the inset's player last, if any
+cpu = float(user) + float(system)
+print(f"round {sys.argv[4]}, {sys.argv[3]} window(s): {cpu:.2f} CPU-s, peak RSS {int(rss) // 1024} MB, "
+      f"Xvfb {int(sys.argv[5]) / os.sysconf('SC_CLK_TCK'):.2f} CPU-s, presented "
+      f"{[p['framesPresented'] for p in players]}, dropped {[p['framesDropped'] for p in players]}")
+PY
+    done
+  done
+  kill $xvfb4
 fi

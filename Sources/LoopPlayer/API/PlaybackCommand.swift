@@ -58,6 +58,16 @@ public enum PlaybackCommand: Sendable {
     case insert(String, at: Int)
     /// Removes item `index`; removing the one playing plays the next.
     case remove(at: Int)
+    /// Opens the picture-in-picture mini window (see `PictureInPicture`); emits `startedPiP`, or an
+    /// error event `notSupportedPiP` where it cannot be done.
+    case startPiP
+    /// Closes the mini window; emits `stoppedPiP`.
+    case stopPiP
+    /// Draws another player's scene inside this player's picture and starts that player (see
+    /// `PlayerInset`).
+    case addInset(PlayerInset)
+    /// Removes every inset and stops their players.
+    case removeAllInsets
     /// Does nothing (the model needed it between two equal commands; we do not).
     case idle
 

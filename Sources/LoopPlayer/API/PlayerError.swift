@@ -71,6 +71,9 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidPlaylist(HLSError)
     /// `Loop()` does not apply to a live stream: it plays live (an event, not a failure).
     case liveStreamNotLooped(source: String)
+    /// `startPiP` cannot be done: the `PictureInPicture()` setting is absent, the player has no
+    /// window (headless, frames-only, embedded), or the window system refused the mini window.
+    case notSupportedPiP(reason: String)
 
     /// A short stable name for statistics and scripts, e.g. `sourceNotFound`.
     public var kind: String {
@@ -99,6 +102,7 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .sourceNotAllowed: "sourceNotAllowed"
         case .invalidPlaylist: "invalidPlaylist"
         case .liveStreamNotLooped: "liveStreamNotLooped"
+        case .notSupportedPiP: "notSupportedPiP"
         }
     }
 
@@ -109,7 +113,8 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
              .decoderUnavailable, .unsupportedVideoSize, .noDecodableFrames, .loopingStopped, .networkError,
              .sourceNotAllowed, .invalidPlaylist: true
         case .invalidSetting, .displayUnavailable, .renderFailed, .invalidFilter, .audioUnavailable,
-             .audioTrackNotFound, .invalidOverlay, .invalidSubtitles, .subtitleTrackNotFound, .liveStreamNotLooped: false
+             .audioTrackNotFound, .invalidOverlay, .invalidSubtitles, .subtitleTrackNotFound, .liveStreamNotLooped,
+             .notSupportedPiP: false
         }
     }
 
@@ -152,6 +157,7 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .sourceNotAllowed(refusal): refusal.description
         case let .invalidPlaylist(error): error.description
         case let .liveStreamNotLooped(source): "\(source): a live stream plays live; looping does not apply"
+        case let .notSupportedPiP(reason): "picture-in-picture is not available: \(reason)"
         }
     }
 }

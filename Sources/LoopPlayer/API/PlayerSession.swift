@@ -29,6 +29,7 @@ final class PlayerSession {
         configuration.errorColor = settings.errorColor
         configuration.errorFontSize = settings.errorFontSize
         configuration.network = settings.networkOptions
+        configuration.pictureInPicture = settings.pictureInPicture
         if let custom {
             engine = PlaybackEngine(configuration: configuration, output: custom)
         } else {
@@ -175,6 +176,10 @@ final class PlayerSession {
         case let .playItem(index): playlistOrError("playItem")?.play(index)
         case let .insert(source, index): playlistOrError("insert")?.insert(source, at: index)
         case let .remove(index): playlistOrError("remove")?.remove(at: index)
+        case .startPiP: try? engine.startPictureInPicture()  // a refusal is an error event
+        case .stopPiP: engine.stopPictureInPicture()
+        case let .addInset(inset): engine.addInset(inset)
+        case .removeAllInsets: engine.removeAllInsets()
         case .idle: break
         }
     }
@@ -235,6 +240,7 @@ final class PlayerSession {
             engine.setErrorStyle(color: settings.errorColor, fontSize: settings.errorFontSize)
         }
         if settings.networkOptions != previous.networkOptions { engine.setNetworkOptions(settings.networkOptions) }
+        if settings.pictureInPicture != previous.pictureInPicture { engine.setPictureInPicture(settings.pictureInPicture) }
         if !settings.sameVectorLayers(as: previous) {
             engine.removeAllVectors()
             settings.vectorLayers.forEach { engine.addVector($0) }

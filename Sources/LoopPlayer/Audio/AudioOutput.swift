@@ -80,6 +80,7 @@ final class AudioOutput: @unchecked Sendable {
         let id = SDL_OpenAudioDevice(options.device, 0, &desired, &obtained, flags)
         guard id != 0 else { throw .audioUnavailable(reason: String(cString: SDL_GetError())) }
         device = id
+        SDLAudio.deviceOpened()
         format = AudioDeviceFormat(rate: Int(obtained.freq), channels: Int(obtained.channels), driver: driver,
                                    bufferFrames: Int(obtained.samples))
         latency = timing == .hardware ? format.bufferDuration : 0
@@ -111,7 +112,9 @@ final class AudioOutput: @unchecked Sendable {
             defer { device = 0 }
             return device
         }
-        if id != 0 { SDL_CloseAudioDevice(id) }  // joins SDL's audio thread; never under our lock
+        guard id != 0 else { return }
+        SDL_CloseAudioDevice(id)  // joins SDL's audio thread; never under our lock
+        SDLAudio.deviceClosed()
     }
 
     // MARK: Writer side (the audio decode thread)

@@ -5,15 +5,24 @@ import Foundation
 enum SDLAudio {
     private static let state = NSLock()
     nonisolated(unsafe) private static var driver: String?
+    /// Devices open now, any player's (guarded by `state`). The subsystem restarts for another
+    /// driver only when none is: a player asking for another driver must not close the devices
+    /// other players in the process play through.
+    nonisolated(unsafe) private static var openDevices = 0
 
     /// Starts SDL audio with `requested` (nil: `SDL_AUDIODRIVER` or SDL's own choice). A different
-    /// driver than the running one restarts the subsystem (tests switch to `disk`). Returns the
+    /// driver than the running one restarts the subsystem when no device is open (tests switch to
+    /// `disk`); with devices open it throws `audioUnavailable`. Returns the
     /// driver's name, or throws `audioUnavailable` with SDL's reason.
     static func start(driver requested: String?) throws(PlayerError) -> String {
         state.lock()
         defer { state.unlock() }
         if let driver, requested == nil || requested == driver { return driver }
-        if driver != nil {
+        if let running = driver {
+            guard openDevices == 0 else {
+                throw .audioUnavailable(reason: "another player in this process plays through SDL's '\(running)' driver"
+                                        + " (one audio driver at a time)")
+            }
             SDL_QuitSubSystem(SDL_INIT_AUDIO)
             driver = nil
         }
@@ -32,6 +41,19 @@ enum SDLAudio {
         let started = String(cString: name)
         driver = started
         return started
+    }
+
+    /// A device was opened (`AudioOutput`); `deviceClosed()` when it is closed.
+    static func deviceOpened() {
+        state.lock()
+        openDevices += 1
+        state.unlock()
+    }
+
+    static func deviceClosed() {
+        state.lock()
+        openDevices -= 1
+        state.unlock()
     }
 
     /// How a driver's callbacks relate to real time.

@@ -31,6 +31,10 @@ public enum PlayerEvent: Sendable, Equatable {
     case playlistItemChanged(index: Int)
     /// The last item of a playlist that does not loop ended (its last frame is held).
     case playlistEnded
+    /// The picture-in-picture window opened (`startPiP`).
+    case startedPiP
+    /// The picture-in-picture window closed (`stopPiP`, the user closed it, or the player stopped).
+    case stoppedPiP
 
     /// The filter that admits this event.
     public var filter: PlayerEventFilter {
@@ -51,6 +55,8 @@ public enum PlayerEvent: Sendable, Equatable {
         case .variantChanged: .variantChangedAny
         case .playlistItemChanged: .playlistItemChangedAny
         case .playlistEnded: .playlistEnded
+        case .startedPiP: .startedPiP
+        case .stoppedPiP: .stoppedPiP
         }
     }
 }
@@ -80,7 +86,6 @@ public enum PlayerEventFilter: String, Sendable, Hashable, CaseIterable {
     case variantChangedAny
     case playlistItemChangedAny
     case playlistEnded
-    /// Accepted for source compatibility; Linux has no system picture-in-picture, so never delivered.
     case startedPiP
     case stoppedPiP
 }
@@ -107,6 +112,8 @@ extension PlayerEvent {
             ["type": "variantChanged", "bandwidth": bandwidth, "width": size.width, "height": size.height]
         case let .playlistItemChanged(index): ["type": "playlistItemChanged", "index": index]
         case .playlistEnded: ["type": "playlistEnded"]
+        case .startedPiP: ["type": "startedPiP"]
+        case .stoppedPiP: ["type": "stoppedPiP"]
         }
     }
 }

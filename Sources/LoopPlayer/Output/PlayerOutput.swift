@@ -6,6 +6,8 @@ struct OverlayPlane: Sendable {
     /// Which overlay this is; the same layer keeps its texture from scene to scene.
     enum Layer: Hashable, Sendable {
         case vector(Int)
+        /// Another player's scene (`PlayerInset`), by the inset's place in the stack.
+        case inset(Int)
         case subtitles
         case error
     }
@@ -46,11 +48,22 @@ protocol PlayerOutput: AnyObject {
     var variantLimit: PixelSize? { get }
     /// Releases what it holds; nothing is drawn afterwards. Idempotent.
     func close()
+    /// Opens the picture-in-picture window: a second view of the scenes this output presents. Only
+    /// a window can; the others throw `notSupportedPiP`.
+    func openPictureInPicture(_ placement: PictureInPicture) throws(PlayerError)
+    /// Closes it; false if none was open.
+    func closePictureInPicture() -> Bool
+    var showsPictureInPicture: Bool { get }
 }
 
 extension PlayerOutput {
     func windowResized(to size: PixelSize) {}
     var variantLimit: PixelSize? { area }
+    func openPictureInPicture(_ placement: PictureInPicture) throws(PlayerError) {
+        throw .notSupportedPiP(reason: "the player has no window (headless, frames-only or embedded)")
+    }
+    func closePictureInPicture() -> Bool { false }
+    var showsPictureInPicture: Bool { false }
 }
 
 /// A size in whole pixels.

@@ -2,69 +2,105 @@ import CSDL
 import Synchronization
 
 /// SDL has one event queue per process. It is read here (on the main thread) and each event goes to
-/// the inbox of the window it concerns, or of the output whose wake event it is, so several outputs
-/// in one process never take each other's input. Events for no window (SDL_QUIT) go to every inbox.
+/// the inbox of the player it concerns — by its window (a player's main window, or a second window it
+/// shows, such as picture-in-picture) or by its own wake event — so several players in one process
+/// never take each other's input. Events for no window (SDL_QUIT) go to every inbox.
+///
+/// An inbox is named by its player's main window id.
 final class SDLEventRouter: Sendable {
     static let shared = SDLEventRouter()
 
     private struct Routes {
-        /// Window id → events waiting for it.
+        /// Inbox → events waiting for it.
         var inboxes: [UInt32: [SDL_Event]] = [:]
-        /// Registered wake event type → window id.
+        /// Window id → the inbox its events go to.
+        var windows: [UInt32: UInt32] = [:]
+        /// Registered wake event type → inbox.
         var wakeTypes: [UInt32: UInt32] = [:]
     }
 
     private let routes = Mutex(Routes())
 
+    /// Opens the inbox of a player whose main window is `window`, woken by events of `wakeType`.
     func register(window: UInt32, wakeType: UInt32) {
         routes.withLock {
             $0.inboxes[window] = $0.inboxes[window] ?? []
+            $0.windows[window] = window
             $0.wakeTypes[wakeType] = window
         }
     }
 
-    func unregister(window: UInt32) {
+    /// Closes `inbox` and forgets every window and wake event that fed it.
+    func unregister(window inbox: UInt32) {
         routes.withLock { routes in
-            routes.inboxes[window] = nil
-            routes.wakeTypes = routes.wakeTypes.filter { $0.value != window }
+            routes.inboxes[inbox] = nil
+            routes.windows = routes.windows.filter { $0.value != inbox }
+            routes.wakeTypes = routes.wakeTypes.filter { $0.value != inbox }
         }
     }
 
-    /// Files every queued SDL event, then hands over (and forgets) those of `window`.
-    func take(for window: UInt32) -> [SDL_Event] {
+    /// Events of `window` (a player's second window) go to `inbox` from now on.
+    func attach(window: UInt32, to inbox: UInt32) {
+        routes.withLock { $0.windows[window] = inbox }
+    }
+
+    func detach(window: UInt32) {
+        _ = routes.withLock { $0.windows.removeValue(forKey: window) }
+    }
+
+    /// Files every queued SDL event, then hands over (and forgets) those of `inbox`.
+    func take(for inbox: UInt32) -> [SDL_Event] {
         var event = SDL_Event()
         while SDL_PollEvent(&event) != 0 { file(event) }
         return routes.withLock { routes in
-            defer { routes.inboxes[window] = [] }
-            return routes.inboxes[window] ?? []
+            defer { routes.inboxes[inbox] = [] }
+            return routes.inboxes[inbox] ?? []
         }
     }
 
-    /// Sleeps in SDL's queue until an event arrives or `timeoutMs` passes (nil: no limit), then
-    /// returns `window`'s events (possibly none: the event was another window's).
-    func wait(for window: UInt32, timeoutMs: Int32?) -> [SDL_Event] {
-        let pending = routes.withLock { !($0.inboxes[window]?.isEmpty ?? true) }
-        if !pending {
-            var event = SDL_Event()
-            let got = timeoutMs.map { SDL_WaitEventTimeout(&event, max(0, $0)) } ?? SDL_WaitEvent(&event)
-            if got != 0 { file(event) }
+    /// Sleeps until an event arrives or `deadline` (monotonic seconds; nil: no limit), unless `inbox`
+    /// already holds events, then returns them (possibly none: the event was another player's).
+    func wait(for inbox: UInt32, until deadline: Double?) -> [SDL_Event] {
+        waitForAny(of: [inbox], until: deadline)
+        return take(for: inbox)
+    }
+
+    /// One wait for several players (`PlayerGroup`): sleeps until an event arrives or `deadline`,
+    /// unless one of `inboxes` already holds events. What arrived is filed; each player takes its own.
+    func waitForAny(of inboxes: [UInt32], until deadline: Double?) {
+        let pending = routes.withLock { routes in inboxes.contains { !(routes.inboxes[$0]?.isEmpty ?? true) } }
+        guard !pending else { return }
+        var event = SDL_Event()
+        guard let deadline else {
+            if SDL_WaitEvent(&event) != 0 { file(event) }
+            return
         }
-        return take(for: window)
+        // SDL's wait has millisecond granularity: the last stretch before a deadline is slept
+        // precisely on the monotonic clock.
+        let remaining = deadline - MonotonicCondition.now
+        guard remaining > fineSleepWindow else {
+            sleep(untilMonotonic: deadline)
+            return
+        }
+        let timeout = Int32(((remaining - fineSleepWindow) * 1000).rounded(.down))
+        if SDL_WaitEventTimeout(&event, max(0, timeout)) != 0 { file(event) }
     }
 
     private func file(_ event: SDL_Event) {
         routes.withLock { routes in
-            if let window = routes.wakeTypes[event.type] {
-                routes.inboxes[window, default: []].append(event)
+            if let inbox = routes.wakeTypes[event.type] {
+                routes.inboxes[inbox, default: []].append(event)
             } else if let window = Self.windowID(of: event) {
-                if routes.inboxes[window] != nil { routes.inboxes[window, default: []].append(event) }
+                if let inbox = routes.windows[window], routes.inboxes[inbox] != nil {
+                    routes.inboxes[inbox, default: []].append(event)
+                }
             } else if event.type == SDL_QUIT.rawValue {
-                for window in routes.inboxes.keys { routes.inboxes[window, default: []].append(event) }
+                for inbox in routes.inboxes.keys { routes.inboxes[inbox, default: []].append(event) }
             }
         }
     }
 
-    private static func windowID(of event: SDL_Event) -> UInt32? {
+    static func windowID(of event: SDL_Event) -> UInt32? {
         switch event.type {
         case SDL_WINDOWEVENT.rawValue: event.window.windowID
         case SDL_KEYDOWN.rawValue, SDL_KEYUP.rawValue: event.key.windowID

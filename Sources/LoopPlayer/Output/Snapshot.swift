@@ -56,18 +56,7 @@ enum Snapshot {
     /// `scene` in an area of `area` pixels (black where the picture does not reach).
     static func image(of scene: Scene, area: PixelSize) throws(PlayerError) -> RGBImage {
         let width = max(1, area.width), height = max(1, area.height)
-        var canvas = [UInt8](repeating: 0, count: width * height * 4)
-        for alpha in stride(from: 3, to: canvas.count, by: 4) { canvas[alpha] = 255 }
-        if let frame = scene.frame {
-            let layout = VideoLayout(geometry: frame.geometry, gravity: scene.gravity, areaWidth: Double(width),
-                                     areaHeight: Double(height))
-            let picture = try laidOut(frame, layout: layout)
-            paste(picture, at: layout.destination, into: &canvas, width: width, height: height)
-        }
-        canvas.withUnsafeMutableBufferPointer { pixels in
-            guard let base = pixels.baseAddress else { return }
-            for plane in scene.planes { plane.image.composite(ontoBGRA: base, width: width, height: height, stride: width * 4) }
-        }
+        let canvas = try bgra(of: scene, area: area, scaler: nil)
         var rgb = [UInt8](repeating: 0, count: width * height * 3)
         for pixel in 0..<(width * height) {
             rgb[pixel * 3] = canvas[pixel * 4 + 2]
@@ -77,9 +66,29 @@ enum Snapshot {
         return RGBImage(width: width, height: height, pixels: rgb)
     }
 
+    /// `scene` in an area of `area` pixels as opaque BGRA rows (`area.width * 4` bytes each). With a
+    /// `scaler` (scenes rendered again and again: an inset) the picture is scaled with its cached,
+    /// faster context; without, with an accurate one made for this call (snapshots).
+    static func bgra(of scene: Scene, area: PixelSize, scaler cache: ScalerCache?) throws(PlayerError) -> [UInt8] {
+        let width = max(1, area.width), height = max(1, area.height)
+        var canvas = [UInt8](repeating: 0, count: width * height * 4)
+        for alpha in stride(from: 3, to: canvas.count, by: 4) { canvas[alpha] = 255 }
+        if let frame = scene.frame {
+            let layout = VideoLayout(geometry: frame.geometry, gravity: scene.gravity, areaWidth: Double(width),
+                                     areaHeight: Double(height))
+            let picture = try laidOut(frame, layout: layout, cache: cache)
+            paste(picture, at: layout.destination, into: &canvas, width: width, height: height)
+        }
+        canvas.withUnsafeMutableBufferPointer { pixels in
+            guard let base = pixels.baseAddress else { return }
+            for plane in scene.planes { plane.image.composite(ontoBGRA: base, width: width, height: height, stride: width * 4) }
+        }
+        return canvas
+    }
+
     /// The frame's visible part (`layout.source`) scaled to the destination's size and turned upright,
-    /// as BGRA with accurate colour conversion.
-    private static func laidOut(_ frame: VideoFrame, layout: VideoLayout) throws(PlayerError) -> BGRAPicture {
+    /// as BGRA: with accurate colour conversion, or `cache`'s faster context.
+    private static func laidOut(_ frame: VideoFrame, layout: VideoLayout, cache: ScalerCache?) throws(PlayerError) -> BGRAPicture {
         let geometry = frame.geometry
         let unrotated = layout.unrotatedDestination(for: geometry)
         let width = max(1, Int(unrotated.width.rounded())), height = max(1, Int(unrotated.height.rounded()))
@@ -88,11 +97,13 @@ enum Snapshot {
         let cropW = max(1, min(frame.width - cropX, Int(layout.source.width.rounded())))
         let cropH = max(1, min(frame.height - cropY, Int(layout.source.height.rounded())))
         let source = frame.pixelFormat
-        guard let scaler = sws_getContext(Int32(cropW), Int32(cropH), source, Int32(width), Int32(height), AV_PIX_FMT_BGRA,
-                                          SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nil, nil, nil) else {
+        let made = cache.map { $0.context(from: (cropW, cropH, source), to: (width, height)) }
+            ?? sws_getContext(Int32(cropW), Int32(cropH), source, Int32(width), Int32(height), AV_PIX_FMT_BGRA,
+                              SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nil, nil, nil)
+        guard let scaler = made else {
             throw .renderFailed(reason: "cannot convert \(String(cString: av_get_pix_fmt_name(source))) to RGB")
         }
-        defer { sws_freeContext(scaler) }
+        defer { if cache == nil { sws_freeContext(scaler) } }
         ColorConversion(frame: frame).apply(to: scaler)
         var pixels = [UInt8](repeating: 255, count: width * height * 4)
         let picture = frame.pointer
@@ -164,5 +175,19 @@ enum Snapshot {
         } catch {
             throw .renderFailed(reason: "cannot write \(path): \(error.localizedDescription)")
         }
+    }
+}
+
+/// One swscale context to BGRA kept from call to call (remade only when the sizes or the format
+/// change), with bilinear scaling: for scenes rendered at every frame. One thread at a time.
+final class ScalerCache {
+    private var context: OpaquePointer?
+
+    deinit { sws_freeContext(context) }
+
+    func context(from source: (width: Int, height: Int, format: AVPixelFormat), to size: (width: Int, height: Int)) -> OpaquePointer? {
+        context = sws_getCachedContext(context, Int32(source.width), Int32(source.height), source.format,
+                                       Int32(size.width), Int32(size.height), AV_PIX_FMT_BGRA, SWS_BILINEAR, nil, nil, nil)
+        return context
     }
 }

@@ -13,9 +13,10 @@ final class TextureVideoOutput: WindowVideoOutput {
     let isHardware: Bool
 
     /// `allowSoftwareGL: false` refuses an OpenGL renderer running on Mesa's software rasteriser,
-    /// which costs far more CPU than SDL's own software renderer.
-    init(window: OpaquePointer, allowSoftwareGL: Bool) throws(PlayerError) {
-        var chosen = SDL_CreateRenderer(window, -1, SDL_RENDERER_ACCELERATED.rawValue)
+    /// which costs far more CPU than SDL's own software renderer. `tryAccelerated: false` goes
+    /// straight to SDL's software renderer (probing OpenGL without a GPU loads Mesa: time and memory).
+    init(window: OpaquePointer, allowSoftwareGL: Bool, tryAccelerated: Bool = true) throws(PlayerError) {
+        var chosen = tryAccelerated ? SDL_CreateRenderer(window, -1, SDL_RENDERER_ACCELERATED.rawValue) : nil
         var hardware = chosen != nil
         if let accelerated = chosen, !allowSoftwareGL, Self.isSoftwareGL(accelerated) {
             SDL_DestroyRenderer(accelerated)
@@ -42,6 +43,16 @@ final class TextureVideoOutput: WindowVideoOutput {
         // Textures belong to the renderer: they go first (the owners' deinits run before this returns).
         SDL_DestroyRenderer(renderer)
     }
+
+    /// Draws everything as if the output were `size` pixels, scaled to fit the real one (letterboxed):
+    /// a second, smaller view of a scene laid out for another window (picture-in-picture).
+    func setLogicalSize(_ size: PixelSize) {
+        guard size != logicalSize, size.width > 0, size.height > 0 else { return }
+        logicalSize = size
+        SDL_RenderSetLogicalSize(renderer, Int32(size.width), Int32(size.height))
+    }
+
+    private var logicalSize: PixelSize?
 
     func drawableSize(window: OpaquePointer) -> PixelSize {
         var width: Int32 = 0, height: Int32 = 0

@@ -8,6 +8,9 @@ public struct WindowOptions: Sendable, Equatable {
     /// Initial size; nil: 640×360 until the first source opens, then its display size (shrunk to fit
     /// the screen). A window the user resized keeps its size.
     public var size: (width: Int, height: Int)?
+    /// Where the window's top-left corner goes on the screen; nil: the screen's top-left corner.
+    /// (A window manager may place it elsewhere.) Several players' windows need their own places.
+    public var position: (x: Int, y: Int)?
     public var fullscreen: Bool
     public var output: VideoOutputKind
     /// Which key does what.
@@ -17,11 +20,13 @@ public struct WindowOptions: Sendable, Equatable {
     /// The title for a source without a fixed `title`, from the source's file name.
     public var titleForSource: @Sendable (String) -> String = { $0 }
 
-    public init(title: String? = nil, size: (width: Int, height: Int)? = nil, fullscreen: Bool = false,
+    public init(title: String? = nil, size: (width: Int, height: Int)? = nil, position: (x: Int, y: Int)? = nil,
+                fullscreen: Bool = false,
                 output: VideoOutputKind = .automatic, inputMap: InputMap = .mpv,
                 snapshotPath: @escaping @Sendable () -> String = WindowOptions.timestampedSnapshotPath) {
         self.title = title
         self.size = size
+        self.position = position
         self.fullscreen = fullscreen
         self.output = output
         self.inputMap = inputMap
@@ -35,6 +40,7 @@ public struct WindowOptions: Sendable, Equatable {
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.title == rhs.title && lhs.size?.width == rhs.size?.width && lhs.size?.height == rhs.size?.height
+            && lhs.position?.x == rhs.position?.x && lhs.position?.y == rhs.position?.y
             && lhs.fullscreen == rhs.fullscreen && lhs.output == rhs.output && lhs.inputMap == rhs.inputMap
     }
 }

@@ -6,7 +6,10 @@ import CSDL
 /// sources, failures and retries. Main thread only.
 final class WindowOutput: PlayerOutput {
     let window: OpaquePointer
-    let waiter: MainLoopWaiter
+    private let windowWaiter: SDLWindowWaiter
+    var waiter: MainLoopWaiter { windowWaiter }
+    /// This player's inbox in `SDLEventRouter` (a loop for several players waits on all of theirs).
+    var inbox: UInt32 { windowWaiter.inbox }
     private let options: WindowOptions
     private var video: WindowVideoOutput
     /// The size the player last gave the window; a different size comes from the user (or the window
@@ -18,6 +21,8 @@ final class WindowOutput: PlayerOutput {
     /// for, even where nothing honours the request (no window manager): the layout follows the window.
     private var realSize: PixelSize
     private var lastScene: Scene?
+    /// The mini window showing the same scenes, while open.
+    private(set) var pictureInPicture: PictureInPictureWindow?
 
     /// The output in use, for statistics and logs.
     var outputName: String { video.name }
@@ -28,7 +33,8 @@ final class WindowOutput: PlayerOutput {
         let initial = options.size.map { PixelSize(width: $0.width, height: $0.height) } ?? PixelSize(width: 640, height: 360)
         var flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
         if options.fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
-        guard let window = SDL_CreateWindow(options.title ?? "", 0, 0, Int32(max(1, initial.width)),
+        let position = options.position ?? (0, 0)
+        guard let window = SDL_CreateWindow(options.title ?? "", Int32(position.x), Int32(position.y), Int32(max(1, initial.width)),
                                             Int32(max(1, initial.height)), flags) else {
             throw .displayUnavailable(reason: "cannot create a window: \(String(cString: SDL_GetError()))")
         }
@@ -36,7 +42,7 @@ final class WindowOutput: PlayerOutput {
         sizeSet = initial
         realSize = Self.realSize(of: window)
         userSized = options.size != nil || options.fullscreen
-        waiter = SDLWindowWaiter(window: SDL_GetWindowID(window), wakeType: SDLVideo.registerWakeEvent())
+        windowWaiter = SDLWindowWaiter(window: SDL_GetWindowID(window), wakeType: SDLVideo.registerWakeEvent())
         do {
             video = try Self.makeVideoOutput(kind: options.output, window: window, rotation: 0)
         } catch {
@@ -54,8 +60,10 @@ final class WindowOutput: PlayerOutput {
     func close() {
         guard !closed else { return }
         closed = true
+        pictureInPicture = nil
         video = ClosedVideoOutput()  // the renderer goes before the window
         SDL_DestroyWindow(window)
+        windowWaiter.close()
     }
 
     /// The drawable area: the window's real size in drawable pixels (more than the window's on a
@@ -107,7 +115,23 @@ final class WindowOutput: PlayerOutput {
         let layout = VideoLayout(geometry: geometry, gravity: scene.gravity, areaWidth: Double(size.width),
                                  areaHeight: Double(size.height))
         video.draw(scene, layout: layout, window: window)
+        pictureInPicture?.present(scene, layout: layout, area: size)
     }
+
+    func openPictureInPicture(_ placement: PictureInPicture) throws(PlayerError) {
+        guard !closed, pictureInPicture == nil else { return }
+        let size = area ?? PixelSize(width: 16, height: 9)
+        pictureInPicture = try PictureInPictureWindow(placement: placement, mainWindow: window, area: size, inbox: inbox)
+        logger.debug("picture-in-picture window \(placement.width)x\(placement.height.map(String.init) ?? "auto")")
+    }
+
+    func closePictureInPicture() -> Bool {
+        guard pictureInPicture != nil else { return false }
+        pictureInPicture = nil
+        return true
+    }
+
+    var showsPictureInPicture: Bool { pictureInPicture != nil }
 
     func prepare(for info: VideoStreamInfo, title: String) {
         guard !closed else { return }

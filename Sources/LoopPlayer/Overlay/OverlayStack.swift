@@ -44,6 +44,8 @@ final class OverlayStack {
     private var error: (message: String, style: ErrorStyle)?
     private var errorPlane: (plane: OverlayPlane, geometry: LayerGeometry, message: String, style: ErrorStyle)?
     private var subtitlePlane: OverlayPlane?
+    /// Other players' scenes drawn over the vector layers, and the revision of each put in a scene.
+    private var insets: [(inset: PlayerInset, shown: Int?)] = []
     private var failures: [OverlayError] = []
 
     /// Adds a vector layer on top of the others (after removing them all if `clear`).
@@ -54,6 +56,17 @@ final class OverlayStack {
     }
 
     func removeAllVectors() { entries.removeAll() }
+
+    func addInset(_ inset: PlayerInset) { insets.append((inset, nil)) }
+
+    /// Forgets every inset and returns them (for the caller to stop).
+    func removeAllInsets() -> [PlayerInset] {
+        defer { insets.removeAll() }
+        return insets.map(\.inset)
+    }
+
+    /// True when an inset's player showed a scene that is not on screen yet.
+    var insetChanged: Bool { insets.contains { $0.inset.plane?.revision != $0.shown } }
 
     var vectorCount: Int { entries.count }
 
@@ -90,6 +103,11 @@ final class OverlayStack {
         var planes: [OverlayPlane] = []
         for entry in entries {
             if let plane = plane(for: entry, in: geometry, at: now) { planes.append(plane) }
+        }
+        for index in insets.indices {
+            guard let latest = insets[index].inset.plane else { continue }
+            insets[index].shown = latest.revision
+            planes.append(OverlayPlane(layer: .inset(index), revision: latest.revision, image: latest.image))
         }
         if let subtitlePlane { planes.append(subtitlePlane) }
         if let errorPlane = errorText(in: geometry) { planes.append(errorPlane) }

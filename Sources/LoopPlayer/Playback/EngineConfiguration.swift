@@ -25,6 +25,8 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var errorFontSize: Float = EFontSize.defaultValue
     /// Network sources: the source policy, the give-up time, the HLS variant choice.
     public var network = NetworkOptions()
+    /// Picture-in-picture: where the mini window goes; nil: refused (`notSupportedPiP`).
+    public var pictureInPicture: PictureInPicture?
 
     public init(output: Output = .window(WindowOptions()), looping: Bool = false, gravity: VideoGravity = .default,
                 untimed: Bool = false, stop: StopCondition = .never, audio: AudioOptions = AudioOptions()) {

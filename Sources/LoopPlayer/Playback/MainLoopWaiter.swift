@@ -11,6 +11,8 @@ enum WindowInput: Equatable {
     case exposed
     /// The user closed the window.
     case close
+    /// The user closed the picture-in-picture window.
+    case closePictureInPicture
 }
 
 /// How the run loop sleeps until a deadline or a wakeup from a pipeline thread.
@@ -25,7 +27,7 @@ protocol MainLoopWaiter: AnyObject {
 
 /// The event waits have millisecond granularity: the last stretch before a frame is due is slept
 /// precisely on the monotonic clock.
-private let fineSleepWindow = 0.002
+let fineSleepWindow = 0.002
 
 /// Waits on a condition (headless modes: no window, no SDL events).
 final class ConditionWaiter: MainLoopWaiter {
@@ -69,14 +71,15 @@ final class WakeSignal: Sendable {
     }
 }
 
-/// Waits in SDL's event queue for one window's events; pipeline threads wake it with the output's
-/// own user event.
+/// Waits in SDL's event queue for one player's events (its windows' and its wakeups); pipeline
+/// threads wake it with the output's own user event.
 final class SDLWindowWaiter: MainLoopWaiter {
-    private let window: UInt32
+    /// The player's inbox in `SDLEventRouter`: its main window's id.
+    let inbox: UInt32
     let wake: @Sendable () -> Void
 
     init(window: UInt32, wakeType: UInt32) {
-        self.window = window
+        inbox = window
         wake = {
             var event = SDL_Event()
             event.type = wakeType
@@ -86,21 +89,18 @@ final class SDLWindowWaiter: MainLoopWaiter {
         SDLEventRouter.shared.register(window: window, wakeType: wakeType)
     }
 
-    deinit { SDLEventRouter.shared.unregister(window: window) }
+    deinit { close() }
 
-    func wait(until deadline: Double?) -> [WindowInput] {
-        guard let deadline else { return inputs(SDLEventRouter.shared.wait(for: window, timeoutMs: nil)) }
-        let remaining = deadline - MonotonicCondition.now
-        guard remaining > fineSleepWindow else {
-            sleep(untilMonotonic: deadline)
-            return poll()
-        }
-        return inputs(SDLEventRouter.shared.wait(for: window, timeoutMs: Int32(((remaining - fineSleepWindow) * 1000).rounded(.down))))
+    /// Stops filing events for this player (its window is gone). Idempotent.
+    func close() { SDLEventRouter.shared.unregister(window: inbox) }
+
+    func wait(until deadline: Double?) -> [WindowInput] { inputs(SDLEventRouter.shared.wait(for: inbox, until: deadline)) }
+
+    func poll() -> [WindowInput] { inputs(SDLEventRouter.shared.take(for: inbox)) }
+
+    private func inputs(_ events: [SDL_Event]) -> [WindowInput] {
+        events.compactMap { WindowInput($0, mainWindow: inbox) }
     }
-
-    func poll() -> [WindowInput] { inputs(SDLEventRouter.shared.take(for: window)) }
-
-    private func inputs(_ events: [SDL_Event]) -> [WindowInput] { events.compactMap(WindowInput.init) }
 }
 
 /// The host runs the loop (embedding): nothing here sleeps; pipeline threads wake the host's own
@@ -121,6 +121,20 @@ final class HostLoopWaiter: MainLoopWaiter {
 }
 
 extension WindowInput {
+    /// The input an event of a player's windows means: its main window's, or another of its windows'
+    /// (picture-in-picture: closing it closes only it; keys act on the player as in the main window).
+    init?(_ event: SDL_Event, mainWindow: UInt32) {
+        if let window = SDLEventRouter.windowID(of: event), window != mainWindow, event.type == SDL_WINDOWEVENT.rawValue {
+            switch SDL_WindowEventID(UInt32(event.window.event)) {
+            case SDL_WINDOWEVENT_CLOSE: self = .closePictureInPicture
+            case SDL_WINDOWEVENT_SIZE_CHANGED, SDL_WINDOWEVENT_EXPOSED: self = .exposed
+            default: return nil
+            }
+            return
+        }
+        self.init(event)
+    }
+
     /// The input an SDL event means, if any.
     init?(_ event: SDL_Event) {
         switch event.type {

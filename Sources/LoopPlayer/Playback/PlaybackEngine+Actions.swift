@@ -5,6 +5,8 @@ extension PlaybackEngine {
             switch input {
             case .close:
                 quitRequested = true
+            case .closePictureInPicture:
+                stopPictureInPicture()
             case let .resized(size):
                 output.windowResized(to: size)
                 redraw()

@@ -15,6 +15,19 @@ extension PlaybackEngine {
         redraw()
     }
 
+    /// Shows another player's scene inside this one's picture and starts that player (see
+    /// `PlayerInset`). It is stopped by `removeAllInsets()` or when this engine closes.
+    public func addInset(_ inset: PlayerInset) {
+        overlays.addInset(inset)
+        inset.start(wakeHost: waiter.wake)
+    }
+
+    /// Removes every inset and stops their players.
+    public func removeAllInsets() {
+        overlays.removeAllInsets().forEach { $0.stop() }
+        redraw()
+    }
+
     /// How a failed source's error text is drawn (the model's `EColor` and `EFontSize`).
     public func setErrorStyle(color: Color, fontSize: Float) {
         configuration.errorColor = color
@@ -43,6 +56,10 @@ extension PlaybackEngine {
     /// Animated overlays over a picture that is not moving (paused, held, failed, between slow
     /// frames) are redrawn on their own, 30 times a second.
     func redrawOverlaysIfDue() {
+        if overlays.insetChanged {
+            show(lastScene?.frame)  // an inset's player showed a new scene
+            return
+        }
         guard let due = overlayDeadline, clock.now >= due else { return }
         show(lastScene?.frame)
     }

@@ -433,6 +433,8 @@ public final class PlaybackEngine {
         refilter.finish()
         snapshotWriters.forEach { $0.join() }
         snapshotWriters.removeAll()
+        stopPictureInPicture()  // said before the output goes
+        overlays.removeAllInsets().forEach { $0.stop() }
         output.close()
         perform(machine.handle(.close))
     }

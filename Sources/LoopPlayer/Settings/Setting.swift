@@ -170,10 +170,42 @@ public struct EnableVector: Setting, Equatable {
     public func apply(to settings: inout VideoSettings) { settings.enableVector = true }
 }
 
-/// Accepted for source compatibility with the model; Linux has no system picture-in-picture.
+/// Enables picture-in-picture: the `startPiP` command opens a mini player, a small borderless window
+/// that stays on top of the others and shows the player's scene (the video and its overlays) while
+/// the main window stays; `stopPiP`, or closing the mini window, removes it. It can be dragged
+/// anywhere. Without this setting (or without a window) `startPiP` gives a `notSupportedPiP` error.
+///
+/// ```swift
+/// PictureInPicture()                                   // 320 px wide, bottom-right of the screen
+/// PictureInPicture(width: 400, height: 225, x: 40, y: 40)
+/// ```
 public struct PictureInPicture: Setting, Equatable {
-    public init() {}
-    public func apply(to settings: inout VideoSettings) { settings.pictureInPicture = true }
+    public static let defaultWidth = 320
+    /// The range of the mini window's width and height, in pixels.
+    public static let validSide = 32...4096
+    /// The mini window's size; a nil height follows the player area's shape.
+    public var width: Int
+    public var height: Int?
+    /// Its top-left corner on the screen; nil: 16 px in from the bottom-right corner of the usable
+    /// area of the main window's display.
+    public var x: Int?
+    public var y: Int?
+
+    public init(width: Int = defaultWidth, height: Int? = nil, x: Int? = nil, y: Int? = nil) {
+        self.width = width
+        self.height = height
+        self.x = x
+        self.y = y
+    }
+
+    public func apply(to settings: inout VideoSettings) { settings.pictureInPicture = self }
+
+    public func validate() throws(PlayerError) {
+        for (name, side) in [("width", width), ("height", height ?? Self.defaultWidth)] where !Self.validSide.contains(side) {
+            throw .invalidSetting(name: "PictureInPicture", value: "\(name) \(side)",
+                                  reason: "the mini window's sides are \(Self.validSide.lowerBound)…\(Self.validSide.upperBound) px")
+        }
+    }
 }
 
 /// Players of one group pause the others when they start playing.

@@ -31,7 +31,8 @@ public struct VideoSettings: Sendable, Equatable {
     public var errorColor: Color = EColor.defaultValue
     public var errorFontSize: Float = EFontSize.defaultValue
     public var enableVector = false
-    public var pictureInPicture = false
+    /// Picture-in-picture is enabled (and placed) by this; nil: `startPiP` is refused.
+    public var pictureInPicture: PictureInPicture?
     public var exclusiveGroup: String?
     /// Clamped to `Brightness.validRange`.
     public var brightness: Float = Brightness.defaultValue
@@ -94,6 +95,7 @@ public struct VideoSettings: Sendable, Equatable {
         do { try filterStack.validate() } catch { throw .invalidFilter(error) }
         try HLSVariant.validate(hlsVariant)
         try NetworkTimeout.validate(networkTimeout)
+        try pictureInPicture?.validate()
     }
 
     /// The network options these settings describe.

@@ -1,0 +1,76 @@
+import Overlay
+import Synchronization
+
+/// Another player's scene drawn inside a player's picture: an inset (picture-in-picture within one
+/// window). The inset's player runs without a window, on a thread of its own, laid out for the
+/// inset's size; every scene it shows (its video with its overlays) becomes the top plane of the host
+/// player's scenes — in its window (either path) and its snapshots alike.
+///
+/// ```swift
+/// let door = ExtVideoPlayer { VideoSettings { SourceName("door.mp4"); Loop() } }
+/// let inset = PlayerInset(door, frame: Rect(x: 20, y: 20, width: 320, height: 180))
+/// lobby.send(.addInset(inset))   // starts `door`; `.removeAllInsets` (or the lobby ending) stops it
+/// lobby.run()
+/// ```
+/// Commands, settings and events of the inset's player work as usual (send them to `player`).
+public final class PlayerInset: Sendable {
+    public let player: ExtVideoPlayer
+    /// Where the inset goes in the host's player area, in output pixels.
+    public let frame: Rect
+
+    private struct State {
+        var image: OverlayImage?
+        var revision = 0
+        var wakeHost: (@Sendable () -> Void)?
+        var thread: WorkerThread?
+    }
+
+    private let state = Mutex(State())
+
+    public init(_ player: ExtVideoPlayer, frame: Rect) {
+        self.player = player
+        self.frame = frame
+    }
+
+    /// The latest scene of the inset's player, placed at `frame`, and its revision (nil before the first).
+    var plane: (image: OverlayImage, revision: Int)? {
+        state.withLock { state in state.image.map { ($0, state.revision) } }
+    }
+
+    /// Starts the inset's player (once); `wakeHost` is called whenever it shows a new scene.
+    func start(wakeHost: @escaping @Sendable () -> Void) {
+        let area = PixelSize(width: Int(frame.width.rounded()), height: Int(frame.height.rounded()))
+        let origin = (x: Int(frame.x.rounded()), y: Int(frame.y.rounded()))
+        let starting = state.withLock { state -> Bool in
+            state.wakeHost = wakeHost
+            return state.thread == nil
+        }
+        guard starting, area.width > 0, area.height > 0 else { return }
+        let thread = WorkerThread(name: "lp-inset") { [self] in
+            let scaler = ScalerCache()
+            player.runScenes(area: area) { composed in
+                // Opaque BGRA is its own premultiplied form: the rows are the plane's pixels.
+                guard let pixels = try? Snapshot.bgra(of: composed.scene, area: composed.area, scaler: scaler) else { return }
+                let image = OverlayImage(x: origin.x, y: origin.y, width: max(1, composed.area.width),
+                                         height: max(1, composed.area.height), pixels: pixels)
+                let wake = self.state.withLock { state -> (@Sendable () -> Void)? in
+                    state.image = image
+                    state.revision += 1
+                    return state.wakeHost
+                }
+                wake?()
+            }
+        }
+        state.withLock { $0.thread = thread }
+    }
+
+    /// Stops the inset's player and waits for its thread. Idempotent.
+    func stop() {
+        player.stop()
+        let thread = state.withLock { state -> WorkerThread? in
+            defer { state.thread = nil; state.wakeHost = nil; state.image = nil }
+            return state.thread
+        }
+        thread?.join()
+    }
+}

@@ -1,0 +1,60 @@
+import CSDL
+
+/// The mini player: a small borderless window that stays above the others and shows the scenes of
+/// its player's window scaled down — the video and the overlays, drawn by its own renderer from the
+/// same scene, so nothing is decoded or rasterised twice. It can be dragged by any point. Its events
+/// go to its player's inbox. Main thread only.
+final class PictureInPictureWindow {
+    let window: OpaquePointer
+    let id: UInt32
+    /// The renderer goes before the window (nil once closed).
+    private var video: TextureVideoOutput?
+
+    /// Opens the window at `placement` (its height follows `area`'s shape unless given) on the
+    /// display of `mainWindow`, titled after it.
+    init(placement: PictureInPicture, mainWindow: OpaquePointer, area: PixelSize, inbox: UInt32) throws(PlayerError) {
+        let width = placement.width
+        let height = placement.height ?? max(PictureInPicture.validSide.lowerBound,
+                                             area.width > 0 ? width * area.height / area.width : width * 9 / 16)
+        var usable = SDL_Rect()
+        if SDL_GetDisplayUsableBounds(max(0, SDL_GetWindowDisplayIndex(mainWindow)), &usable) != 0 {
+            usable = SDL_Rect(x: 0, y: 0, w: Int32(width + 32), h: Int32(height + 32))
+        }
+        let x = placement.x ?? Int(usable.x + usable.w) - width - 16
+        let y = placement.y ?? Int(usable.y + usable.h) - height - 16
+        let title = String(cString: SDL_GetWindowTitle(mainWindow)) + " (picture in picture)"
+        let flags = SDL_WINDOW_ALWAYS_ON_TOP.rawValue | SDL_WINDOW_BORDERLESS.rawValue | SDL_WINDOW_SKIP_TASKBAR.rawValue
+            | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
+        guard let window = SDL_CreateWindow(title, Int32(x), Int32(y), Int32(width), Int32(height), flags) else {
+            throw .notSupportedPiP(reason: "the window system refused the mini window: \(String(cString: SDL_GetError()))")
+        }
+        self.window = window
+        id = SDL_GetWindowID(window)
+        do {
+            // As for the main window: OpenGL only where a GPU exists (Mesa's software GL costs more
+            // than SDL's software renderer, and loading it stalls the player's thread).
+            video = try TextureVideoOutput(window: window, allowSoftwareGL: false, tryAccelerated: SDLVideo.hasGPUDevice)
+        } catch {
+            SDL_DestroyWindow(window)
+            throw .notSupportedPiP(reason: error.description)
+        }
+        // The whole window is a handle: a window manager moves it where the user drags it.
+        if SDL_SetWindowHitTest(window, { _, _, _ in SDL_HITTEST_DRAGGABLE }, nil) != 0 {
+            logger.debug("the picture-in-picture window cannot be dragged: \(String(cString: SDL_GetError()))")
+        }
+        SDLEventRouter.shared.attach(window: id, to: inbox)
+    }
+
+    deinit {
+        SDLEventRouter.shared.detach(window: id)
+        video = nil
+        SDL_DestroyWindow(window)
+    }
+
+    /// Draws `scene` as the main window lays it out in `area`, scaled to fit this window.
+    func present(_ scene: Scene, layout: VideoLayout, area: PixelSize) {
+        guard let video else { return }
+        video.setLogicalSize(area)
+        video.draw(scene, layout: layout, window: window)
+    }
+}

@@ -1,0 +1,37 @@
+/// Picture-in-picture: a mini window showing the same scenes as the player's window. Engine thread only.
+extension PlaybackEngine {
+    /// Whether the mini window is open.
+    public var showsPictureInPicture: Bool { output.showsPictureInPicture }
+
+    /// Opens the mini window where `configuration.pictureInPicture` says and emits `startedPiP`
+    /// (nothing if it is open already). Without that setting, or without a window, it throws
+    /// `notSupportedPiP` and emits it as an error event.
+    public func startPictureInPicture() throws(PlayerError) {
+        guard !output.showsPictureInPicture else { return }
+        do throws(PlayerError) {
+            guard let placement = configuration.pictureInPicture else {
+                throw PlayerError.notSupportedPiP(reason: "the PictureInPicture() setting is not given")
+            }
+            try output.openPictureInPicture(placement)
+        } catch {
+            record(error)
+            onEvent?(.error(error))
+            throw error
+        }
+        onEvent?(.startedPiP)
+        redraw()  // the mini window shows the scene at once, even over a paused picture
+    }
+
+    /// Closes the mini window and emits `stoppedPiP` (nothing if none is open).
+    public func stopPictureInPicture() {
+        guard output.closePictureInPicture() else { return }
+        onEvent?(.stoppedPiP)
+    }
+
+    /// Enables picture-in-picture where `placement` says (used by the next `startPictureInPicture`),
+    /// or disables it (nil), closing the mini window.
+    public func setPictureInPicture(_ placement: PictureInPicture?) {
+        configuration.pictureInPicture = placement
+        if placement == nil { stopPictureInPicture() }
+    }
+}
