@@ -46,7 +46,24 @@ public final class ExtVideoPlayer: @unchecked Sendable {
         var stopRequested = false
         var audio = AudioOptions()
         var subtitles: SubtitleOptions?
+        /// A run (window, headless, group member, inset, embedded) is going on: one at a time, as
+        /// two would share the commands, the wake and the stop request.
+        var isRunning = false
     }
+
+    static let alreadyRunning = PlayerError.invalidSetting(name: "run", value: "",
+                                                          reason: "the player is already running (one run at a time)")
+
+    /// Claims the player for a run; false if one is going on.
+    func claimRun() -> Bool {
+        shared.withLock { shared in
+            guard !shared.isRunning else { return false }
+            shared.isRunning = true
+            return true
+        }
+    }
+
+    func endRun() { shared.withLock { $0.isRunning = false } }
 
     let shared: Mutex<Shared>
     /// The engine of the current or last run; touched only on the run thread.
@@ -249,10 +266,15 @@ public final class ExtVideoPlayer: @unchecked Sendable {
 
     func run(output: EngineConfiguration.Output, custom: PlayerOutput?, timing: Timing,
              stop: StopCondition) -> PlaybackEngine.RunOutcome {
+        guard claimRun() else {
+            logger.error("\(Self.alreadyRunning.description)")
+            return .failed(Self.alreadyRunning)
+        }
         let session: PlayerSession
         do {
             session = try PlayerSession(player: self, output: output, custom: custom, timing: timing, stop: stop)
         } catch {
+            endRun()
             PlayerSession.report(error, to: self)
             return .failed(error)
         }

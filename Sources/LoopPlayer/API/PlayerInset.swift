@@ -39,6 +39,10 @@ public final class PlayerInset: Sendable {
 
     /// Starts the inset's player (once); `wakeHost` is called whenever it shows a new scene.
     func start(wakeHost: @escaping @Sendable () -> Void) {
+        guard [frame.x, frame.y, frame.width, frame.height].allSatisfy({ $0.isFinite && abs($0) < 1_000_000 }) else {
+            logger.error("an inset's frame must be finite: \(frame)")
+            return
+        }
         let area = PixelSize(width: Int(frame.width.rounded()), height: Int(frame.height.rounded()))
         let origin = (x: Int(frame.x.rounded()), y: Int(frame.y.rounded()))
         let starting = state.withLock { state -> Bool in

@@ -79,6 +79,7 @@ final class PlayerSession {
             $0.statistics = statistics
             $0.wake = nil
             $0.stopRequested = false  // a stop asked for before a run ends that run; this one is over
+            $0.isRunning = false
         }
     }
 

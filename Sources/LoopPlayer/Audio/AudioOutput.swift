@@ -77,10 +77,8 @@ final class AudioOutput: @unchecked Sendable {
         self.generation = generation
         desired.userdata = Unmanaged.passUnretained(self).toOpaque()
         let flags = Int32(SDL_AUDIO_ALLOW_FREQUENCY_CHANGE | SDL_AUDIO_ALLOW_CHANNELS_CHANGE)
-        let id = SDL_OpenAudioDevice(options.device, 0, &desired, &obtained, flags)
-        guard id != 0 else { throw .audioUnavailable(reason: String(cString: SDL_GetError())) }
+        let id = try SDLAudio.openDevice(driver: driver) { SDL_OpenAudioDevice(options.device, 0, &desired, &obtained, flags) }
         device = id
-        SDLAudio.deviceOpened()
         format = AudioDeviceFormat(rate: Int(obtained.freq), channels: Int(obtained.channels), driver: driver,
                                    bufferFrames: Int(obtained.samples))
         latency = timing == .hardware ? format.bufferDuration : 0

@@ -43,11 +43,20 @@ enum SDLAudio {
         return started
     }
 
-    /// A device was opened (`AudioOutput`); `deviceClosed()` when it is closed.
-    static func deviceOpened() {
+    /// Opens a device (`open` calls `SDL_OpenAudioDevice`) if `expected` is still the running
+    /// driver, and counts it, in one step: another player cannot restart the subsystem between the
+    /// check and the open (the engine starts the driver; the sound stage opens the device later, on
+    /// its own thread). `deviceClosed()` when it is closed.
+    static func openDevice(driver expected: String, _ open: () -> SDL_AudioDeviceID) throws(PlayerError) -> SDL_AudioDeviceID {
         state.lock()
+        defer { state.unlock() }
+        guard driver == expected else {
+            throw .audioUnavailable(reason: "SDL's audio driver changed to '\(driver ?? "none")' before the '\(expected)' device opened")
+        }
+        let id = open()
+        guard id != 0 else { throw .audioUnavailable(reason: String(cString: SDL_GetError())) }
         openDevices += 1
-        state.unlock()
+        return id
     }
 
     static func deviceClosed() {

@@ -25,7 +25,7 @@ final class PictureInPictureWindow {
         let title = String(cString: SDL_GetWindowTitle(mainWindow)) + " (picture in picture)"
         let flags = SDL_WINDOW_ALWAYS_ON_TOP.rawValue | SDL_WINDOW_BORDERLESS.rawValue | SDL_WINDOW_SKIP_TASKBAR.rawValue
             | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
-        guard let window = SDL_CreateWindow(title, Int32(x), Int32(y), Int32(width), Int32(height), flags) else {
+        guard let window = SDL_CreateWindow(title, Int32(clamping: x), Int32(clamping: y), Int32(width), Int32(height), flags) else {
             throw .notSupportedPiP(reason: "the window system refused the mini window: \(String(cString: SDL_GetError()))")
         }
         self.window = window
@@ -35,7 +35,7 @@ final class PictureInPictureWindow {
             // than SDL's software renderer, and loading it stalls the player's thread).
             video = try TextureVideoOutput(window: window, allowSoftwareGL: false, tryAccelerated: SDLVideo.hasGPUDevice)
         } catch {
-            SDL_DestroyWindow(window)
+            // Every stored property is set: `deinit` runs and destroys the window.
             throw .notSupportedPiP(reason: error.description)
         }
         // The whole window is a handle: a window manager moves it where the user drags it.

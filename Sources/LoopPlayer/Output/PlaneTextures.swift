@@ -19,7 +19,13 @@ final class PlaneTextures {
 
     init(renderer: OpaquePointer) { self.renderer = renderer }
 
-    deinit { uploaded.values.forEach { SDL_DestroyTexture($0.texture) } }
+    deinit { destroyAll() }
+
+    /// Destroys every texture now (before the renderer is destroyed: a renderer frees its textures).
+    func destroyAll() {
+        uploaded.values.forEach { SDL_DestroyTexture($0.texture) }
+        uploaded.removeAll()
+    }
 
     /// Draws `planes` in order, each at its place in the player area, shifted by `origin`.
     func draw(_ planes: [OverlayPlane], origin: (x: Int, y: Int) = (0, 0)) {

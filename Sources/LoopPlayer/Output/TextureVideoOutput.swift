@@ -40,7 +40,10 @@ final class TextureVideoOutput: WindowVideoOutput {
     }
 
     deinit {
-        // Textures belong to the renderer: they go first (the owners' deinits run before this returns).
+        // Textures belong to the renderer: they go first (stored properties are released only after
+        // this body, too late).
+        texture.destroy()
+        planes.destroyAll()
         SDL_DestroyRenderer(renderer)
     }
 

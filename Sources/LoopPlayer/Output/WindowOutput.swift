@@ -34,7 +34,8 @@ final class WindowOutput: PlayerOutput {
         var flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
         if options.fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
         let position = options.position ?? (0, 0)
-        guard let window = SDL_CreateWindow(options.title ?? "", Int32(position.x), Int32(position.y), Int32(max(1, initial.width)),
+        guard let window = SDL_CreateWindow(options.title ?? "", Int32(clamping: position.x), Int32(clamping: position.y),
+                                            Int32(clamping: max(1, initial.width)),
                                             Int32(max(1, initial.height)), flags) else {
             throw .displayUnavailable(reason: "cannot create a window: \(String(cString: SDL_GetError()))")
         }

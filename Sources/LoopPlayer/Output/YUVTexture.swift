@@ -10,7 +10,14 @@ final class YUVTexture {
 
     init(renderer: OpaquePointer) { self.renderer = renderer }
 
-    deinit { if let texture { SDL_DestroyTexture(texture) } }
+    deinit { destroy() }
+
+    /// Destroys the texture now (before its renderer is destroyed: a renderer frees its textures).
+    func destroy() {
+        if let texture { SDL_DestroyTexture(texture) }
+        texture = nil
+        key = (0, 0, 0)
+    }
 
     /// Copies the frame's planes into the texture. False if SDL refused.
     func upload(_ frame: VideoFrame) -> Bool {

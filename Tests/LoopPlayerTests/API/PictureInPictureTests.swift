@@ -21,14 +21,6 @@ final class PictureInPictureTests: XCTestCase {
         }
     }
 
-    private static func waitFor(timeout: Double = 5, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return condition()
-    }
 
     /// startPiP opens a 240x135 borderless always-on-top window where the setting says, showing what
     /// the 480x270 main window shows at half the size (video and overlay); keys typed into it act on the
@@ -60,12 +52,12 @@ final class PictureInPictureTests: XCTestCase {
         let findings = Mutex<[String]>([])
         @Sendable func note(_ finding: String) { findings.withLock { $0.append(finding) } }
         @Sendable func isGone(_ name: String) -> Bool {
-            Self.waitFor { ((try? TestMedia.run("xwininfo", ["-display", display.name, "-name", name]))?.status ?? 0) != 0 }
+            waitFor { ((try? TestMedia.run("xwininfo", ["-display", display.name, "-name", name]))?.status ?? 0) != 0 }
         }
 
         let observer = Thread {
             defer { player.stop() }
-            guard let main = try? display.window(titled: title), Self.waitFor({ player.state == .playing }) else {
+            guard let main = try? display.window(titled: title), waitFor({ player.state == .playing }) else {
                 return note("the main window did not play")
             }
             player.send(.startPiP)
@@ -102,16 +94,16 @@ final class PictureInPictureTests: XCTestCase {
             // Keys typed into the mini window act on its player.
             let escaped = miniTitle.replacingOccurrences(of: "(", with: "\\(").replacingOccurrences(of: ")", with: "\\)")
             do { try display.press(["space"], window: escaped) } catch { return note("xdotool: \(error)") }
-            if !Self.waitFor(timeout: 3, { player.state == .paused }) { note("space in the mini window did not pause") }
+            if !waitFor(timeout: 3, { player.state == .paused }) { note("space in the mini window did not pause") }
             player.send(.play)
 
-            guard Self.waitFor({ miniWindows.withLock { $0.count } == 1 }) else { return note("no mini window id") }
+            guard waitFor({ miniWindows.withLock { $0.count } == 1 }) else { return note("no mini window id") }
             player.send(.stopPiP)
             if !isGone(miniTitle) { note("stopPiP left the mini window") }
 
             player.send(.startPiP)
             guard (try? display.window(titled: miniTitle)) != nil else { return note("no second mini window") }
-            guard Self.waitFor({ miniWindows.withLock { $0.count } == 2 }) else { return note("no second mini window id") }
+            guard waitFor({ miniWindows.withLock { $0.count } == 2 }) else { return note("no second mini window id") }
             let first = miniWindows.withLock { $0.keys.min() ?? 0 }
             var close = SDL_Event()
             close.type = SDL_WINDOWEVENT.rawValue

@@ -18,15 +18,6 @@ final class PlayerGroupTests: XCTestCase {
         return pixels[i..<i + 3].map(Int.init)
     }
 
-    /// Waits (polling another thread's view of the players) until `condition` holds.
-    private static func waitFor(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return condition()
-    }
 
     /// Three players, three windows: each shows its own video; space in one window pauses that player
     /// only; resizing one lays out that player only; closing one window ends that player only, and the
@@ -66,7 +57,7 @@ final class PlayerGroupTests: XCTestCase {
                 guard let window = try? display.window(titled: title) else { return note("no window \(title)") }
                 geometry.append(window)
             }
-            guard Self.waitFor({ players.allSatisfy { $0.state == .playing } }) else { return note("not all playing") }
+            guard waitFor(timeout: 10, { players.allSatisfy { $0.state == .playing } }) else { return note("not all playing") }
             usleep(300_000)
             for (index, window) in geometry.enumerated() {
                 guard let pixels = try? display.capture(x: window.x, y: window.y, width: window.width, height: window.height)
@@ -78,7 +69,7 @@ final class PlayerGroupTests: XCTestCase {
             }
             // 2. Space in the middle window pauses its player only.
             do { try display.press(["space"], window: titles[1]) } catch { return note("xdotool: \(error)") }
-            guard Self.waitFor(timeout: 3, { players[1].state == .paused }) else { return note("space did not pause player 1") }
+            guard waitFor(timeout: 3, { players[1].state == .paused }) else { return note("space did not pause player 1") }
             let before = players.map(\.currentTime)
             usleep(600_000)
             let after = players.map(\.currentTime)
@@ -93,7 +84,7 @@ final class PlayerGroupTests: XCTestCase {
             let id = (try? TestMedia.run("xdotool", ["search", "--name", "^\(titles[0])$"], environment: ["DISPLAY": display.name]))?
                 .output.split(separator: "\n").first.map(String.init) ?? ""
             _ = try? TestMedia.run("xdotool", ["windowsize", id, "640", "360"], environment: ["DISPLAY": display.name])
-            let resized = Self.waitFor(timeout: 3) { bounds.withLock { $0[0]?.last?.width } == 640 }
+            let resized = waitFor(timeout: 3) { bounds.withLock { $0[0]?.last?.width } == 640 }
             if !resized { note("player 0 was not laid out for 640x360: \(bounds.withLock { $0 })") }
             for index in [1, 2] {
                 let laidOut = bounds.withLock { $0[index] ?? [] }
@@ -108,7 +99,7 @@ final class PlayerGroupTests: XCTestCase {
             close.window.event = UInt8(SDL_WINDOWEVENT_CLOSE.rawValue)
             close.window.windowID = closing
             SDL_PushEvent(&close)
-            guard Self.waitFor(timeout: 3, { players[2].state == .idle }) else { return note("player 2 did not end") }
+            guard waitFor(timeout: 3, { players[2].state == .idle }) else { return note("player 2 did not end") }
             usleep(300_000)
             let gone = (try? TestMedia.run("xwininfo", ["-display", display.name, "-name", titles[2]]))?.status ?? 0
             if gone == 0 { note("window 2 is still there") }
@@ -141,11 +132,11 @@ final class PlayerGroupTests: XCTestCase {
         let findings = Mutex<[String]>([])
         let observer = Thread {
             defer { [first, second].forEach { $0.stop() } }
-            guard Self.waitFor({ first.state == .playing && second.state == .ready }) else {
+            guard waitFor(timeout: 10, { first.state == .playing && second.state == .ready }) else {
                 return findings.withLock { $0.append("start: \(first.state), \(second.state)") }
             }
             second.send(.play)
-            guard Self.waitFor(timeout: 5, { second.state == .playing && first.state == .paused }) else {
+            guard waitFor(timeout: 5, { second.state == .playing && first.state == .paused }) else {
                 return findings.withLock { $0.append("exclusive: \(first.state), \(second.state)") }
             }
         }

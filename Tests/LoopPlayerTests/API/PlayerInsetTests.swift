@@ -11,14 +11,6 @@ final class PlayerInsetTests: XCTestCase {
             + TestMedia.h264 + ["-pix_fmt", "yuv420p"])
     }
 
-    private static func waitFor(timeout: Double = 5, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return condition()
-    }
 
     /// A blue player inset at (20, 20, 160x90) of a red player's 480x270 window, on both window paths:
     /// blue inside the inset, red around it; the inset's player plays (its own commands work); removing
@@ -37,11 +29,11 @@ final class PlayerInsetTests: XCTestCase {
             let observed = DispatchSemaphore(value: 0)
             let observer = Thread {
                 defer { host.stop(); observed.signal() }
-                guard let window = try? display.window(titled: title), Self.waitFor({ host.state == .playing }) else {
+                guard let window = try? display.window(titled: title), waitFor({ host.state == .playing }) else {
                     return note("the host did not play")
                 }
                 host.send(.addInset(inset))
-                guard Self.waitFor({ guest.state == .playing }) else { return note("the inset's player did not play") }
+                guard waitFor({ guest.state == .playing }) else { return note("the inset's player did not play") }
                 usleep(400_000)
                 func colors() -> (inside: [Int], outside: [Int], corner: [Int])? {
                     guard let pixels = try? display.capture(x: window.x, y: window.y, width: 480, height: 270) else { return nil }
@@ -55,11 +47,11 @@ final class PlayerInsetTests: XCTestCase {
                     note("around the inset: \(shown.outside), \(shown.corner)")
                 }
                 guest.send(.pause)
-                if !Self.waitFor({ guest.state == .paused }) || host.state != .playing {
+                if !waitFor({ guest.state == .paused }) || host.state != .playing {
                     note("the inset's player pauses alone: \(guest.state), host \(host.state)")
                 }
                 host.send(.removeAllInsets)
-                guard Self.waitFor({ guest.state == .idle }) else { return note("the inset's player did not stop") }
+                guard waitFor({ guest.state == .idle }) else { return note("the inset's player did not stop") }
                 usleep(300_000)
                 guard let after = colors() else { return note("no capture") }
                 if !near(after.inside, [255, 0, 0]) { note("after removing the inset: \(after.inside)") }
