@@ -11,15 +11,23 @@ struct Loopplay: ParsableCommand {
         discussion: """
             Keys: space pause, ←/→ seek ∓5 s, ↑/↓ ±60 s, L loop on/off, f fullscreen, s snapshot, q/Esc quit,
             1/2 contrast −/+, 3/4 brightness −/+, F clear the filters, m mute, 9/0 volume −/+, [/] speed ÷/× 1.1,
-            backspace speed 1, # next audio track, j next subtitle track, v subtitles on/off.
+            backspace speed 1, # next audio track, j next subtitle track, v subtitles on/off, >/< next/previous item.
+            Several sources (or --playlist) play one after the other without a gap.
             Exit codes: 0 done, 64 usage error, 65 media error (not found, unreadable, no picture), 70 other failure.
             """)
 
     @Option(help: "A path, a file:// or http(s) URL, or a bare name looked up in ., $LOOPPLAYER_MEDIA_PATH and the bundled media.")
     var source: String?
 
-    @Argument(help: "The source, if --source is not given.")
-    var positionalSource: String?
+    @Argument(help: "The source, if --source is not given; several make a playlist.")
+    var positionalSources: [String] = []
+
+    @Option(help: ArgumentHelp("A playlist file (.m3u: one source per line, # lines are comments; relative paths are from its folder).",
+                               valueName: "file"))
+    var playlist: String?
+
+    @Flag(help: "Play the playlist again after its last item.")
+    var loopPlaylist = false
 
     @Option(help: "Extension for a bare name without one.")
     var ext = "mp4"
@@ -164,12 +172,29 @@ struct Loopplay: ParsableCommand {
     @Flag(help: "Log what the engine does.")
     var verbose = false
 
-    var resolvedSource: String { source ?? positionalSource ?? "" }
+    var resolvedSource: String { source ?? positionalSources.first ?? playlist ?? "" }
+
+    /// The source a failure's line starts with: none for a playlist, whose errors name their item.
+    private var namingSource: String {
+        playlist == nil && (source.map { [$0] } ?? []).count + positionalSources.count <= 1 ? resolvedSource : ""
+    }
+
+    /// Every source given: --source, the arguments, then the --playlist file's entries.
+    private func playlistSources() throws -> [String] {
+        var sources = (source.map { [$0] } ?? []) + positionalSources
+        if let playlist {
+            do { sources += try M3UPlaylist.entries(ofFile: playlist) } catch { throw ValidationError(error.description) }
+        }
+        return sources
+    }
 
     private static let warnings = WarningPrinter()
 
     func validate() throws {
-        guard source != nil || positionalSource != nil || printFilterGraph else { throw ValidationError("missing --source") }
+        guard source != nil || !positionalSources.isEmpty || playlist != nil || printFilterGraph else {
+            throw ValidationError("missing --source")
+        }
+        if let playlist, try playlistSources().isEmpty { throw ValidationError("--playlist \(playlist) names no source") }
         do { _ = try VideoGravity(parsing: gravity) } catch { throw ValidationError(error.description) }
         guard VideoOutputKind(rawValue: videoOutput) != nil else {
             throw ValidationError("invalid --video-output '\(videoOutput)': expected automatic, texture or surface")
@@ -251,7 +276,7 @@ struct Loopplay: ParsableCommand {
             try? report.write(to: statsPath)
         }
         if case let .failed(error) = outcome {
-            if !Self.warnings.wasPrinted(error) { StandardError.line(Self.naming(resolvedSource, error.description)) }
+            if !Self.warnings.wasPrinted(error) { StandardError.line(Self.naming(namingSource, error.description)) }
             throw ExitCodes.code(for: error)
         }
     }
@@ -353,6 +378,12 @@ struct Loopplay: ParsableCommand {
         var settings = VideoSettings(
             sourceName: resolvedSource, ext: ext, gravity: try VideoGravity(parsing: gravity), timePublishing: timePublishing,
             loop: loop || loops != nil, events: events ? .all : .only([.errorAny]))
+        let sources = try playlistSources()
+        if sources.count > 1 || playlist != nil {
+            settings.playlist = sources
+            settings.sourceName = sources.first
+        }
+        settings.loopPlaylist = loopPlaylist
         settings.brightness = brightness
         settings.contrast = contrast
         settings.mute = mute
@@ -374,7 +405,7 @@ struct Loopplay: ParsableCommand {
         // Checked once the player routes FFmpeg's log, so FFmpeg's own complaint stays out of the way.
         do { settings.filters = try parsedFilters() } catch { throw ValidationError(error.description) }
         player.settings = settings
-        let (events, source) = (events, resolvedSource)
+        let (events, source) = (events, namingSource)
         player.onPlayerEventChange { batch in
             Self.warnings.print(batch, source: source)
             if events { JSONLines.write(["events": batch.map(\.jsonObject)]) }

@@ -47,6 +47,17 @@ public enum PlaybackCommand: Sendable {
     case addVector(any ShapeLayerBuilderProtocol, clear: Bool = false)
     /// Removes every vector overlay layer.
     case removeAllVectors
+    /// Playlists: the next item now (with `LoopPlaylist`, the first after the last; without, nothing
+    /// after the last).
+    case next
+    /// The item before (the last from the first with `LoopPlaylist`; the first item starts again).
+    case previous
+    /// Plays item `index` of the playlist; an index outside it is an `invalidSetting` error event.
+    case playItem(at: Int)
+    /// Inserts a source (path, URL or name) at `index` (clamped to the list); the item playing stays.
+    case insert(String, at: Int)
+    /// Removes item `index`; removing the one playing plays the next.
+    case remove(at: Int)
     /// Opens the picture-in-picture mini window (see `PictureInPicture`); emits `startedPiP`, or an
     /// error event `notSupportedPiP` where it cannot be done.
     case startPiP
@@ -59,4 +70,12 @@ public enum PlaybackCommand: Sendable {
     case removeAllInsets
     /// Does nothing (the model needed it between two equal commands; we do not).
     case idle
+
+    /// Commands that choose the playlist's item: applied even while no source is ready.
+    var isPlaylistCommand: Bool {
+        switch self {
+        case .next, .previous, .playItem, .insert, .remove: true
+        default: false
+        }
+    }
 }

@@ -11,6 +11,8 @@ final class PlayerSession {
     private var publisher = TimePublisher(interval: nil)
     private var statisticsRefreshedAt = -Double.infinity
     private let realClock = MonotonicClock()
+    /// The `Playlist` setting's items being played (nil: one source).
+    private var playlist: PlaylistPlayback?
 
     /// `custom` is an output made by the caller (embedding, frames-only); otherwise the engine makes
     /// the one `output` names (a window opens now, before the source).
@@ -48,6 +50,7 @@ final class PlayerSession {
         engine.onReady = { [unowned self] in applyQueuedCommands() }
         engine.auxiliaryDeadline = { [unowned self] in earliest(batcher.nextDeadline, publisher.nextDeadline) }
         engine.onStateChange = { [unowned self] state in stateChanged(state) }
+        engine.failureIsFinal = { [unowned self] in !(playlist?.skipPending ?? false) }
         settings.vectorLayers.forEach { engine.addVector($0) }
     }
 
@@ -104,8 +107,11 @@ final class PlayerSession {
         }
         if stop { engine.requestQuit() }
         if version != appliedVersion { apply(settings, version: version) }
+        playlist?.tick()
         if retry, case .failed = engine.state { load(applied) }
-        if engine.isReady { applyQueuedCommands() }  // after `apply`: a new source is not ready yet
+        // After `apply`: a new source is not ready yet. Playlist commands change the source: they
+        // need no ready one (a failed item is skipped with `next`).
+        applyQueuedCommands(playlistOnly: !engine.isReady)
         let now = engine.clock.now
         for batch in batcher.flush(at: now) { deliver(batch) }
         if engine.state == .playing, publisher.isDue(at: now) { publish(engine.position) }
@@ -116,10 +122,15 @@ final class PlayerSession {
         }
     }
 
-    private func applyQueuedCommands() {
+    private func applyQueuedCommands(playlistOnly: Bool = false) {
         let commands = player.shared.withLock { shared in
-            defer { shared.commands.removeAll() }
-            return shared.commands
+            guard playlistOnly else {
+                defer { shared.commands.removeAll() }
+                return shared.commands
+            }
+            let taken = shared.commands.filter(\.isPlaylistCommand)
+            shared.commands.removeAll(where: \.isPlaylistCommand)
+            return taken
         }
         commands.forEach(perform)
     }
@@ -160,12 +171,26 @@ final class PlayerSession {
         case let .subtitles(language): try? engine.setSubtitles(language.map(SubtitleChoice.language) ?? .off)
         case let .addVector(builder, clear): engine.addVector(builder, clear: clear)
         case .removeAllVectors: engine.removeAllVectors()
+        case .next: playlist?.next()
+        case .previous: playlist?.previous()
+        case let .playItem(index): playlistOrError("playItem")?.play(index)
+        case let .insert(source, index): playlistOrError("insert")?.insert(source, at: index)
+        case let .remove(index): playlistOrError("remove")?.remove(at: index)
         case .startPiP: try? engine.startPictureInPicture()  // a refusal is an error event
         case .stopPiP: engine.stopPictureInPicture()
         case let .addInset(inset): engine.addInset(inset)
         case .removeAllInsets: engine.removeAllInsets()
         case .idle: break
         }
+    }
+
+    /// The playlist, or an error event saying there is none.
+    private func playlistOrError(_ command: String) -> PlaylistPlayback? {
+        if playlist == nil {
+            batcher.record(.error(.invalidSetting(name: command, value: "", reason: "there is no Playlist")),
+                           at: engine.clock.now)
+        }
+        return playlist
     }
 
     /// Applies a changed copy of the current stack; an invalid one is reported by the engine
@@ -220,15 +245,34 @@ final class PlayerSession {
             engine.removeAllVectors()
             settings.vectorLayers.forEach { engine.addVector($0) }
         }
-        if settings.sourceName != previous.sourceName || settings.ext != previous.ext { load(settings) }
+        if settings.playlist != previous.playlist || settings.ext != previous.ext
+            || (settings.playlist.isEmpty && settings.sourceName != previous.sourceName) {
+            load(settings)
+        } else if settings.loopPlaylist != previous.loopPlaylist {
+            playlist?.setLoops(settings.loopPlaylist)
+        }
     }
 
+    /// Plays the settings' source, or their playlist from its first item.
     private func load(_ settings: VideoSettings) {
         engine.setHoldsFirstFrame(settings.notAutoPlay)
-        try? engine.load(settings.sourceName ?? "", ext: settings.ext)
+        guard !settings.playlist.isEmpty else {
+            playlist?.detach()
+            playlist = nil
+            try? engine.load(settings.sourceName ?? "", ext: settings.ext)
+            return
+        }
+        playlist?.detach()
+        let playlist = PlaylistPlayback(items: settings.playlist, loops: settings.loopPlaylist, ext: settings.ext,
+                                        engine: engine) { [unowned self] event in
+            batcher.record(event, at: engine.clock.now)
+        }
+        self.playlist = playlist
+        playlist.play(0)
     }
 
     private func stateChanged(_ state: PlaybackEngine.State) {
+        playlist?.stateChanged(state)
         let (handlers, continuations) = player.shared.withLock {
             $0.state = state
             return ($0.stateHandlers, Array($0.stateContinuations.values))

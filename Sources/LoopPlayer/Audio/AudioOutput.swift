@@ -5,15 +5,25 @@ import Foundation
 /// SDL's audio thread pulls them in the callback, applies the volume (ramped over a buffer, so
 /// changes never click) and records which timeline time it handed over when, which is the master
 /// clock the presenter follows. The device is opened once per source and runs until the source
-/// closes: a wrap is just more samples.
+/// closes: a wrap is just more samples. In a playlist the next item's sound stage takes the device
+/// over when this item's sound is all queued (`handOver`): its samples follow in the same ring, so
+/// the device never stops between items. Each writer has an epoch; the clock only answers the
+/// writer whose samples are being heard.
 final class AudioOutput: @unchecked Sendable {
     /// What the device was opened with (set once, in `init`).
     private(set) var format: AudioDeviceFormat
+    /// What was asked for (SDL may have opened another rate or channel count).
+    private let requested: (rate: Int, channels: Int)
     private var device: SDL_AudioDeviceID = 0
     private let condition = NSCondition()
     // Guarded by `condition`.
     private var ring: AudioRing
     private var generation = 0
+    /// The writer whose samples go in now (raised by every hand-over).
+    private var epoch = 0
+    /// The writer before the last hand-over, while the engine may still take the device back for it
+    /// (the next item was dropped before it played: a seek, looping switched on).
+    private var handedFrom: (epoch: Int, generation: Int, ended: Bool)?
     private var paused = true
     /// Enough is buffered to start (again) without an immediate underrun.
     private var started = false
@@ -34,7 +44,7 @@ final class AudioOutput: @unchecked Sendable {
     private var skip = 0
     /// The last buffer handed to the device: when it starts playing, the timeline time of its first
     /// sample, the timeline seconds per sample, and how many real samples it held.
-    private var lastBuffer: (time: Double, mediaTime: Double, step: Double, frames: Int, delayed: Bool)?
+    private var lastBuffer: (time: Double, mediaTime: Double, step: Double, frames: Int, delayed: Bool, epoch: Int)?
 
     private let timing: SDLAudio.Timing
     /// The exact schedule of a callback-paced or clockless driver: when it started and how many
@@ -58,6 +68,7 @@ final class AudioOutput: @unchecked Sendable {
         desired.samples = UInt16(Int((Double(rate) * 0.02).rounded()))  // 20 ms
         desired.callback = audioCallback
         var obtained = SDL_AudioSpec()
+        requested = (Int(desired.freq), Int(desired.channels))
         timing = SDLAudio.timing(of: driver)
         ring = AudioRing(channels: 1, capacity: 1)
         format = AudioDeviceFormat(rate: 0, channels: 0, driver: driver, bufferFrames: 0)
@@ -83,7 +94,7 @@ final class AudioOutput: @unchecked Sendable {
     deinit { close() }
 
     /// SDL's channel counts: 1, 2, 4 (quad), 6 (5.1) or 8 (7.1).
-    private static func deviceChannels(for channels: Int) -> Int {
+    static func deviceChannels(for channels: Int) -> Int {
         switch channels {
         case ...1: 1
         case 2: 2
@@ -109,8 +120,10 @@ final class AudioOutput: @unchecked Sendable {
     // MARK: Writer side (the audio decode thread)
 
     /// Queues `frames` interleaved frames in the device format, blocking while the ring is full.
-    /// False once closed or if `generation` is stale (a seek happened): the caller drops them.
-    func write(_ samples: UnsafePointer<Float>, frames: Int, mediaTime: Double, step: Double, generation: Int) -> Bool {
+    /// False once closed, if `generation` is stale (a seek happened) or the device was handed over
+    /// to another writer since `epoch`: the caller drops them.
+    func write(_ samples: UnsafePointer<Float>, frames: Int, mediaTime: Double, step: Double, generation: Int,
+               epoch: Int = 0) -> Bool {
         var done = 0
         condition.lock()
         defer { condition.unlock() }
@@ -120,9 +133,9 @@ final class AudioOutput: @unchecked Sendable {
             done = dropped
         }
         while done < frames {
-            if closed || generation != self.generation { return false }
+            if closed || generation != self.generation || epoch != self.epoch { return false }
             let taken = ring.append(samples + done * format.channels, frames: frames - done,
-                                    mediaTime: mediaTime + Double(done) * step, step: step)
+                                    mediaTime: mediaTime + Double(done) * step, step: step, epoch: epoch)
             done += taken
             if taken == 0 { condition.wait() }
         }
@@ -131,18 +144,86 @@ final class AudioOutput: @unchecked Sendable {
     }
 
     /// The source ended with looping off: what is queued plays out, then silence without underruns.
-    func finish(generation: Int) {
-        condition.withLock { if generation == self.generation { ended = true } }
+    func finish(generation: Int, epoch: Int = 0) {
+        condition.withLock { if generation == self.generation && epoch == self.epoch { ended = true } }
+    }
+
+    /// Whether a track of `rate` Hz and `channels` channels would open a device like this one (a
+    /// playlist's next item then plays into it: no resampling to another rate, no downmix).
+    func suits(rate: Int, channels: Int, options: AudioOptions) -> Bool {
+        let wanted = Self.deviceChannels(for: min(channels > 0 ? channels : 2, options.maxChannels ?? 8))
+        return (rate > 0 ? rate : 48_000) == requested.rate && wanted == requested.channels
+    }
+
+    /// All of the current writer's sound is queued (`finish`): the next item may take the device.
+    var isFinished: Bool { condition.withLock { ended && !closed } }
+
+    var isOpen: Bool { condition.withLock { !closed } }
+
+    /// Gives the device to a new writer (the next playlist item's sound stage), whose writes of
+    /// `generation` are accepted from now on; returns its epoch. What the previous writer queued
+    /// plays on (a gapless hand-over) when it had finished, and fades out over one buffer when it
+    /// had not (a skip). A blocked previous writer is woken and refused from here on.
+    func handOver(generation: Int) -> Int {
+        condition.withLock {
+            handedFrom = (epoch, self.generation, ended)
+            epoch += 1
+            self.generation = generation
+            if !ended {
+                fading = gain > 0 && started ? min(ring.buffered, format.bufferFrames) : 0
+                ring.truncate(keeping: fading)
+                started = false
+            }
+            ended = false
+            delay = 0
+            skip = 0
+            condition.broadcast()
+            return epoch
+        }
+    }
+
+    /// Gives the device back to the writer before the last hand-over: what the new writer queued is
+    /// dropped, the previous writer's writes count again. False once the hand-over was committed.
+    @discardableResult
+    func reclaim() -> Bool {
+        condition.withLock {
+            guard let from = handedFrom else { return false }
+            handedFrom = nil
+            ring.truncate(keeping: ring.buffered(before: epoch))
+            epoch = from.epoch
+            generation = from.generation
+            ended = from.ended
+            if !ended { started = ring.buffered > 0 && started }
+            condition.broadcast()
+            return true
+        }
+    }
+
+    /// The next item played: the device is its for good.
+    func commitHandOver() {
+        condition.withLock { handedFrom = nil }
+    }
+
+    /// The writer of `epoch` stops without a successor (its pipeline stops): a write it is blocked
+    /// in returns, refused.
+    func abandon(epoch: Int) {
+        condition.withLock {
+            guard epoch == self.epoch else { return }
+            self.epoch += 1
+            handedFrom = nil
+            condition.broadcast()
+        }
     }
 
     // MARK: Controls (any thread)
 
     /// Forgets everything queued (a seek or a track change); only writes of `generation` count now.
     /// Generations only move forward: the engine flushes at once, the sound stage again when the
-    /// seek reaches it in line with the packets, and the second call changes nothing.
-    func flush(generation: Int) {
+    /// seek reaches it in line with the packets, and the second call changes nothing. A writer that
+    /// handed the device over flushes nothing (`epoch`).
+    func flush(generation: Int, epoch: Int? = nil) {
         condition.withLock {
-            guard generation > self.generation else { return }
+            guard generation > self.generation, epoch.map({ $0 == self.epoch }) ?? true else { return }
             self.generation = generation
             delay = 0
             skip = 0
@@ -196,12 +277,13 @@ final class AudioOutput: @unchecked Sendable {
     /// Seconds of sound queued for the device.
     var bufferedSeconds: Double { condition.withLock { Double(ring.buffered) / Double(format.rate) } }
 
-    /// The timeline time being heard at `now` (monotonic seconds), or nil while nothing plays or
-    /// the driver is no clock.
-    func audibleMediaTime(at now: Double) -> Double? {
+    /// The timeline time being heard at `now` (monotonic seconds), or nil while nothing plays, the
+    /// driver is no clock, or what is heard is another writer's (`epoch`: another playlist item).
+    func audibleMediaTime(at now: Double, epoch: Int = 0) -> Double? {
         condition.withLock {
             // A buffer that starts with silence (`delay`) is not heard before its sound begins.
-            guard timing != .none, let buffer = lastBuffer, !buffer.delayed || now >= buffer.time + latency else { return nil }
+            guard timing != .none, let buffer = lastBuffer, buffer.epoch == epoch,
+                  !buffer.delayed || now >= buffer.time + latency else { return nil }
             let rate = Double(format.rate)
             let elapsed = ((now - buffer.time - latency) * rate)
                 .clamped(to: -latency * rate...Double(buffer.frames + format.bufferFrames))
@@ -258,7 +340,7 @@ final class AudioOutput: @unchecked Sendable {
             }
         }
         let heardFrom = handedAt + Double(lead) / Double(format.rate)
-        lastBuffer = playing && moved > 0 ? next.map { (heardFrom, $0.time, $0.step, moved, lead > 0) } : nil
+        lastBuffer = playing && moved > 0 ? next.map { (heardFrom, $0.time, $0.step, moved, lead > 0, $0.epoch) } : nil
         condition.broadcast()
     }
 

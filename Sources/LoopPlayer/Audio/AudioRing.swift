@@ -2,11 +2,13 @@
 /// clock knows what is being played. Not thread-safe: `AudioOutput` guards it.
 struct AudioRing {
     /// A run of samples written together: where it starts in the ring's running count, the timeline
-    /// time of its first sample and the timeline seconds per sample (speed / rate).
+    /// time of its first sample, the timeline seconds per sample (speed / rate) and the writer's epoch
+    /// (the playlist item whose timeline it is).
     private struct Stretch {
         var start: Int64
         var mediaTime: Double
         var step: Double
+        var epoch: Int
     }
 
     let channels: Int
@@ -27,14 +29,14 @@ struct AudioRing {
     var space: Int { capacity - buffered }
 
     /// Appends up to `space` frames from `samples`; returns how many were taken.
-    mutating func append(_ samples: UnsafePointer<Float>, frames: Int, mediaTime: Double, step: Double) -> Int {
+    mutating func append(_ samples: UnsafePointer<Float>, frames: Int, mediaTime: Double, step: Double, epoch: Int = 0) -> Int {
         let count = min(frames, space)
         guard count > 0 else { return 0 }
         if let last = stretches.last, abs(last.mediaTime + Double(written - last.start) * last.step - mediaTime) < step / 2,
-           last.step == step {
+           last.step == step, last.epoch == epoch {
             // Continues the previous stretch: nothing to record.
         } else {
-            stretches.append(Stretch(start: written, mediaTime: mediaTime, step: step))
+            stretches.append(Stretch(start: written, mediaTime: mediaTime, step: step, epoch: epoch))
         }
         storage.withUnsafeMutableBufferPointer { ring in
             var done = 0
@@ -61,10 +63,16 @@ struct AudioRing {
         dropPlayedStretches()
     }
 
-    /// Timeline time and step of the next frame to be read.
-    var nextMediaTime: (time: Double, step: Double)? {
+    /// Frames queued before the first written by writer `epoch` (all of them if it wrote none).
+    func buffered(before epoch: Int) -> Int {
+        guard let first = stretches.first(where: { $0.epoch == epoch }) else { return buffered }
+        return Int(max(0, min(Int64(buffered), first.start - read)))
+    }
+
+    /// Timeline time, step and epoch of the next frame to be read.
+    var nextMediaTime: (time: Double, step: Double, epoch: Int)? {
         guard buffered > 0, let stretch = stretches.last(where: { $0.start <= read }) else { return nil }
-        return (stretch.mediaTime + Double(read - stretch.start) * stretch.step, stretch.step)
+        return (stretch.mediaTime + Double(read - stretch.start) * stretch.step, stretch.step, stretch.epoch)
     }
 
     /// Moves up to `frames` frames into `output`, scaled by a gain going linearly from `gain.from`

@@ -75,6 +75,8 @@ struct FrameScheduler: Equatable {
     private var passStartedAt: Double?
     /// The queue was found empty since the last frame shown: lateness then is the source's, not ours.
     private(set) var starved = false
+    /// When the item before (a playlist's) showed its last frame: the first frame here is a seam.
+    private var previousItemShownAt: Double?
 
     init(nominalFrameInterval: Double = 0) {
         statistics.nominalFrameIntervalMs = nominalFrameInterval * 1000
@@ -145,7 +147,11 @@ struct FrameScheduler: Equatable {
             anchor = (frame.time, now)
             anchorIsProvisional = false
         }
-        if let previous = current, frame.pass > previous.pass, frame.generation == previous.generation {
+        if current == nil, let previousItemShownAt {
+            statistics.recordSeam(intervalMs: (now - previousItemShownAt) * 1000)
+            self.previousItemShownAt = nil
+            passStartedAt = now
+        } else if let previous = current, frame.pass > previous.pass, frame.generation == previous.generation {
             if let lastShownAt { statistics.recordSeam(intervalMs: (now - lastShownAt) * 1000) }
             if let passStartedAt { statistics.loopPeriodsMs.append((now - passStartedAt) * 1000) }
             passStartedAt = now
@@ -166,6 +172,16 @@ struct FrameScheduler: Equatable {
         guard let current, frame.pass > current.pass, frame.generation == current.generation else { return nil }
         statistics.loopsCompleted += frame.pass - current.pass
         return statistics.loopsCompleted
+    }
+
+    /// A playlist's next item continues the run of `previous`: the counters, the run's start (for
+    /// `StopCondition.duration`), and the switch is measured as a seam.
+    mutating func continueRun(from previous: FrameScheduler) {
+        let nominal = statistics.nominalFrameIntervalMs
+        statistics = previous.statistics
+        statistics.nominalFrameIntervalMs = nominal
+        startedAt = previous.startedAt
+        previousItemShownAt = previous.lastShownAt
     }
 
     // MARK: Controls
@@ -261,11 +277,15 @@ struct FrameScheduler: Equatable {
         frame.generation == current.generation && frame.pass == current.pass && frame.time <= current.time
     }
 
-    /// The end is reported once the last frame has had its full time on screen.
+    /// The end is reported once the last frame has had its time on screen: on the clock's grid, like
+    /// any next frame (what follows, a playlist's next item, then comes one frame interval after the
+    /// last frame was due, not after it appeared: the wake-up's lateness does not add up), or its
+    /// full duration from when it appeared if that was a frame or more late.
     private func waitForEndOfCurrentFrame(now: Double) -> Decision? {
         guard let current, let lastShownAt, let anchor else { return nil }
         let due = anchor.clock + (current.time - anchor.media) / max(speed, 0.01)
-        let end = max(due, lastShownAt) + current.duration / max(speed, 0.01)
+        let shown = current.duration / max(speed, 0.01)
+        let end = (lastShownAt - due < shown ? due : lastShownAt) + shown
         return now < end ? .waitUntil(end) : nil
     }
 
@@ -280,6 +300,6 @@ struct FrameScheduler: Equatable {
             && a.speed == b.speed && a.looping == b.looping && a.startedAt == b.startedAt
             && a.lastShownAt == b.lastShownAt && a.generation == b.generation && a.anchor?.media == b.anchor?.media
             && a.anchor?.clock == b.anchor?.clock && a.anchorIsProvisional == b.anchorIsProvisional
-            && a.starved == b.starved
+            && a.starved == b.starved && a.previousItemShownAt == b.previousItemShownAt
     }
 }

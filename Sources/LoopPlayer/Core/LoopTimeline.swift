@@ -33,6 +33,9 @@ struct LoopTimeline: Sendable, Equatable {
         firstPassEnd = max(firstPassEnd ?? end, end)
     }
 
+    /// The length pass 0 has if it ends now (what `wrap` would record).
+    var measuredLength: Int64? { firstPassEnd.map { max(nominalFrameTicks, $0 - origin) } }
+
     /// Called when the input reached its end and is rewound. Returns the offset for the next pass.
     mutating func wrap() -> Int64 {
         if loopDuration == nil {

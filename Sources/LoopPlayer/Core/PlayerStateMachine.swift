@@ -21,6 +21,9 @@ struct PlayerStateMachine: Equatable {
         case reachedEnd
         /// After the end: a seek or looping switched on continues.
         case resumed
+        /// The next playlist item, already open, took over at the end of the one before (or was
+        /// skipped to) without going through loading.
+        case advanced
         /// The run is over.
         case close
     }
@@ -124,6 +127,20 @@ struct PlayerStateMachine: Equatable {
         case (.resumed, .ended):
             state = wantsPause ? .paused : .playing
             return wantsPause ? [] : [.emit(.playing)]
+
+        case let (.advanced, previous):
+            var actions: [Action] = hasItem ? [.emit(.currentItemRemoved)] : []
+            if case .failed = previous { actions.append(.clearError) }
+            // A `NotAutoPlay` hold is for the first item, not the user's pause.
+            if holdsFirstFrame { wantsPause = false }
+            hasItem = true
+            holdsFirstFrame = false
+            switch previous {
+            case .playing, .paused: break
+            case .ended, .failed, .idle, .loading, .ready, .buffering:
+                state = .loading  // its first frame says `playing` (or `paused`)
+            }
+            return actions + [.emit(.currentItemChanged), .emit(.itemStatusChanged(.readyToPlay))]
 
         case (.close, .failed):
             return []

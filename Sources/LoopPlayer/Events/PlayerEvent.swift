@@ -25,6 +25,12 @@ public enum PlayerEvent: Sendable, Equatable {
     /// An HLS source's picture now comes from another variant (also said for the first one):
     /// its `BANDWIDTH` and the decoded picture's size. Sent when its first frame is shown.
     case variantChanged(bandwidth: Int, size: PixelSize)
+    /// A playlist's item `index` became the current one (also the first, and again when an insertion
+    /// or a removal moved the item playing). `currentItemChanged`, the model's event, comes with a
+    /// new item but says nothing of where in the list.
+    case playlistItemChanged(index: Int)
+    /// The last item of a playlist that does not loop ended (its last frame is held).
+    case playlistEnded
     /// The picture-in-picture window opened (`startPiP`).
     case startedPiP
     /// The picture-in-picture window closed (`stopPiP`, the user closed it, or the player stopped).
@@ -47,6 +53,8 @@ public enum PlayerEvent: Sendable, Equatable {
         case .loopCompleted: .loopCompletedAny
         case .ended: .ended
         case .variantChanged: .variantChangedAny
+        case .playlistItemChanged: .playlistItemChangedAny
+        case .playlistEnded: .playlistEnded
         case .startedPiP: .startedPiP
         case .stoppedPiP: .stoppedPiP
         }
@@ -76,6 +84,8 @@ public enum PlayerEventFilter: String, Sendable, Hashable, CaseIterable {
     case loopCompletedAny
     case ended
     case variantChangedAny
+    case playlistItemChangedAny
+    case playlistEnded
     case startedPiP
     case stoppedPiP
 }
@@ -100,6 +110,8 @@ extension PlayerEvent {
         case .ended: ["type": "ended"]
         case let .variantChanged(bandwidth, size):
             ["type": "variantChanged", "bandwidth": bandwidth, "width": size.width, "height": size.height]
+        case let .playlistItemChanged(index): ["type": "playlistItemChanged", "index": index]
+        case .playlistEnded: ["type": "playlistEnded"]
         case .startedPiP: ["type": "startedPiP"]
         case .stoppedPiP: ["type": "stoppedPiP"]
         }

@@ -19,6 +19,8 @@ final class AudioDecodeStage: @unchecked Sendable {  // made by the pipeline, th
         var sourceName: String
         /// True once the pipeline is stopping (a device opened then is closed at once).
         var stopping: @Sendable () -> Bool
+        /// A playlist's next item: the device comes from the item before (nil: open one).
+        var handOff: AudioHandOff?
     }
 
     /// Sound past the picture in pass 0 waits at most this long for the loop's length.
@@ -29,6 +31,8 @@ final class AudioDecodeStage: @unchecked Sendable {  // made by the pipeline, th
     private var decoder: StreamDecoder
     private let origin: Double
     private var generation: Int
+    /// This stage's writer epoch on its device (above 0 on a device taken over from another item).
+    private var epoch = 0
     private var track: AudioTrack
 
     /// Created at the first frame (it needs the decoded sample rate).
@@ -82,12 +86,24 @@ final class AudioDecodeStage: @unchecked Sendable {  // made by the pipeline, th
                 decoder.decode(nil) { frame in take(frame, extent: nil, output) }
                 decoder.flush()
                 drainConverter(output)
-                output.finish(generation: endGeneration)
+                output.finish(generation: endGeneration, epoch: epoch)
             }
         }
     }
 
     private func openDevice() -> AudioOutput? {
+        if let handOff = setup.handOff {
+            switch handOff.wait() {
+            case .cancelled:
+                return nil
+            case let .device(device):
+                epoch = device.handOver(generation: generation)
+                // Lent until this item plays: stopped meanwhile, the engine takes it back.
+                return setup.slot.publish(device, epoch: epoch, lent: true, unlessStopped: setup.stopping) ? device : nil
+            case .openOwn:
+                break
+            }
+        }
         let output: AudioOutput
         do {
             output = try AudioOutput(rate: track.sampleRate, channels: track.channels, options: setup.options,
@@ -215,7 +231,7 @@ final class AudioDecodeStage: @unchecked Sendable {  // made by the pipeline, th
 
     private func restart(at marker: SeekMarker, _ output: AudioOutput) {
         generation = marker.generation
-        output.flush(generation: marker.generation)
+        output.flush(generation: marker.generation, epoch: epoch)
         if let replacement = marker.audioDecoder {
             decoder = replacement
             firstPassSoundEnd = nil  // another track may end elsewhere
@@ -262,7 +278,7 @@ final class AudioDecodeStage: @unchecked Sendable {  // made by the pipeline, th
 
     private func write(_ block: AudioConverter.Block, _ output: AudioOutput) {
         _ = output.write(block.samples, frames: block.frames, mediaTime: block.mediaTime,
-                         step: block.secondsPerSample, generation: generation)
+                         step: block.secondsPerSample, generation: generation, epoch: epoch)
     }
 }
 

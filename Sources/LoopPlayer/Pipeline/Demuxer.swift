@@ -21,6 +21,9 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
     let audioChoice: AudioTrackChoice
     /// Sound can be played (a driver started and a real clock): audio decoders are made.
     let soundWanted: Bool
+    /// Without looping too, the sound ends where the picture does (a playlist item: what the encoder
+    /// padded after the picture would delay the next item's sound).
+    let soundEndsWithPicture: Bool
     let control: DemuxerControl
     let status: PipelineStatus
     let abort: AbortFlag
@@ -32,13 +35,15 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
     private let subtitleLibrary: SubtitleLibrary
     private let launcher: Launcher
 
-    init(plan: SourcePlan, audioChoice: AudioTrackChoice, soundWanted: Bool, control: DemuxerControl,
+    init(plan: SourcePlan, audioChoice: AudioTrackChoice, soundWanted: Bool, soundEndsWithPicture: Bool = false,
+         control: DemuxerControl,
          status: PipelineStatus, abort: AbortFlag, video: BoundedQueue<StageMessage>, audio: BoundedQueue<StageMessage>,
          subtitles: BoundedQueue<StageMessage>, subtitleLibrary: SubtitleLibrary, launcher: Launcher) {
         self.plan = plan
         interrupt = InputInterrupt(abort: abort)
         self.audioChoice = audioChoice
         self.soundWanted = soundWanted
+        self.soundEndsWithPicture = soundEndsWithPicture
         self.control = control
         self.status = status
         self.abort = abort
@@ -246,7 +251,9 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         }
         guard reading.soundRouted else { return }
         // While pass 0 is read the loop's length is unknown: sound past the picture read so far waits.
-        if looping && placement.pass == 0 { context.pictureExtent = reading.timeline.firstPassEndSeconds ?? 0 }
+        if (looping || soundEndsWithPicture) && placement.pass == 0 {
+            context.pictureExtent = reading.timeline.firstPassEndSeconds ?? 0
+        }
         // Sound stored far ahead of the picture must not starve it: while the picture's queue is
         // empty a full sound queue drops instead of waiting (the picture cannot play meanwhile).
         let pictures = video
@@ -276,7 +283,10 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
     // MARK: The end of a pass
 
     private func endOfPass(_ reading: inout Reading, looping: Bool) {
-        guard looping else { return endOfStream(&reading) }
+        guard looping else {
+            if soundEndsWithPicture { cutSoundAtThePicturesEnd(&reading) }
+            return endOfStream(&reading)
+        }
         if reading.timelinePacketsThisPass == 0 {
             // A rewind the server only pretended to do (no range requests): start over instead.
             if reading.pass > 0, !reading.reopenedThisPass, !reading.network.isHLS, reopen(&reading) {
@@ -332,6 +342,16 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         reading.input = reopened
         logger.debug("\(location): reopened for the next pass (the input cannot seek back)")
         return true
+    }
+
+    /// The sound stage learns the last pass's length, as at a wrap: it cuts what the sound has past
+    /// the picture and pads what it lacks.
+    private func cutSoundAtThePicturesEnd(_ reading: inout Reading) {
+        guard reading.soundRouted, !reading.isLive, reading.timelinePacketsThisPass > 0,
+              let length = reading.timeline.loopDuration ?? reading.timeline.measuredLength else { return }
+        let boundary = PassBoundary(generation: reading.generation, pass: reading.pass, loopDuration: length,
+                                    loopSeconds: Double(length) * reading.timeline.tick)
+        send(.passEnded(boundary), to: audio)
     }
 
     func stopLooping(because reason: String) {

@@ -31,17 +31,23 @@ final class MediaPipeline: Sendable {
     let subtitles = SubtitleLibrary()
     private let abort = AbortFlag()
     private let threads = ThreadGroup()
+    /// A playlist's next item: where its sound stage gets the device from.
+    let soundHandOff: AudioHandOff?
 
     /// Starts opening `location` on a new demux thread. `frameReady` wakes the engine's loop (after a
     /// frame is queued, and whenever the status changes).
     /// `subtitleFiles` are external subtitle files loaded with the source (their tracks come after
-    /// the source's own).
-    init(plan: SourcePlan, looping: Bool, audio options: AudioOptions = AudioOptions(),
+    /// the source's own). `soundHandOff` (a playlist's next item) makes the sound stage wait for the
+    /// device of the item before instead of opening one, and `soundEndsWithPicture` cuts its sound
+    /// at its picture's end without looping too.
+    init(plan: SourcePlan, looping: Bool, soundEndsWithPicture: Bool = false, audio options: AudioOptions = AudioOptions(),
          audioDriver: Result<String, PlayerError>? = nil, audioControls: AudioSlot.Controls = AudioSlot.Controls(),
-         subtitleFiles: [SubtitleStage.ExternalFile] = [], frameReady: @escaping @Sendable () -> Void) {
+         soundHandOff: AudioHandOff? = nil, subtitleFiles: [SubtitleStage.ExternalFile] = [],
+         frameReady: @escaping @Sendable () -> Void) {
         FFmpegLogBridge.install
         let location = plan.location
         self.location = location
+        self.soundHandOff = soundHandOff
         status = PipelineStatus(wake: frameReady)
         audio = AudioSlot(controls: audioControls)
         control = DemuxerControl(looping: looping)
@@ -59,7 +65,8 @@ final class MediaPipeline: Sendable {
         }
         let setup = driver.map { driver in
             AudioDecodeStage.Setup(options: options, driver: driver, slot: audio, status: status,
-                                   sourceName: location.description, stopping: { [abort] in abort.isRaised })
+                                   sourceName: location.description, stopping: { [abort] in abort.isRaised },
+                                   handOff: soundHandOff)
         }
         let launcher = Demuxer.Launcher(
             start: { [self] opened in
@@ -67,6 +74,7 @@ final class MediaPipeline: Sendable {
             },
             startAudio: { [self] start in setup.map { startSound(start, setup: $0) } ?? false })
         let demuxer = Demuxer(plan: plan, audioChoice: options.track, soundWanted: setup != nil,
+                              soundEndsWithPicture: soundEndsWithPicture,
                               control: control, status: status, abort: abort, video: videoPackets,
                               audio: audioPackets, subtitles: subtitlePackets, subtitleLibrary: subtitles,
                               launcher: launcher)
@@ -123,7 +131,8 @@ final class MediaPipeline: Sendable {
         audioPackets.close()
         subtitlePackets.close()
         frames.close()
-        audio.output?.close()  // wakes a sound stage blocked on a full ring
+        audio.release()  // wakes a sound stage blocked on a full ring
+        soundHandOff?.cancel()  // wakes a sound stage waiting for the previous item's device
         threads.closeAndJoin()
     }
 

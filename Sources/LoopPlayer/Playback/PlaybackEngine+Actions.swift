@@ -53,6 +53,8 @@ extension PlaybackEngine {
         case .cycleAudioTrack: cycleAudioTrack()
         case .cycleSubtitles: cycleSubtitles()
         case .toggleSubtitles: setSubtitlesVisible(!configuration.subtitles.visible)
+        case .nextItem: onPlaylistStep?(1)
+        case .previousItem: onPlaylistStep?(-1)
         }
     }
 }

@@ -21,7 +21,7 @@ extension PlaybackEngine {
         let clamped = speed.isNaN ? 1 : min(max(speed, 0), 16)
         pendingSpeed = clamped
         item?.presenter?.setSpeed(clamped)
-        item?.pipeline.audio.change { $0.speed = clamped }
+        changeSound { $0.speed = clamped }
         updateSound()
         waiter.wake()
     }
@@ -31,6 +31,7 @@ extension PlaybackEngine {
     public func setLooping(_ looping: Bool) {
         configuration.looping = looping
         item?.pipeline.isLooping = looping
+        upcoming?.pipeline.isLooping = looping
         item?.presenter?.setLooping(looping)
         if looping { perform(machine.handle(.resumed)) }
         waiter.wake()
@@ -118,6 +119,7 @@ extension PlaybackEngine {
             onEvent?(.seek(false, currentTime: self.position))
             return nil
         }
+        takeBackLentSound()
         let generation = item.pipeline.seek(to: target, inPass: item.presenter?.current?.pass ?? 0)
         item.realignPending = false  // the sound restarts where the picture does
         if let presenter = item.presenter {

@@ -9,7 +9,7 @@ extension PlaybackEngine {
     public func setVolume(_ volume: Float) {
         let clamped = volume.isNaN ? 1 : min(max(volume, 0), 1)
         configuration.audio.volume = clamped
-        item?.pipeline.audio.change { $0.volume = clamped }
+        changeSound { $0.volume = clamped }
         onEvent?(.volumeChanged(clamped))
     }
 
@@ -21,14 +21,15 @@ extension PlaybackEngine {
         if let item { item.realignPending = configuration.audio.muted && !muted }
         configuration.audio.muted = muted
         realignSoundIfPending()
-        item?.pipeline.audio.change { $0.muted = muted }
+        changeSound { $0.muted = muted }
     }
 
     /// After unmuting: the sound goes to where the picture is; until then the picture's clock leads.
     /// Moves under 5 ms are left to the presenter's slewing.
     func realignSoundIfPending() {
         guard let item, item.realignPending, let output = item.pipeline.audio.output,
-              let picture = item.presenter?.mediaTimeNow(), let heard = output.audibleMediaTime(at: clock.now) else { return }
+              let picture = item.presenter?.mediaTimeNow(), let heard = item.pipeline.audio.audibleMediaTime(at: clock.now)
+        else { return }
         item.realignPending = false
         if abs(picture - heard) > 0.005 { output.realign(by: picture - heard) }
     }
@@ -66,6 +67,7 @@ extension PlaybackEngine {
         guard let item, track != audioTrack, videoInfo?.isBlackPicture != true else { return }
         // "No sound" is for this source only: the next one gets a track (and a driver) again.
         if let track { configuration.audio.track = .number(track.number) }
+        takeBackLentSound()
         let generation = item.pipeline.seek(to: position, inPass: item.presenter?.current?.pass ?? 0,
                                             audioTrack: .some(track))
         if let presenter = item.presenter {
@@ -75,6 +77,24 @@ extension PlaybackEngine {
         }
         updateSound()
         waiter.wake()
+    }
+
+    /// Changes the sound controls of the current item and of a queued one: the queued item's own
+    /// device, if it opens one, starts with them; once it was handed the current item's device (the
+    /// last moments of the current item), both control that one device alike.
+    func changeSound(_ body: (inout AudioSlot.Controls) -> Void) {
+        item?.pipeline.audio.change(body)
+        guard let queued = upcoming?.pipeline else { return }
+        if queued.soundHandOff?.gaveDevice == true {
+            queued.audio.change(body)
+        } else {
+            // Its own device must not play before it is current: all but the pause.
+            queued.audio.change { controls in
+                let paused = controls.paused
+                body(&controls)
+                controls.paused = paused
+            }
+        }
     }
 
     /// SDL's audio driver for a new source, or why there is none; nil when no sound is wanted
@@ -98,7 +118,7 @@ extension PlaybackEngine {
             || presenter.speed == 0
         guard silent != item.soundSilenced else { return }
         item.soundSilenced = silent
-        item.pipeline.audio.change { $0.paused = silent }
+        changeSound { $0.paused = silent }
         if !silent { realignSoundIfPending() }
     }
 }

@@ -54,6 +54,17 @@ public final class PlaybackEngine {
     var onReady: (() -> Void)?
     /// Another time the loop must wake at (event batches, time publishing), on `clock`.
     var auxiliaryDeadline: (() -> Double?)?
+    /// The queued item became the current one (at the end of the one before, or skipped to).
+    var onAdvance: ((MediaLocation) -> Void)?
+    /// The queued item failed before it could play (it is dropped; the error was sent as an event).
+    var onQueuedFailure: ((MediaLocation, PlayerError) -> Void)?
+    /// Whether a failure ends a run that stops on failure (a playlist that skips it says no).
+    var failureIsFinal: (() -> Bool)?
+    /// A key asked for the playlist's next (+1) or previous (−1) item.
+    var onPlaylistStep: ((Int) -> Void)?
+    /// Sources loaded from now on end their sound with their picture (a playlist's items: the next
+    /// item's sound then starts with its picture).
+    var endsSoundWithPicture = false
 
     let clock: PlaybackClock
     let realClock = MonotonicClock()
@@ -61,7 +72,21 @@ public final class PlaybackEngine {
     var waiter: MainLoopWaiter { output.waiter }
     var machine = PlayerStateMachine()
     /// The source being played.
-    private(set) var item: PlaybackItem?
+    var item: PlaybackItem?
+    /// The next playlist item: opened and decoding its first frames while `item` plays, so the
+    /// switch at `item`'s end is one frame interval (`PlaybackEngine+Queue`).
+    var upcoming: PlaybackItem?
+    /// The item a switch replaced, stopped once the switch has settled.
+    var retired: PlaybackItem?
+    /// When a switch to a queued item has settled: its first frame is out and the display has drawn
+    /// it. Work that would compete with that for the CPU (joining the old item's threads, opening the
+    /// next one) waits until then.
+    var switchSettlesAt: Double?
+    /// The switch settled (the playlist queues the item after the new one).
+    var onSwitchSettled: (() -> Void)?
+    /// The queued item was dropped by the engine (a seek in the current item after it lent its
+    /// sound device): the playlist queues it again.
+    var onQueueDropped: (() -> Void)?
     /// A source that is gone but whose counters still feed `statistics` (after `close()`).
     var lastItem: PlaybackItem?
     let overlays = OverlayStack()
@@ -74,7 +99,7 @@ public final class PlaybackEngine {
     var errorCounts: [String: Int] = [:]
     /// Snapshots being written (the snapshot action); joined when the engine closes.
     var snapshotWriters: [WorkerThread] = []
-    private var isClosed = false
+    var isClosed = false
     /// The filters and brightness/contrast applied to every frame (kept across sources).
     public internal(set) var filters = FilterStack()
     let refilter = FrameRefilter()
@@ -118,9 +143,12 @@ public final class PlaybackEngine {
         if case let .failed(refused) = state, case .sourceNotAllowed = refused { throw refused }
     }
 
-    /// Starts loading `location`, replacing whatever was playing. Returns at once. A source the
-    /// policy refuses (`EngineConfiguration.network.allowedSources`) fails with `sourceNotAllowed`.
+    /// Starts loading `location`, replacing whatever was playing (and dropping a queued next item).
+    /// Returns at once. A source the policy refuses (`EngineConfiguration.network.allowedSources`)
+    /// fails with `sourceNotAllowed`.
     public func load(_ location: MediaLocation) {
+        dropQueued()
+        forgetSwitch()
         stopItem()
         isClosed = false
         let plan: SourcePlan
@@ -132,26 +160,35 @@ public final class PlaybackEngine {
             return
         }
         network.beginSource(preference: configuration.network.variant, outputSize: output.variantLimit)
+        item = makeItem(location, plan: plan, soundHandOff: nil)
+        perform(machine.handle(.load(autoplay: !holdsFirstFrame)))
+    }
+
+    /// Starts the pipeline of `location` (its threads open and decode it from now on).
+    func makeItem(_ location: MediaLocation, plan: SourcePlan, soundHandOff: AudioHandOff?) -> PlaybackItem {
         let sound = AudioSlot.Controls(volume: configuration.audio.volume, muted: configuration.audio.muted,
                                        paused: true, speed: pendingSpeed)
         let subtitleSetup = subtitleFiles()
-        let pipeline = MediaPipeline(plan: plan, looping: configuration.looping, audio: configuration.audio,
-                                     audioDriver: audioDriver(), audioControls: sound,
+        let pipeline = MediaPipeline(plan: plan, looping: configuration.looping,
+                                     soundEndsWithPicture: endsSoundWithPicture, audio: configuration.audio,
+                                     audioDriver: audioDriver(), audioControls: sound, soundHandOff: soundHandOff,
                                      subtitleFiles: subtitleSetup.files, frameReady: waiter.wake)
         pipeline.setFilters(filters)
         let subtitles = SubtitleOverlay(library: pipeline.subtitles, choice: subtitleSetup.choice, wake: waiter.wake)
         subtitles.visible = configuration.subtitles.visible
-        item = PlaybackItem(location: location, pipeline: pipeline, subtitles: subtitles, loadStartedAt: realClock.now)
-        perform(machine.handle(.load(autoplay: !holdsFirstFrame)))
+        return PlaybackItem(location: location, pipeline: pipeline, subtitles: subtitles, loadStartedAt: realClock.now)
     }
 
     /// Whether the next source waits on its first frame (`NotAutoPlay`): state `.ready` until `play`.
     /// Call before `load`.
     public func setHoldsFirstFrame(_ hold: Bool) { holdsFirstFrame = hold }
-    private var holdsFirstFrame = false
+    private(set) var holdsFirstFrame = false
 
-    /// Stops the current source and releases its threads, queues and FFmpeg objects.
+    /// Stops the current source (and a queued next one) and releases their threads, queues and
+    /// FFmpeg objects.
     public func unload() {
+        dropQueued()
+        forgetSwitch()
         stopItem()
         perform(machine.handle(.unload))
     }
@@ -207,8 +244,12 @@ public final class PlaybackEngine {
         if quitRequested { return .finished(.quit) }
         openIfReady()
         takeReports()
-        if case let .failed(error) = state, configuration.stop.exitOnFailure { return .finished(.failed(error)) }
+        tendQueued()
+        if case let .failed(error) = state, configuration.stop.exitOnFailure, failureIsFinal?() ?? true {
+            return .finished(.failed(error))
+        }
         let step = presentDueFrame()
+        settleSwitchIfDue()
         redrawOverlaysIfDue()
         return nextWake(after: step)
     }
@@ -222,11 +263,7 @@ public final class PlaybackEngine {
         case let .failed(error):
             fail(error)
         case let .ready(info):
-            let presenter = Presenter(clock: clock, nominalFrameInterval: info.nominalFrameInterval)
-            presenter.setPaused(machine.wantsPause || state == .ready)
-            presenter.setSpeed(pendingSpeed)
-            presenter.setLooping(configuration.looping)
-            if let generation = item.pendingSeekGeneration { presenter.restart(generation: generation) }
+            let presenter = makePresenter(info, item: item, paused: machine.wantsPause || state == .ready)
             item.opened(info, presenter: presenter)
             output.prepare(for: info, title: item.displayName)
             // Frames on a virtual clock wait for nothing, and a run that counts its frames (a
@@ -239,14 +276,52 @@ public final class PlaybackEngine {
         }
     }
 
+    func makePresenter(_ info: VideoStreamInfo, item: PlaybackItem, paused: Bool) -> Presenter {
+        let presenter = Presenter(clock: clock, nominalFrameInterval: info.nominalFrameInterval)
+        presenter.setPaused(paused)
+        presenter.setSpeed(pendingSpeed)
+        presenter.setLooping(configuration.looping)
+        if let generation = item.pendingSeekGeneration { presenter.restart(generation: generation) }
+        return presenter
+    }
+
+    /// The stop condition for this item: with a next item queued, its end is not the run's end.
+    private var itemStop: StopCondition {
+        var stop = configuration.stop
+        if upcoming != nil { stop.exitAtEnd = false }
+        return stop
+    }
+
     /// Shows the due frame, if any; says what the presenter is waiting for.
     private func presentDueFrame() -> Presenter.Step? {
         guard let item, let presenter = item.presenter, !isFailed else { return nil }
+        if presenter.ended {
+            if upcoming != nil { return advanceToQueued() ? presentDueFrame() : .idle }
+            // The queued item failed after this one ended: this is the end after all.
+            if state == .playing || state == .paused || state == .buffering {
+                perform(machine.handle(.reachedEnd))
+                return .ended
+            }
+        }
         refreshPausedPicture(presenter)
-        let step = presenter.next(from: item.pipeline.frames, stop: configuration.stop) { refiltered($0) }
+        let step = presenter.next(from: item.pipeline.frames, stop: itemStop) { refiltered($0) }
         switch step {
         case let .show(frame):
             present(frame, item: item, presenter: presenter)
+        case .ended where upcoming == nil && switchSettlesAt != nil:
+            // An item shorter than the settling time: the one after it is queued now.
+            switchSettlesAt = clock.now
+            settleSwitchIfDue()
+            if advanceToQueued() { return presentDueFrame() }
+            if upcoming != nil { return .idle }
+            perform(machine.handle(.reachedEnd))
+            updateSound()
+        case .ended where upcoming != nil:
+            // The next item takes over now if its first frame is ready; otherwise as soon as it is
+            // (its decoder wakes the loop) or it fails.
+            if advanceToQueued() { return presentDueFrame() }
+            updateSound()
+            return .idle
         case .ended:
             if let stopped = item.loopingStopped {
                 item.loopingStopped = nil
@@ -270,7 +345,7 @@ public final class PlaybackEngine {
         show(frame)
         let heard: (Double) -> Double? = { [weak item, configuration] now in
             guard let item, !configuration.audio.muted, !item.realignPending else { return nil }
-            return item.pipeline.audio.output?.audibleMediaTime(at: now)
+            return item.pipeline.audio.audibleMediaTime(at: now)
         }
         if let wrapped = presenter.shown(frame, heard: heard) { loopCompleted(wrapped) }
         if item.firstFrameMs == nil {
@@ -311,7 +386,7 @@ public final class PlaybackEngine {
     /// When to come back, from what the presenter waits for and what else is due.
     private func nextWake(after step: Presenter.Step?) -> Iteration {
         let presenter = item?.presenter
-        var deadline = earliest(auxiliaryDeadline?(), overlayDeadline)
+        var deadline = earliest(earliest(auxiliaryDeadline?(), overlayDeadline), switchSettlesAt)
         switch step {
         case .show?:
             return .again
@@ -327,7 +402,7 @@ public final class PlaybackEngine {
         case .idle?, .ended?, nil:
             if let presenter { deadline = earliest(deadline, presenter.deadline(for: configuration.stop)) }
         }
-        if case .ended? = step, configuration.stop.exitAtEnd { return .finished(.finished) }
+        if case .ended? = step, itemStop.exitAtEnd { return .finished(.finished) }
         guard clock.isVirtual else { return .wait(deadline) }
         // A virtual clock moves only when nothing else can: a still player jumps to its next
         // deadline (event batches are delivered); waiting for the source or the decoder sleeps
@@ -351,6 +426,8 @@ public final class PlaybackEngine {
     /// last frame for `snapshot()`. A later `load` starts again.
     public func close() {
         guard !isClosed else { return }
+        dropQueued()
+        forgetSwitch()
         item?.pipeline.stop()  // kept, stopped: its counters still feed `statistics`
         isClosed = true
         refilter.finish()
@@ -451,7 +528,7 @@ public final class PlaybackEngine {
 
     /// `duration`: the container's announced length when the source opens, then the measured length
     /// of a pass once the first pass was read, if it differs.
-    private func reportDurationIfMeasured() {
+    func reportDurationIfMeasured() {
         guard let item, let length = item.pipeline.status.loopDuration ?? item.info?.announcedDuration,
               item.reportedDuration.map({ abs($0 - length) > 1e-6 }) ?? true else { return }
         item.reportedDuration = length

@@ -23,6 +23,9 @@ public enum PlayerAction: Sendable, Equatable {
     case cycleSubtitles
     /// Shows or hides the subtitles (mpv's `v`).
     case toggleSubtitles
+    /// A playlist's next or previous item (mpv's `>` and `<`).
+    case nextItem
+    case previousItem
 }
 
 /// A key as SDL names it (`SDL_Keycode`), with or without shift.
@@ -58,7 +61,7 @@ public struct InputMap: Sendable, Equatable {
     /// mpv's default bindings for what the player can do: space/p pause, ←/→ seek ∓5 s, ↑/↓ ±60 s,
     /// L loop, f fullscreen, s snapshot, q/Esc quit, 1/2 contrast, 3/4 brightness, F clear filters,
     /// m mute, 9/0 volume, [/] speed ÷/× 1.1, backspace speed 1, # next audio track, j next subtitle
-    /// track, v subtitles on/off.
+    /// track, v subtitles on/off, >/< next/previous playlist item.
     public static let mpv: InputMap = {
         var map: [KeyPress: PlayerAction] = [
             KeyPress(" "): .togglePause, KeyPress("p"): .togglePause,
@@ -75,6 +78,9 @@ public struct InputMap: Sendable, Equatable {
             KeyPress("["): .scaleSpeed(1 / 1.1), KeyPress("]"): .scaleSpeed(1.1),
             KeyPress(key: Int32(SDLK_BACKSPACE.rawValue)): .resetSpeed,
             KeyPress("j"): .cycleSubtitles, KeyPress("v"): .toggleSubtitles,
+            KeyPress(">"): .nextItem, KeyPress("<"): .previousItem,
+            // On US layouts `>` and `<` are shift+. and shift+, (SDL reports the unshifted key).
+            KeyPress(".", shift: true): .nextItem, KeyPress(",", shift: true): .previousItem,
         ]
         // L (loop) with or without shift, as mpv's `L`; SDL reports the lower-case key.
         map[KeyPress("l")] = .toggleLoop

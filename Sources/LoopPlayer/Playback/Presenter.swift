@@ -95,6 +95,9 @@ final class Presenter {
 
     func setLooping(_ looping: Bool) { scheduler.setLooping(looping) }
 
+    /// This presenter plays the playlist item after `previous`'s: its counters and run go on.
+    func continueRun(from previous: Presenter) { scheduler.continueRun(from: previous.scheduler) }
+
     /// Forget the clock and drop frames older than `generation` (after a seek).
     func restart(generation: Int) {
         scheduler.restart(generation: generation)

@@ -63,6 +63,28 @@ public struct Loop: Setting, Equatable {
     public func apply(to settings: inout VideoSettings) { settings.loop = true }
 }
 
+/// Plays sources one after the other without a gap (the next one is opened and decoded while the
+/// current one plays): `Playlist { SourceName("a.mp4"); SourceName("b.mp4") }` or
+/// `Playlist(["a.mp4", "b.mp4"])`. Each entry is resolved like `SourceName` (with `Ext`). `Loop()`
+/// still loops the current item; `LoopPlaylist()` starts the list again after its last item.
+public struct Playlist: Setting, Equatable {
+    public var sources: [String]
+    public init(_ sources: [String]) { self.sources = sources }
+    public init(@VideoSettingsBuilder _ content: () -> [any Setting]) {
+        sources = content().compactMap { ($0 as? SourceName)?.value }
+    }
+    public func apply(to settings: inout VideoSettings) {
+        settings.playlist = sources
+        settings.sourceName = sources.first
+    }
+}
+
+/// After a playlist's last item, the first plays again (mpv's `--loop-playlist`).
+public struct LoopPlaylist: Setting, Equatable {
+    public init() {}
+    public func apply(to settings: inout VideoSettings) { settings.loopPlaylist = true }
+}
+
 /// Start muted.
 public struct Mute: Setting, Equatable {
     public init() {}

@@ -21,6 +21,9 @@ public struct VideoSettings: Sendable, Equatable {
     /// Seconds between time publications; nil = none.
     public var timePublishing: Double?
     public var loop = false
+    /// The sources of a `Playlist`, in order (empty: `sourceName` alone).
+    public var playlist: [String] = []
+    public var loopPlaylist = false
     public var mute = false
     public var notAutoPlay = false
     public var subtitles: String?
@@ -81,6 +84,9 @@ public struct VideoSettings: Sendable, Equatable {
             throw .invalidSetting(name: "SourceName", value: sourceName ?? "", reason: "a source is required")
         }
         try Ext.validate(ext)
+        if let blank = playlist.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            throw .invalidSetting(name: "Playlist", value: playlist[blank], reason: "item \(blank) names no source")
+        }
         if let timePublishing { try TimePublishing.validate(timePublishing) }
         try EFontSize.validate(errorFontSize)
         if let exclusiveGroup, exclusiveGroup.isEmpty {

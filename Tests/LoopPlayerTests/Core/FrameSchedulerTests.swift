@@ -753,6 +753,16 @@ final class FrameSchedulerTests: XCTestCase {
             .at(100.31, .waitUntil(100.3625)),
             .at(100.3625, .end),
         ])
+        // A last frame shown a little late (the wake-up's lateness) ends on the grid, as a next frame
+        // would be due: a playlist's next item follows one interval after it was due.
+        var slightlyLate = Script(Self.frames(0..<2) + [.endOfStream(generation: 0)])
+        slightlyLate.run([
+            .looping(false),
+            .at(100, .show),
+            .at(100.0635, .show),  // due 100.0625, 1 ms late
+            .at(100.07, .waitUntil(100.125)),
+            .at(100.125, .end),
+        ])
     }
 
     /// At speed 0 a seek shows its picture, as paused playback does (testASeekWhilePausedShowsTheNewPicture).

@@ -46,7 +46,7 @@ final class PlayerStateMachineTests: XCTestCase {
 
     /// Every input, once each (the failure carries a new error).
     static let everyInput: [Input] = [.load(autoplay: true), .load(autoplay: false), .unload, .opened, .failed(newError),
-                                      .frameShown, .play, .pause, .starved, .reachedEnd, .resumed, .close]
+                                      .frameShown, .play, .pause, .starved, .reachedEnd, .resumed, .advanced, .close]
 
     struct Row {
         var from: From
@@ -200,6 +200,18 @@ final class PlayerStateMachineTests: XCTestCase {
         row(.failed, .reachedEnd, failedState, [], pause: false),
         row(.failed, .resumed, failedState, [], pause: false),
         row(.failed, .close, failedState, [], pause: false),  // the run's outcome keeps the failure
+
+        // A playlist's next item took over (already open): the item changes without loading, and
+        // the state stays playing or paused; from anywhere else its first frame says what it is.
+        row(.idle, .advanced, .loading, [changed, readyToPlay], pause: false),
+        row(.loading, .advanced, .loading, [removed, changed, readyToPlay], pause: false),
+        row(.loadingHeld, .advanced, .loading, [removed, changed, readyToPlay], pause: false),  // the hold was the first item's
+        row(.ready, .advanced, .loading, [removed, changed, readyToPlay], pause: false),
+        row(.playing, .advanced, .playing, [removed, changed, readyToPlay], pause: false),
+        row(.paused, .advanced, .paused, [removed, changed, readyToPlay], pause: true),
+        row(.buffering, .advanced, .loading, [removed, changed, readyToPlay], pause: false),
+        row(.ended, .advanced, .loading, [removed, changed, readyToPlay], pause: false),
+        row(.failed, .advanced, .loading, [removed, .clearError, changed, readyToPlay], pause: false),
 
         // The same states with another history.
         row(.idleAfterUnload, .load(autoplay: true), .loading, [changed], pause: false),  // nothing left to remove
@@ -360,6 +372,7 @@ final class PlayerStateMachineTests: XCTestCase {
         case .starved: "starved"
         case .reachedEnd: "reachedEnd"
         case .resumed: "resumed"
+        case .advanced: "advanced"
         case .close: "close"
         }
     }

@@ -16,9 +16,11 @@ struct AudioCapture {
     /// how many frames the file held then.
     var writes: [(at: Double, frames: Int)] = []
 
-    /// Plays `source` for `stop`; `during` runs on the engine's thread after every frame shown.
+    /// Plays `source` for `stop`; `prepare` runs before it loads, `during` on the engine's thread
+    /// after every frame shown.
     static func play(_ source: String, looping: Bool = true, stop: StopCondition, audio: AudioOptions = AudioOptions(),
-                     during: ((PlaybackEngine, VideoFrame) -> Void)? = nil) throws -> AudioCapture {
+                     during: ((PlaybackEngine, VideoFrame) -> Void)? = nil,
+                     prepare: ((PlaybackEngine) -> Void)? = nil) throws -> AudioCapture {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("lp-audio-\(UUID().uuidString).raw").path
         defer { try? FileManager.default.removeItem(atPath: file) }
         var options = audio
@@ -34,6 +36,7 @@ struct AudioCapture {
             during?(engine, frame)
         }
         let watcher = FileGrowthWatcher(path: file)
+        prepare?(engine)
         try engine.load(source)
         _ = engine.run()
         let growth = watcher.stop()

@@ -1,0 +1,82 @@
+/// A playlist's items and where playback is in it. Pure: the session asks what to play and queue,
+/// and tells it what happened (an item started, failed; the user skipped, inserted, removed).
+struct PlaylistState: Equatable {
+    private(set) var items: [String]
+    /// The item playing (or loading).
+    private(set) var current: Int
+    var loops: Bool
+    /// Items that failed one after the other: once every item has failed in a row, the list stops
+    /// instead of cycling through broken sources forever.
+    private(set) var failuresInARow = 0
+
+    init(items: [String], loops: Bool) {
+        self.items = items
+        self.loops = loops
+        current = 0
+    }
+
+    /// The item to play after the current one: the next, the first again when looping, or nil.
+    var nextIndex: Int? { index(after: current) }
+
+    /// The item before the current one (the last from the first when looping; else the first).
+    var previousIndex: Int {
+        if current > 0 { return current - 1 }
+        return loops ? items.count - 1 : 0
+    }
+
+    func index(after index: Int) -> Int? {
+        guard !items.isEmpty else { return nil }
+        if index + 1 < items.count { return index + 1 }
+        return loops ? 0 : nil
+    }
+
+    /// Playback moved to `index` (skipped to, or the next one took over). False if outside the list.
+    @discardableResult
+    mutating func move(to index: Int) -> Bool {
+        guard items.indices.contains(index) else { return false }
+        current = index
+        return true
+    }
+
+    /// The current item showed a frame: the failure streak ends.
+    mutating func played() { failuresInARow = 0 }
+
+    /// An item failed; returns whether the list should go on (not every item failed in a row).
+    mutating func failed() -> Bool {
+        failuresInARow += 1
+        return failuresInARow < items.count
+    }
+
+    /// Inserts `source` at `index` (clamped to 0…count); the current item stays current.
+    /// Returns where it went.
+    @discardableResult
+    mutating func insert(_ source: String, at index: Int) -> Int {
+        let position = min(max(index, 0), items.count)
+        items.insert(source, at: position)
+        if position <= current && items.count > 1 { current += 1 }
+        return position
+    }
+
+    /// What a removal means for playback.
+    enum Removal: Equatable {
+        case outside
+        /// Another item went; the current one plays on (its index may have moved).
+        case other
+        /// The current item went: play `next` (nil: the list has nothing left to play).
+        case current(next: Int?)
+    }
+
+    mutating func remove(at index: Int) -> Removal {
+        guard items.indices.contains(index) else { return .outside }
+        items.remove(at: index)
+        if index < current {
+            current -= 1
+            return .other
+        }
+        if index > current { return .other }
+        // The item that followed now sits at `index`.
+        if index < items.count { return .current(next: index) }
+        current = max(0, items.count - 1)  // stays a valid index
+        return .current(next: loops && !items.isEmpty ? 0 : nil)
+    }
+}

@@ -1,0 +1,174 @@
+/// Plays a `Playlist` on an engine: loads the current item and queues the next one (the engine
+/// opens it at once and switches to it without a gap), follows the engine's switches and failures
+/// (a failing item is skipped with its error event; a list whose every item fails stops), and
+/// performs the playlist commands. Run thread only.
+final class PlaylistPlayback {
+    private(set) var state: PlaylistState
+    private let engine: PlaybackEngine
+    private let ext: String
+    /// Events for the player's batches.
+    private let emit: (PlayerEvent) -> Void
+    /// The item the engine has queued.
+    private var queuedIndex: Int?
+    /// The current item failed and the next one plays at the next iteration.
+    private(set) var skipPending = false
+    private var endAnnounced = false
+    /// Looping of the current item as last seen (a key may switch it without telling the session).
+    private var looping: Bool
+
+    init(items: [String], loops: Bool, ext: String, engine: PlaybackEngine, emit: @escaping (PlayerEvent) -> Void) {
+        state = PlaylistState(items: items, loops: loops)
+        self.engine = engine
+        self.ext = ext
+        self.emit = emit
+        looping = engine.configuration.looping
+        engine.onAdvance = { [unowned self] _ in advanced() }
+        engine.onQueuedFailure = { [unowned self] _, _ in queuedItemFailed() }
+        engine.onPlaylistStep = { [unowned self] step in step > 0 ? next() : previous() }
+        // The item after the new one opens once the switch has settled: opening it competes with
+        // the switch's first frame for the CPU.
+        engine.onSwitchSettled = { [unowned self] in queueFollowing() }
+        engine.onQueueDropped = { [unowned self] in queueFollowing() }
+        engine.endsSoundWithPicture = true
+    }
+
+    /// Detaches from the engine (the settings no longer name a playlist).
+    func detach() {
+        engine.onAdvance = nil
+        engine.onQueuedFailure = nil
+        engine.onPlaylistStep = nil
+        engine.onSwitchSettled = nil
+        engine.onQueueDropped = nil
+        engine.endsSoundWithPicture = false
+        engine.dropQueued()
+    }
+
+    /// Plays item `index` now (the first at the start).
+    func play(_ index: Int) {
+        guard state.move(to: index) else {
+            emit(.error(.invalidSetting(name: "playItem", value: "\(index)",
+                                        reason: "the playlist has \(state.items.count) items")))
+            return
+        }
+        skipPending = false
+        endAnnounced = false
+        queuedIndex = nil
+        emit(.playlistItemChanged(index: index))
+        try? engine.load(state.items[index], ext: ext)  // a failure is shown and sent by the engine
+        engine.setHoldsFirstFrame(false)  // `NotAutoPlay` holds the first item only
+        queueFollowing()
+    }
+
+    /// The next item now (nothing after the last one unless the list loops): the queued one, which
+    /// is past any item that already failed.
+    func next() {
+        if queuedIndex != nil, engine.playQueuedNow() { return }
+        guard let next = state.nextIndex else { return }
+        play(next)
+    }
+
+    /// `LoopPlaylist` changed while playing: the list goes on where it is.
+    func setLoops(_ loops: Bool) {
+        guard loops != state.loops else { return }
+        state.loops = loops
+        queueFollowing()
+    }
+
+    func previous() { play(state.previousIndex) }
+
+    /// Inserts `source`; the item playing stays (its index is announced again if it moved).
+    func insert(_ source: String, at index: Int) {
+        let before = state.current
+        state.insert(source, at: index)
+        if state.current != before { emit(.playlistItemChanged(index: state.current)) }
+        queueFollowing()  // the item after the current one may be another now
+    }
+
+    func remove(at index: Int) {
+        let before = state.current
+        switch state.remove(at: index) {
+        case .outside:
+            emit(.error(.invalidSetting(name: "remove", value: "\(index)",
+                                        reason: "the playlist has \(state.items.count) items")))
+        case .other:
+            if state.current != before { emit(.playlistItemChanged(index: state.current)) }
+            queueFollowing()
+        case let .current(next?):
+            play(next)
+        case .current(next: nil):
+            engine.unload()
+            announceEnd()
+        }
+    }
+
+
+    // MARK: What the engine reports
+
+    /// Engine state changes: an item that plays ends a failure streak; one that fails is skipped
+    /// (at the next iteration, outside the engine's callback); the last one ending ends the list.
+    func stateChanged(_ playerState: PlayerState) {
+        switch playerState {
+        case .playing:
+            state.played()
+        case .failed:
+            skipPending = state.failed() && (queuedIndex != nil || state.nextIndex != nil)
+            if skipPending { engine.waiter.wake() }  // nothing else may wake a failed player's loop
+        case .ended:
+            if queuedIndex == nil { announceEnd() }
+        default:
+            break
+        }
+    }
+
+    /// Every iteration: performs a skip decided in a callback; looping the current item (`Loop`,
+    /// the L key) makes a queued next item pointless, and stopping it queues one.
+    func tick() {
+        if engine.configuration.looping != looping {
+            looping = engine.configuration.looping
+            queueFollowing()
+        }
+        guard skipPending else { return }
+        skipPending = false
+        next()
+    }
+
+    private func advanced() {
+        if let queuedIndex { state.move(to: queuedIndex) }
+        queuedIndex = nil
+        state.played()
+        emit(.playlistItemChanged(index: state.current))
+    }
+
+    private func queuedItemFailed() {
+        let failed = queuedIndex
+        queuedIndex = nil
+        guard state.failed(), let failed, let following = state.index(after: failed) else { return }
+        queue(following)
+    }
+
+    // MARK: Queueing
+
+    private func queueFollowing() {
+        queuedIndex = nil
+        engine.dropQueued()
+        guard !engine.configuration.looping, let next = state.nextIndex else { return }
+        queue(next)
+    }
+
+    private func queue(_ index: Int) {
+        queuedIndex = index
+        do {
+            engine.queueNext(try SourceResolver.standard().resolve(state.items[index], ext: ext))
+        } catch {
+            engine.record(error)
+            emit(.error(error))
+            queuedItemFailed()
+        }
+    }
+
+    private func announceEnd() {
+        guard !endAnnounced else { return }
+        endAnnounced = true
+        emit(.playlistEnded)
+    }
+}

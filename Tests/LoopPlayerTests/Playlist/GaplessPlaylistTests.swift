@@ -1,0 +1,234 @@
+@testable import LoopPlayer
+import Synchronization
+import XCTest
+
+/// A playlist plays its items one after the other with the next one already open: the switch is one
+/// frame interval of the outgoing item (like a loop wrap), every frame of every item is shown, items
+/// of other sizes, rates and codecs work, and a failing item is skipped with its error event.
+final class GaplessPlaylistTests: XCTestCase {
+    private struct Shown: Equatable {
+        var time: Double
+        var at: Double
+        var width: Int
+    }
+
+    /// Plays `first` with `queued` queued behind it on the virtual clock; every frame shown, with when.
+    private func playQueued(_ first: String, then queued: String, clock timing: Bool = false)
+        throws -> (shown: [Shown], engine: PlaybackEngine, advanced: [MediaLocation]) {
+        let engine = try PlaybackEngine(configuration: EngineConfiguration(
+            output: .offscreen, looping: false, untimed: !timing, stop: StopCondition(exitAtEnd: true),
+            audio: AudioOptions(track: .none)))
+        var shown: [Shown] = []
+        var advanced: [MediaLocation] = []
+        let realClock = MonotonicClock()
+        engine.onFramePresented = { [unowned engine] frame in
+            shown.append(Shown(time: frame.time, at: timing ? realClock.now : engine.clock.now, width: frame.width))
+        }
+        engine.onAdvance = { advanced.append($0) }
+        try engine.load(first)
+        engine.queueNext(.file(queued))
+        XCTAssertEqual(engine.run(), .finished)
+        return (shown, engine, advanced)
+    }
+
+    func testEveryFrameOfBothItemsIsShownOneIntervalApart() throws {
+        let (first, second) = (try PlaylistMedia.first(), try PlaylistMedia.second())
+        let (shown, engine, advanced) = try playQueued(first, then: second)
+        XCTAssertEqual(advanced, [.file(second)])
+        XCTAssertEqual(shown.count, 55, "30 + 25 frames")
+        XCTAssertEqual(shown.prefix(30).map(\.width), Array(repeating: 320, count: 30))
+        XCTAssertEqual(shown.suffix(25).map(\.width), Array(repeating: 240, count: 25))
+        for (index, frame) in shown.prefix(30).enumerated() {
+            XCTAssertEqual(frame.time, Double(index) / 30, accuracy: 1e-6, "item 0 frame \(index)")
+        }
+        for (index, frame) in shown.suffix(25).enumerated() {
+            XCTAssertEqual(frame.time, Double(index) / 25, accuracy: 1e-6, "item 1 starts at its own 0")
+        }
+        let intervals = zip(shown.dropFirst(), shown).map { $0.at - $1.at }
+        for (index, interval) in intervals.enumerated() {
+            // Up to the switch: 1/30 s; the switch itself is item 0's last frame's duration (1/30 s); then 1/25 s.
+            let expected = index < 30 ? 1.0 / 30 : 1.0 / 25
+            XCTAssertEqual(interval, expected, accuracy: 1e-6, "interval \(index)")
+        }
+        let statistics = engine.statistics
+        XCTAssertEqual(statistics.framesPresented, 55, "the counters go on across items")
+        XCTAssertEqual(statistics.seamIntervalsMs.count, 1, "the switch is measured as a seam")
+        XCTAssertEqual(statistics.seamIntervalsMs.first ?? 0, 1000.0 / 30, accuracy: 1e-3)
+    }
+
+    func testAnotherContainerAndCodecFollowsToo() throws {
+        try require(TestMedia.hasEncoder("libvpx"), "ffmpeg with libvpx")
+        let (shown, _, _) = try playQueued(try PlaylistMedia.third(), then: try PlaylistMedia.first())
+        XCTAssertEqual(shown.map(\.width), Array(repeating: 160, count: 15) + Array(repeating: 320, count: 30))
+    }
+
+    /// In real time the switch is one frame interval too, with nothing dropped.
+    func testRealTimeSwitchIsOneFrameInterval() throws {
+        let (first, second) = (try PlaylistMedia.first(), try PlaylistMedia.second())
+        let (shown, engine, _) = try playQueued(first, then: second, clock: true)
+        XCTAssertEqual(shown.count, 55)
+        XCTAssertEqual(engine.statistics.framesDropped, 0)
+        let switchInterval = shown[30].at - shown[29].at
+        XCTAssertEqual(switchInterval, 1.0 / 30, accuracy: 0.008, "the switch took \(switchInterval * 1000) ms")
+    }
+
+    func testQueuedItemThatFailsIsReportedAndTheRunEnds() throws {
+        let engine = try PlaybackEngine(configuration: EngineConfiguration(
+            output: .offscreen, looping: false, untimed: true, stop: StopCondition(exitAtEnd: true),
+            audio: AudioOptions(track: .none)))
+        var failures: [PlayerError] = []
+        var frames = 0
+        engine.onQueuedFailure = { failures.append($1) }
+        engine.onFramePresented = { _ in frames += 1 }
+        try engine.load(try PlaylistMedia.first())
+        engine.queueNext(.file("/nonexistent/clip.mp4"))
+        XCTAssertEqual(engine.run(), .finished)
+        XCTAssertEqual(frames, 30)
+        XCTAssertEqual(failures.map(\.kind), ["sourceNotFound"], "\(failures)")
+        XCTAssertNil(engine.queuedLocation)
+    }
+
+    // MARK: Through the player and its settings
+
+    private final class EventLog: Sendable {
+        let list = Mutex<[PlayerEvent]>([])
+        var all: [PlayerEvent] { list.withLock { $0 } }
+        var playlist: [PlayerEvent] {
+            all.filter {
+                switch $0 {
+                case .playlistItemChanged, .playlistEnded, .error: true
+                default: false
+                }
+            }
+        }
+    }
+
+    private func player(_ settings: VideoSettings) -> (ExtVideoPlayer, EventLog) {
+        let player = ExtVideoPlayer(settings: settings)
+        player.audioOutput = AudioOptions(track: .none)
+        let events = EventLog()
+        player.onPlayerEventChange { batch in events.list.withLock { $0 += batch } }
+        return (player, events)
+    }
+
+    func testPlaylistSettingPlaysInOrderAndSkipsAMissingItem() throws {
+        let (first, second) = (try PlaylistMedia.first(), try PlaylistMedia.second())
+        let (player, events) = player(VideoSettings {
+            Playlist { SourceName(first); SourceName("/nonexistent/missing.mp4"); SourceName(second) }
+            Events()
+        })
+        var widths: [Int] = []
+        let outcome = player.runFrames(timing: .untimed, until: StopCondition(exitAtEnd: true)) { widths.append($0.width) }
+        XCTAssertEqual(outcome, .finished)
+        XCTAssertEqual(widths, Array(repeating: 320, count: 30) + Array(repeating: 240, count: 25))
+        let playlistEvents = events.playlist
+        XCTAssertEqual(playlistEvents.first, .playlistItemChanged(index: 0))
+        XCTAssertTrue(playlistEvents.contains(.playlistItemChanged(index: 2)), "\(playlistEvents)")
+        XCTAssertFalse(playlistEvents.contains(.playlistItemChanged(index: 1)), "the missing item never played")
+        XCTAssertTrue(playlistEvents.contains { if case .error(.sourceNotFound) = $0 { true } else { false } },
+                      "the missing item is an error event: \(playlistEvents)")
+        XCTAssertEqual(playlistEvents.last, .playlistEnded)
+    }
+
+    /// A missing first item: the list starts with the second.
+    func testFailingFirstItemIsSkipped() throws {
+        let first = try PlaylistMedia.first()
+        let (player, events) = player(VideoSettings {
+            Playlist(["/nonexistent/missing.mp4", first])
+            Events()
+        })
+        var frames = 0
+        let outcome = player.runFrames(timing: .untimed, until: StopCondition(exitAtEnd: true, exitOnFailure: true)) { _ in
+            frames += 1
+        }
+        XCTAssertEqual(outcome, .finished, "a skipped failure does not end the run")
+        XCTAssertEqual(frames, 30)
+        XCTAssertEqual(events.playlist.filter { $0 != .playlistEnded }.map(\.filter),
+                       [.playlistItemChangedAny, .errorAny, .playlistItemChangedAny])
+    }
+
+    /// Every item failing ends a looping list instead of cycling forever.
+    func testEveryItemFailingEndsTheRun() throws {
+        let (player, _) = player(VideoSettings {
+            Playlist(["/nonexistent/a.mp4", "/nonexistent/b.mp4"])
+            LoopPlaylist()
+        })
+        let outcome = player.runFrames(timing: .untimed, until: StopCondition(exitAtEnd: true, exitOnFailure: true)) { _ in }
+        guard case .failed(.sourceNotFound) = outcome else { return XCTFail("\(outcome)") }
+    }
+
+    func testLoopPlaylistStartsAgainAfterTheLast() throws {
+        let (first, second) = (try PlaylistMedia.first(), try PlaylistMedia.second())
+        let (player, events) = player(VideoSettings {
+            Playlist([first, second])
+            LoopPlaylist()
+            Events([.playlistItemChangedAny, .playlistEnded])
+        })
+        var widths: [Int] = []
+        player.runFrames(timing: .untimed, until: StopCondition(frames: 30 + 25 + 30 + 5)) { widths.append($0.width) }
+        XCTAssertEqual(widths, [Int](repeating: 320, count: 30) + [Int](repeating: 240, count: 25)
+                       + [Int](repeating: 320, count: 30) + [Int](repeating: 240, count: 5))
+        XCTAssertEqual(events.all, [.playlistItemChanged(index: 0), .playlistItemChanged(index: 1),
+                                    .playlistItemChanged(index: 0), .playlistItemChanged(index: 1)])
+    }
+
+    /// `Loop()` loops the current item: no switch while it is on.
+    func testLoopKeepsTheCurrentItem() throws {
+        let (first, second) = (try PlaylistMedia.first(), try PlaylistMedia.second())
+        let (player, _) = player(VideoSettings {
+            Playlist([first, second])
+            Loop()
+        })
+        var widths = Set<Int>()
+        player.runFrames(timing: .untimed, until: StopCondition(frames: 100)) { widths.insert($0.width) }
+        XCTAssertEqual(widths, [320])
+    }
+
+    func testNextPreviousInsertAndRemoveWhilePlaying() throws {
+        let (first, second) = (try PlaylistMedia.first(), try PlaylistMedia.second())
+        let (player, events) = player(VideoSettings {
+            Playlist([first, second])
+            Events([.playlistItemChangedAny, .playlistEnded, .errorAny])
+        })
+        var widths: [Int] = []
+        var sent = Set<Int>()
+        func once(_ at: Int, _ command: PlaybackCommand) {
+            if widths.count == at, sent.insert(at).inserted { player.send(command) }
+        }
+        player.runFrames(timing: .untimed, until: StopCondition(exitAtEnd: true)) { frame in
+            widths.append(frame.width)
+            once(5, .next)                      // item 0 → item 1 after 5 frames
+            once(10, .previous)                 // back to item 0
+            once(15, .insert(second, at: 0))    // item 0 is now index 1
+            once(16, .remove(at: 1))            // removes the item playing: the one after (index 1) plays
+            once(20, .playItem(at: 7))          // outside the list: an error, nothing changes
+        }
+        XCTAssertEqual(Array(widths.prefix(5)), [Int](repeating: 320, count: 5))
+        XCTAssertTrue(widths[6..<10].allSatisfy { $0 == 240 }, "\(widths)")
+        XCTAssertTrue(widths[11..<16].allSatisfy { $0 == 320 }, "\(widths)")
+        XCTAssertTrue(widths[17...].allSatisfy { $0 == 240 }, "\(widths)")
+        // next, previous, the insert moving the item playing to 1, the removal playing the new 1.
+        let expected: [PlayerEvent] = [.playlistItemChanged(index: 0), .playlistItemChanged(index: 1),
+                                       .playlistItemChanged(index: 0), .playlistItemChanged(index: 1),
+                                       .playlistItemChanged(index: 1)]
+        XCTAssertEqual(events.all.filter { $0.filter == .playlistItemChangedAny }, expected)
+        XCTAssertEqual(events.all.filter { $0.filter == .errorAny }.count, 1, "playItem(at: 7): \(events.all)")
+        XCTAssertEqual(events.all.last, .playlistEnded)
+    }
+}
+
+/// `NotAutoPlay` holds the first item only: `next` while it is held plays the next one.
+final class PlaylistHoldTests: XCTestCase {
+    func testNextWhileTheFirstItemIsHeldPlaysTheNextItem() throws {
+        let (first, second) = (try PlaylistMedia.first(), try PlaylistMedia.second())
+        let player = ExtVideoPlayer { VideoSettings { Playlist([first, second]); NotAutoPlay() } }
+        player.audioOutput = AudioOptions(track: .none)
+        var widths: [Int] = []
+        player.runFrames(timing: .untimed, until: StopCondition(duration: 5, exitAtEnd: true)) { frame in
+            widths.append(frame.width)
+            if widths.count == 1 { player.send(.next) }
+        }
+        XCTAssertEqual(widths.first, 320, "the first item's first frame is shown and held")
+        XCTAssertEqual(widths.filter { $0 == 240 }.count, 25, "the next item plays all its frames: \(widths)")
+    }
+}

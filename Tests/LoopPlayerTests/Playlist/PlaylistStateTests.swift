@@ -1,0 +1,80 @@
+@testable import LoopPlayer
+import XCTest
+
+/// The playlist's order rules, without media: what comes next and before, and what inserting,
+/// removing and failing do to the item playing.
+final class PlaylistStateTests: XCTestCase {
+    private func list(_ count: Int, current: Int = 0, loops: Bool = false) -> PlaylistState {
+        var state = PlaylistState(items: (0..<count).map { "item\($0)" }, loops: loops)
+        state.move(to: current)
+        return state
+    }
+
+    func testNextAndPreviousWithAndWithoutLooping() {
+        // (count, current, loops) → (next, previous)
+        let rows: [(Int, Int, Bool, Int?, Int, UInt)] = [
+            (3, 0, false, 1, 0, #line),    // before the first: the first again
+            (3, 1, false, 2, 0, #line),
+            (3, 2, false, nil, 1, #line),  // after the last: nothing
+            (3, 0, true, 1, 2, #line),     // before the first: the last
+            (3, 2, true, 0, 1, #line),     // after the last: the first
+            (1, 0, true, 0, 0, #line),     // one item looping: itself
+            (1, 0, false, nil, 0, #line),
+        ]
+        for (count, current, loops, next, previous, line) in rows {
+            let state = list(count, current: current, loops: loops)
+            XCTAssertEqual(state.nextIndex, next, "next", line: line)
+            XCTAssertEqual(state.previousIndex, previous, "previous", line: line)
+        }
+    }
+
+    func testMoveOutsideTheListIsRefused() {
+        var state = list(2, current: 1)
+        XCTAssertFalse(state.move(to: 2))
+        XCTAssertFalse(state.move(to: -1))
+        XCTAssertEqual(state.current, 1)
+    }
+
+    func testInsertKeepsTheCurrentItemCurrent() {
+        var state = list(3, current: 1)
+        XCTAssertEqual(state.insert("new", at: 0), 0)
+        XCTAssertEqual(state.current, 2, "inserted before: the current item moved down")
+        XCTAssertEqual(state.items[state.current], "item1")
+        XCTAssertEqual(state.insert("after", at: 3), 3)
+        XCTAssertEqual(state.current, 2, "inserted after: nothing moved")
+        XCTAssertEqual(state.nextIndex, 3, "the inserted item plays next")
+        XCTAssertEqual(state.insert("end", at: 99), 5, "clamped to the end")
+        XCTAssertEqual(state.insert("start", at: -4), 0, "clamped to the start")
+        XCTAssertEqual(state.items[state.current], "item1")
+    }
+
+    func testRemoveOtherAndCurrentItems() {
+        var state = list(4, current: 2)
+        XCTAssertEqual(state.remove(at: 7), .outside)
+        XCTAssertEqual(state.remove(at: 0), .other)
+        XCTAssertEqual(state.items[state.current], "item2", "the item playing is still current")
+        XCTAssertEqual(state.remove(at: 2), .other, "after the current one")
+        XCTAssertEqual(state.items, ["item1", "item2"])
+        XCTAssertEqual(state.remove(at: 1), .current(next: nil), "the last item, not looping: nothing follows")
+        XCTAssertEqual(state.current, 0, "still a valid index")
+
+        var looping = list(3, current: 2, loops: true)
+        XCTAssertEqual(looping.remove(at: 2), .current(next: 0), "looping: the first follows the last")
+        var middle = list(3, current: 1)
+        XCTAssertEqual(middle.remove(at: 1), .current(next: 1), "the one after takes its place")
+        XCTAssertEqual(middle.items[1], "item2")
+        var only = list(1)
+        XCTAssertEqual(only.remove(at: 0), .current(next: nil))
+        XCTAssertTrue(only.items.isEmpty)
+        XCTAssertNil(only.nextIndex)
+    }
+
+    func testEveryItemFailingInARowStopsTheList() {
+        var state = list(3, loops: true)
+        XCTAssertTrue(state.failed())
+        XCTAssertTrue(state.failed())
+        XCTAssertFalse(state.failed(), "three of three failed: stop")
+        state.played()
+        XCTAssertTrue(state.failed(), "a played item ends the streak")
+    }
+}
