@@ -47,6 +47,12 @@ struct Loopplay: ParsableCommand {
     @Option(help: "Window title (default: the source's file name).")
     var title: String?
 
+    @Flag(help: "Open the picture-in-picture mini window too: borderless, on top, in the screen's bottom-right corner, draggable.")
+    var pip = false
+
+    @Option(help: ArgumentHelp("Size of the --pip window, WxH (default 320 wide, the picture's shape).", valueName: "WxH"))
+    var pipSize: WindowSize?
+
     @Option(help: "Window video output: automatic, texture or surface.")
     var videoOutput = "automatic"
 
@@ -214,6 +220,9 @@ struct Loopplay: ParsableCommand {
         guard (0...100).contains(volume) else { throw ValidationError("--volume must be between 0 and 100") }
         guard (0...16).contains(speed) else { throw ValidationError("--speed must be between 0 and 16") }
         if let audioChannels, !(1...8).contains(audioChannels) { throw ValidationError("--audio-channels must be 1…8") }
+        if let pipSize, ![pipSize.width, pipSize.height].allSatisfy(PictureInPicture.validSide.contains) {
+            throw ValidationError("--pip-size sides must be \(PictureInPicture.validSide.lowerBound)…\(PictureInPicture.validSide.upperBound) px")
+        }
         _ = try audioTrackChoice()
         _ = try subtitleOptions()
         if let errorColor { do { _ = try Color(parsing: errorColor) } catch { throw ValidationError("invalid --error-color: \(error.description)") } }
@@ -396,12 +405,17 @@ struct Loopplay: ParsableCommand {
         if let variant = network.variant { settings.hlsVariant = variant }
         if let timeout = network.timeout { settings.networkTimeout = timeout }
         if let allowed = network.allowed { settings.allowedSources = allowed }
+        if pip || pipSize != nil {
+            settings.pictureInPicture = PictureInPicture(width: pipSize?.width ?? PictureInPicture.defaultWidth,
+                                                         height: pipSize?.height)
+        }
         let player = ExtVideoPlayer(settings: settings)
         player.audioOutput = AudioOptions(track: try audioTrackChoice(), driver: audioDriver, device: audioDevice,
                                           maxChannels: audioChannels)
         player.subtitleOptions = try subtitleOptions()
         if volume != 100 { player.send(.volume(volume / 100)) }
         if speed != 1 { player.send(.playbackSpeed(Float(speed))) }
+        if pip { player.send(.startPiP) }  // headless: a notSupportedPiP line on stderr, and it plays on
         // Checked once the player routes FFmpeg's log, so FFmpeg's own complaint stays out of the way.
         do { settings.filters = try parsedFilters() } catch { throw ValidationError(error.description) }
         player.settings = settings

@@ -201,7 +201,8 @@ public struct PictureInPicture: Setting, Equatable {
     public func apply(to settings: inout VideoSettings) { settings.pictureInPicture = self }
 
     public func validate() throws(PlayerError) {
-        for (name, side) in [("width", width), ("height", height ?? Self.defaultWidth)] where !Self.validSide.contains(side) {
+        let sides = [("width", width)] + (height.map { [("height", $0)] } ?? [])
+        for (name, side) in sides where !Self.validSide.contains(side) {
             throw .invalidSetting(name: "PictureInPicture", value: "\(name) \(side)",
                                   reason: "the mini window's sides are \(Self.validSide.lowerBound)…\(Self.validSide.upperBound) px")
         }

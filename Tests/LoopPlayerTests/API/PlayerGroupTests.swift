@@ -116,7 +116,9 @@ final class PlayerGroupTests: XCTestCase {
         XCTAssertEqual(findings.withLock { $0 }, [])
         XCTAssertEqual(outcomes, [.quit, .quit, .quit], "each ended by its window's close or by stop()")
         for player in players { XCTAssertGreaterThan(player.statistics.framesPresented, 20) }
-        XCTAssertEqual(players.map(\.statistics.framesDropped), [0, 0, 0])
+        // None in the benchmark (docs/benchmarks.md); a loaded machine or a sanitizer may drop one or
+        // two, e.g. around the resize. A loop that starved a player would drop dozens.
+        for player in players { XCTAssertLessThan(player.statistics.framesDropped, 5) }
     }
 
     /// An exclusive group spans the players of one loop; a player that cannot start fails alone; the

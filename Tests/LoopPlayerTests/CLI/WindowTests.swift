@@ -149,4 +149,26 @@ final class WindowTests: XCTestCase {
         XCTAssertEqual(Signal.peak(samples[muted..<mutedEnd]), 0, "muted")
         XCTAssertEqual(Signal.frequency(samples[german..<germanEnd]), 1000, accuracy: 10, "the next track")
     }
+
+    /// `--pip --pip-size 240x135` opens the mini window beside the main one; headless, `--pip` is said
+    /// on stderr and playback goes on; a silly size is a usage error.
+    func testPipFlagOpensTheMiniWindow() throws {
+        let display = try VirtualDisplay()
+        let title = "lptest-cli-pip"
+        let player = try LoopplayTool.start(["--source", TestMedia.loopClip(), "--loop", "--title", title, "--window-size", "480x270",
+                                             "--pip", "--pip-size", "240x135"],
+                                            environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
+        defer { if player.process.isRunning { player.process.terminate() }; player.process.waitUntilExit() }
+        XCTAssertNotNil(try display.window(titled: title))
+        let mini = try XCTUnwrap(try display.window(titled: "\(title) (picture in picture)"), "the mini window")
+        XCTAssertEqual(mini.width, 240)
+        XCTAssertEqual(mini.height, 135)
+
+        let headless = try LoopplayTool.run(["--source", TestMedia.loopClip(), "--headless", "--untimed", "--duration", "1", "--pip"])
+        XCTAssertEqual(headless.status, 0, headless.stderr)
+        XCTAssertTrue(headless.stderr.contains("picture-in-picture is not available: the player has no window"), headless.stderr)
+        let silly = try LoopplayTool.run(["--source", TestMedia.loopClip(), "--headless", "--pip-size", "8x8"])
+        XCTAssertEqual(silly.status, 64, silly.stderr)
+    }
 }
+
