@@ -115,7 +115,7 @@ final class WindowOutput: PlayerOutput {
         let geometry = scene.frame?.geometry ?? VideoGeometry(width: size.width, height: size.height)
         let layout = VideoLayout(geometry: geometry, gravity: scene.gravity, areaWidth: Double(size.width),
                                  areaHeight: Double(size.height))
-        video.draw(scene, layout: layout, window: window)
+        if !mainHidden { video.draw(scene, layout: layout, window: window) }  // nobody sees a hidden one
         pictureInPicture?.present(scene, layout: layout, area: size)
     }
 
@@ -123,14 +123,25 @@ final class WindowOutput: PlayerOutput {
         guard !closed, pictureInPicture == nil else { return }
         let size = area ?? PixelSize(width: 16, height: 9)
         pictureInPicture = try PictureInPictureWindow(placement: placement, mainWindow: window, area: size, inbox: inbox)
+        if placement.hidesMainWindow {
+            SDL_HideWindow(window)
+            mainHidden = true
+        }
         logger.debug("picture-in-picture window \(placement.width)x\(placement.height.map(String.init) ?? "auto")")
     }
 
     func closePictureInPicture() -> Bool {
         guard pictureInPicture != nil else { return false }
         pictureInPicture = nil
+        if mainHidden {
+            SDL_ShowWindow(window)
+            mainHidden = false
+        }
         return true
     }
+
+    /// The main window is hidden while the mini window shows (`PictureInPicture.hidesMainWindow`).
+    private var mainHidden = false
 
     var showsPictureInPicture: Bool { pictureInPicture != nil }
 

@@ -190,12 +190,17 @@ public struct PictureInPicture: Setting, Equatable {
     /// area of the main window's display.
     public var x: Int?
     public var y: Int?
+    /// The main window hides while the mini window shows (a mini player); closing the mini window
+    /// brings it back.
+    public var hidesMainWindow: Bool
 
-    public init(width: Int = defaultWidth, height: Int? = nil, x: Int? = nil, y: Int? = nil) {
+    public init(width: Int = defaultWidth, height: Int? = nil, x: Int? = nil, y: Int? = nil,
+                hidesMainWindow: Bool = false) {
         self.width = width
         self.height = height
         self.x = x
         self.y = y
+        self.hidesMainWindow = hidesMainWindow
     }
 
     public func apply(to settings: inout VideoSettings) { settings.pictureInPicture = self }

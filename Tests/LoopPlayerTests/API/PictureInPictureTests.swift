@@ -130,6 +130,50 @@ final class PictureInPictureTests: XCTestCase {
 
     /// Without a window (headless) or without the setting, startPiP is a `notSupportedPiP` error event
     /// saying which; a mini window of a silly size is an invalid setting.
+    /// A mini player: with `hidesMainWindow` the main window is unmapped while the mini window shows
+    /// the picture, and comes back (showing it again) when the mini window closes.
+    func testMiniPlayerHidesTheMainWindowUntilItCloses() throws {
+        let display = try SharedDisplay.display
+        SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11")
+        let clip = try halves()
+        let player = ExtVideoPlayer {
+            VideoSettings {
+                SourceName(clip); Loop()
+                PictureInPicture(width: 240, height: 135, x: 800, y: 400, hidesMainWindow: true)
+            }
+        }
+        let title = "lptest-mini-player"
+        let miniTitle = "\(title) (picture in picture)"
+        let findings = Mutex<[String]>([])
+        @Sendable func note(_ finding: String) { findings.withLock { $0.append(finding) } }
+        @Sendable func mapState(_ name: String) -> String {
+            let info = (try? TestMedia.run("xwininfo", ["-display", display.name, "-name", name]))?.output ?? ""
+            return info.split(separator: "\n").first { $0.contains("Map State") }.map(String.init) ?? "none"
+        }
+        let observer = Thread {
+            defer { player.stop() }
+            guard (try? display.window(titled: title)) != nil, waitFor({ player.state == .playing }) else {
+                return note("the main window did not play")
+            }
+            player.send(.startPiP)
+            guard let mini = try? display.window(titled: miniTitle) else { return note("no mini window") }
+            if !waitFor({ mapState(title).contains("IsUnMapped") }) { note("main window still shown: \(mapState(title))") }
+            usleep(300_000)
+            guard let small = try? display.capture(x: mini.x, y: mini.y, width: 240, height: 135) else { return note("no capture") }
+            let left = small[(67 * 240 + 60) * 3..<(67 * 240 + 60) * 3 + 3].map(Int.init)
+            if zip(left, [255, 0, 0]).contains(where: { abs($0 - $1) > 50 }) { note("mini window's red half: \(left)") }
+            player.send(.stopPiP)
+            guard let main = try? display.window(titled: title) else { return note("the main window did not come back") }
+            usleep(300_000)
+            guard let big = try? display.capture(x: main.x, y: main.y, width: 480, height: 270) else { return note("no capture") }
+            let right = big[(135 * 480 + 360) * 3..<(135 * 480 + 360) * 3 + 3].map(Int.init)
+            if zip(right, [0, 0, 255]).contains(where: { abs($0 - $1) > 50 }) { note("main window's blue half: \(right)") }
+        }
+        observer.start()
+        XCTAssertEqual(player.run(window: WindowOptions(title: title, size: (480, 270), position: (0, 0))), .quit)
+        XCTAssertEqual(findings.withLock { $0 }, [])
+    }
+
     func testStartPiPIsRefusedWithoutAWindowOrWithoutTheSetting() throws {
         let clip = try TestMedia.loopClip()
         for (enabled, reason) in [(true, "no window"), (false, "PictureInPicture() setting")] {
