@@ -164,17 +164,22 @@ extension PlaybackEngine {
         retired = nil
     }
 
-    /// A new source or the end: the switch before it needs no settling.
+    /// A new source or the end: the switch before it needs no settling; everything stops now.
     func forgetSwitch() {
         switchSettlesAt = nil
         stopRetiredItem()
+        retirer.finish()
     }
 
-    /// After a switch, once its frame is out: the old item stops and the playlist queues the next.
+    /// After a switch, once its frame is out: the old item stops (on the retirer's thread) and the
+    /// playlist queues the next.
     func settleSwitchIfDue() {
         guard let settlesAt = switchSettlesAt, clock.now >= settlesAt else { return }
         switchSettlesAt = nil
-        stopRetiredItem()
+        if let retired {
+            retirer.retire(retired.pipeline)
+            self.retired = nil
+        }
         onSwitchSettled?()
     }
 

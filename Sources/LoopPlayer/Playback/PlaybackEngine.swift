@@ -84,6 +84,8 @@ public final class PlaybackEngine {
     var switchSettlesAt: Double?
     /// The switch settled (the playlist queues the item after the new one).
     var onSwitchSettled: (() -> Void)?
+    /// Stops replaced items off this thread.
+    let retirer = PipelineRetirer()
     /// The queued item was dropped by the engine (a seek in the current item after it lent its
     /// sound device): the playlist queues it again.
     var onQueueDropped: (() -> Void)?

@@ -105,7 +105,8 @@ final class PlaylistSoundEdgeTests: XCTestCase {
 }
 
 /// Items whose sound needs another device (another rate): the next item opens its own, and the
-/// device before it closes once the switch settled.
+/// device before it closes once the switch settled, off the engine's thread (closing it there made
+/// the next frame 47 ms late: a drop at every such switch).
 final class PlaylistDeviceFormatTests: XCTestCase {
     func testAnotherSampleRateOpensItsOwnDevice() throws {
         let at48 = try AudioTestMedia.sine(codec: "aac")
@@ -124,6 +125,7 @@ final class PlaylistDeviceFormatTests: XCTestCase {
         engine.queueNext(.file(at44))
         XCTAssertEqual(engine.run(), .finished)
         XCTAssertEqual(rates, [48_000, 44_100], "each item plays into a device of its own rate")
-        XCTAssertEqual(engine.statistics.framesPresented + engine.statistics.framesDropped, 57 + 30, "dropped \(engine.statistics.framesDropped)")
+        XCTAssertEqual(engine.statistics.framesPresented, 57 + 30)
+        XCTAssertEqual(engine.statistics.framesDropped, 0, "closing the old device stalled the new item's frames")
     }
 }

@@ -1,0 +1,30 @@
+/// Stops the pipelines playlist switches replaced, on a thread of its own: joining a pipeline's
+/// threads and closing its sound device takes tens of milliseconds (SDL joins its audio thread),
+/// which on the engine's thread delayed the next item's second frame past its time (measured: 47 ms
+/// late, dropped, at every switch to an item with a device of its own). Engine thread only; the
+/// pipelines themselves are `Sendable`.
+final class PipelineRetirer {
+    private var queue = BoundedQueue<MediaPipeline>(maxCount: 16)
+    private var worker: WorkerThread?
+
+    /// Stops `pipeline` soon, off this thread (at once here if the retirer has finished).
+    func retire(_ pipeline: MediaPipeline) {
+        if worker == nil {
+            worker = WorkerThread(name: "lp-retire") { [queue] in
+                while let pipeline = queue.pop() { pipeline.stop() }
+            }
+        }
+        if queue.push(pipeline) != .queued { pipeline.stop() }
+    }
+
+    /// Stops what is still queued and ends the thread (a later `retire` starts another).
+    func finish() {
+        guard let worker else { return }
+        queue.close()  // what is still queued is released: a pipeline stops in its deinit
+        worker.join()
+        self.worker = nil
+        queue = BoundedQueue<MediaPipeline>(maxCount: 16)
+    }
+
+    deinit { finish() }
+}
