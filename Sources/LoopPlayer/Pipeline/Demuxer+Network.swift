@@ -21,37 +21,6 @@ enum NetworkReading {
     }
 }
 
-/// A progressive network source (mp4 over http) on the demux thread: what was delivered, so a
-/// reopened input continues exactly after it.
-final class ProgressiveReading {
-    /// The last packet delivered per stream in this pass (dts, else pts; the stream's time base).
-    private(set) var lastTimestamps: [Int32: Int64] = [:]
-    /// After a reopen: packets at or before these were delivered already and are dropped.
-    var skipThrough: [Int32: Int64]?
-    /// When the last packet arrived (monotonic): a failure is counted from there.
-    var lastProgress = MonotonicCondition.now
-
-    /// A new pass or a seek: timestamps start over.
-    func reset() {
-        lastTimestamps.removeAll()
-        skipThrough = nil
-    }
-
-    /// Records `packet`, or says it repeats what was delivered before a reopen (drop it).
-    func admit(_ packet: UnsafeMutablePointer<AVPacket>) -> Bool {
-        let index = packet.pointee.stream_index
-        let stamp = packet.pointee.dts != noTimestamp ? packet.pointee.dts : packet.pointee.pts
-        if var skip = skipThrough, let limit = skip[index] {
-            if stamp != noTimestamp && stamp <= limit { return false }
-            skip[index] = nil
-            skipThrough = skip.isEmpty ? nil : skip
-        }
-        if stamp != noTimestamp { lastTimestamps[index] = stamp }
-        lastProgress = MonotonicCondition.now
-        return true
-    }
-}
-
 /// An HLS source on the demux thread: the session, the stream being read, and what keeps packets
 /// of successive containers on one timeline (the first container's time bases, codec extradata
 /// sent in line when a variant's differs, packets of the next pass waiting for its first picture).
@@ -147,9 +116,6 @@ extension Demuxer {
         case failed
     }
 
-    /// Protocols and network behaviour for FFmpeg's own opens of this source.
-    var access: InputAccess { InputAccess.forSource(plan.kind, options: plan.network) }
-
     private var initialAudioChoice: AudioTrackChoice { soundWanted ? audioChoice : .none }
 
     func fatal(_ error: PlayerError, _ reading: inout Reading) {
@@ -181,50 +147,13 @@ extension Demuxer {
         }
     }
 
-    /// FFmpeg's http with the remote whitelist; transient failures (no server, 5xx, a stall) are
-    /// tried again with backoff until the give-up time. A resource that turns out to be a playlist
-    /// goes to our HLS client.
+    /// A progressive source, opened by the recovery (retried); one that turns out to be a
+    /// playlist goes to our HLS client.
     private func openProgressive() throws(PlayerError) -> (MediaInput, NetworkReading) {
-        let since = MonotonicCondition.now
-        var attempt = 0
-        while true {
-            interrupt.setDeadline(since + plan.network.timeout + 1)
-            do {
-                let input = try MediaInput.open(location, interrupt: interrupt, audio: initialAudioChoice, access: access)
-                interrupt.setDeadline(nil)
-                return (input, .progressive(ProgressiveReading()))
-            } catch {
-                interrupt.setDeadline(nil)
-                if case let .unreadableMedia(_, cause) = error.error, cause.code == FFmpegError.invalidData,
-                   plan.kind == .remote, looksLikePlaylist(plan.url) {
-                    return try openHLS(plan.url, kind: .remote)
-                }
-                attempt += 1
-                guard error.isTransient, !abort.isRaised, let pause = backoff(attempt: attempt, since: since) else { throw error.error }
-                logger.info("\(location): open failed (\(error.error.description)); trying again in \(pause) s")
-                guard abort.sleep(until: MonotonicCondition.now + pause) else { throw error.error }
-            }
+        switch try recovery.open(audio: initialAudioChoice) {
+        case let .input(input): return (input, .progressive(ProgressiveReading()))
+        case .playlist: return try openHLS(plan.url, kind: .remote)
         }
-    }
-
-    /// The first bytes of `url` start an HLS playlist (a playlist without its extension).
-    private func looksLikePlaylist(_ url: URL) -> Bool {
-        var head: [UInt8] = []
-        let fetcher = HTTPFetcher(options: plan.network.fetchOptions)
-        _ = try? fetcher.fetch(url, timeout: plan.network.effectiveStallTimeout, abort: abort) { chunk in
-            head += chunk.prefix(16 - head.count)
-            return head.count < 10
-        }
-        let text = String(decoding: head.drop { $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }, as: UTF8.self)
-        return text.hasPrefix("#EXTM3U")
-    }
-
-    /// The pause before attempt `attempt` (0.25, 0.5, 1, then 2 s; the last one at the give-up
-    /// time), or nil once the give-up time counted from `since` has passed.
-    func backoff(attempt: Int, since: Double) -> Double? {
-        let left = plan.network.timeout - (MonotonicCondition.now - since)
-        guard left > 0 else { return nil }
-        return min(2.0, 0.25 * pow(2, Double(min(max(attempt, 1) - 1, 4))), left)
     }
 
     /// Our HLS client: the playlists (retried), a stream from the start, its first container.
@@ -262,7 +191,7 @@ extension Demuxer {
     /// A network read may not outlast the give-up time (FFmpeg's own reconnects, a stall).
     func armReadDeadline(_ reading: Reading) {
         guard case .progressive = reading.network else { return }
-        interrupt.setDeadline(MonotonicCondition.now + plan.network.timeout)
+        recovery.armReadDeadline()
     }
 
     /// `av_read_frame` failed with `status`: the end of the input, or a network failure to recover
@@ -272,64 +201,29 @@ extension Demuxer {
         case .local:
             return .endOfInput
         case let .progressive(progressive):
-            guard connectionLost(status, reading.input) else { return .endOfInput }
+            guard recovery.connectionLost(status, reading.input) else { return .endOfInput }
             return reconnect(progressive, &reading) ? .resumed : .failed
         case let .hls(hls):
             return hlsReadFailed(status, hls, &reading)
         }
     }
 
-    /// A progressive source's read ended because the network failed, not because the media did: an
-    /// error, an interrupted read, or an end before the resource's announced size.
-    private func connectionLost(_ status: Int32, _ input: MediaInput) -> Bool {
-        if interrupt.deadlinePassed { return true }
-        if status != FFmpegError.endOfFile { return InputAccess.isNetworkFailure(status) }
-        guard let io = input.ioState else { return false }
-        if io.error < 0 && io.error != FFmpegError.endOfFile { return true }
-        return io.eofReached && io.size > 0 && io.position < io.size
-    }
-
-    /// Opens the source again after a lost connection, with backoff, until the give-up time
-    /// counted from the last packet; then continues exactly after the last packet delivered (the
-    /// new input seeks to the keyframe before it and what was delivered is skipped), so the
-    /// decoders see an unbroken sequence. False after a fatal failure (reported).
-    func reconnect(_ progressive: ProgressiveReading, _ reading: inout Reading) -> Bool {
-        let since = progressive.lastProgress
-        var attempt = 0
-        var lastError = PlayerError.networkError(url: location.description, reason: "the connection was lost")
-        logger.notice("\(location): the connection was lost; reconnecting")
-        while !abort.isRaised {
-            attempt += 1
-            guard let pause = backoff(attempt: attempt, since: since) else { break }
-            guard abort.sleep(until: MonotonicCondition.now + pause) else { return false }
-            interrupt.setDeadline(since + plan.network.timeout + 1)
-            let current = reading.input
-            let choice = current.audioTrack.map { AudioTrackChoice.number($0.number) } ?? AudioTrackChoice.none
-            do {
-                let input = try MediaInput.open(location, interrupt: interrupt, audio: choice, access: access)
-                interrupt.setDeadline(nil)
-                guard input.video.codecName == current.video.codecName, input.video.width == current.video.width,
-                      input.video.height == current.video.height else {
-                    fatal(.networkError(url: location.description, reason: "the media changed while reconnecting"), &reading)
-                    return false
-                }
-                if let resume = progressive.lastTimestamps[input.timelineStream.pointee.index] {
-                    _ = input.seek(toTimestamp: resume)
-                    progressive.skipThrough = progressive.lastTimestamps
-                }
-                reading.input = input
-                progressive.lastProgress = MonotonicCondition.now
-                logger.notice("\(location): reconnected after \(attempt) attempt(s), \(String(format: "%.2f", MonotonicCondition.now - since)) s")
-                return true
-            } catch {
-                interrupt.setDeadline(nil)
-                lastError = error.error
-                guard error.isTransient else { break }
-            }
+    /// Reconnects a lost progressive source (see `ProgressiveRecovery.reconnect`). False after a
+    /// fatal failure (reported) or a stop.
+    private func reconnect(_ progressive: ProgressiveReading, _ reading: inout Reading) -> Bool {
+        switch recovery.reconnect(progressive, replacing: reading.input) {
+        case let .resumed(input):
+            reading.input = input
+            return true
+        case let .mediaChanged(error):
+            fatal(error, &reading)
+            return false
+        case let .gaveUp(error):
+            failAfterPlayingWhatWasRead(error, &reading)
+            return false
+        case .stopped:
+            return false
         }
-        if abort.isRaised { return false }
-        failAfterPlayingWhatWasRead(lastError, &reading)
-        return false
     }
 
     private func hlsReadFailed(_ status: Int32, _ hls: HLSReading, _ reading: inout Reading) -> ReadOutcome {

@@ -29,6 +29,8 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
     let abort: AbortFlag
     /// FFmpeg's interrupt callback: the abort flag and the give-up deadline of network reads.
     let interrupt: InputInterrupt
+    /// Opens a progressive network source and reconnects it after a lost connection.
+    let recovery: ProgressiveRecovery
     let video: BoundedQueue<StageMessage>
     let audio: BoundedQueue<StageMessage>
     private let subtitles: BoundedQueue<StageMessage>
@@ -41,6 +43,8 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
          subtitles: BoundedQueue<StageMessage>, subtitleLibrary: SubtitleLibrary, launcher: Launcher) {
         self.plan = plan
         interrupt = InputInterrupt(abort: abort)
+        recovery = ProgressiveRecovery(location: plan.location, url: plan.url, kind: plan.kind, network: plan.network,
+                                       interrupt: interrupt, abort: abort)
         self.audioChoice = audioChoice
         self.soundWanted = soundWanted
         self.soundEndsWithPicture = soundEndsWithPicture
@@ -336,7 +340,7 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
     func reopen(_ reading: inout Reading) -> Bool {
         let current = reading.input
         let choice = current.audioTrack.map { AudioTrackChoice.number($0.number) } ?? AudioTrackChoice.none
-        guard let reopened = try? MediaInput.open(location, interrupt: interrupt, audio: choice, access: access),
+        guard let reopened = try? MediaInput.open(location, interrupt: interrupt, audio: choice, access: recovery.access),
               reopened.video.codecName == current.video.codecName, reopened.video.width == current.video.width,
               reopened.video.height == current.video.height else { return false }
         reading.input = reopened

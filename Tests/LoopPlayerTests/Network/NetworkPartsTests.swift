@@ -119,7 +119,7 @@ final class NetworkPartsTests: XCTestCase {
         guard case let .media(playlist) = try HLSPlaylist.parse(text, url: URL(string: "http://x/live.m3u8")!) else {
             return XCTFail("not a media playlist")
         }
-        let media = HLSSession.Media(playlist, at: 0)
+        let media = HLSMediaTimeline(playlist, at: 0)
         XCTAssertEqual(media.duration, 11.5)
         XCTAssertEqual(media.index(startingAt: 0), 0)
         XCTAssertEqual(media.index(startingAt: 4), 2)
@@ -131,9 +131,53 @@ final class NetworkPartsTests: XCTestCase {
         XCTAssertEqual(media.index(containing: 100), 5)
         XCTAssertEqual(media.liveStartSequence, 42, "at least three target durations (6 s) before the end")
         XCTAssertEqual(HLSSession.containerFormat(of: playlist.segments[0]), "mpegts")
-        XCTAssertTrue(HLSSession.isAudioOnly(["mp4a.40.2"]))
-        XCTAssertFalse(HLSSession.isAudioOnly(["avc1.64001f", "mp4a.40.2"]))
-        XCTAssertFalse(HLSSession.isAudioOnly([]))
+        XCTAssertTrue(HLSJudgedPlaylistLoader.isAudioOnly(["mp4a.40.2"]))
+        XCTAssertFalse(HLSJudgedPlaylistLoader.isAudioOnly(["avc1.64001f", "mp4a.40.2"]))
+        XCTAssertFalse(HLSJudgedPlaylistLoader.isAudioOnly([]))
+    }
+
+    /// The schedule's state: VOD segments by time with the wrap to the next pass (a new container)
+    /// or the end, live segments from the edge, and the seconds fetched ahead of the picture.
+    func testSegmentScheduleAndLiveReloadTimes() throws {
+        let text = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:40\n"
+            + (0..<3).map { "#EXTINF:2.0,\ns\($0).ts\n" }.joined()
+        guard case let .media(playlist) = try HLSPlaylist.parse(text, url: URL(string: "http://x/live.m3u8")!) else {
+            return XCTFail("not a media playlist")
+        }
+        let media = HLSMediaTimeline(playlist, at: 100)
+        var schedule = HLSSegmentSchedule()
+        schedule.restart(live: false, at: 2, pass: 0)
+        let named = (0..<3).compactMap { schedule.nextVOD(in: media, variant: 1, streamIndex: $0, looping: true) }
+        XCTAssertEqual(named.map(\.sequenceNumber), [41, 42, 40], "from the segment at 2 s, then the next pass")
+        XCTAssertEqual(named.map(\.pass), [0, 0, 1])
+        XCTAssertEqual(named.map(\.restartsContainer), [false, false, true])
+        XCTAssertNotNil(schedule.nextVOD(in: media, variant: 1, streamIndex: 3, looping: true), "looping: it goes on")
+        schedule.restart(live: false, at: 4, pass: 0)
+        XCTAssertEqual(schedule.nextVOD(in: media, variant: 0, streamIndex: 0, looping: false)?.sequenceNumber, 42)
+        XCTAssertNil(schedule.nextVOD(in: media, variant: 0, streamIndex: 1, looping: false), "not looping: the end")
+
+        schedule.restart(live: true, at: 0, pass: 0)
+        guard case let .segment(edge) = schedule.nextLive(in: media, variant: 0) else { return XCTFail("no live segment") }
+        XCTAssertEqual(edge.sequenceNumber, 40, "three target durations before the end")
+        XCTAssertFalse(edge.cacheable)
+        _ = schedule.nextLive(in: media, variant: 0)
+        _ = schedule.nextLive(in: media, variant: 0)
+        guard case .notListedYet = schedule.nextLive(in: media, variant: 0) else { return XCTFail("past the list") }
+
+        schedule.noteDelivered(index: 0, duration: 2)
+        schedule.noteDelivered(index: 1, duration: 2)
+        XCTAssertEqual(schedule.bufferSeconds(presented: nil), 4)
+        schedule.noteDemuxed(time: 3, segmentIndex: 0)
+        XCTAssertEqual(schedule.bufferSeconds(presented: 1), 4, "2 s read beyond the picture + segment 1")
+
+        XCTAssertEqual(media.reloadTime, 102, "a target duration after the load")
+        let same = media.reloaded(with: playlist, at: 102)
+        XCTAssertTrue(same.unchanged)
+        XCTAssertEqual(same.changedAt, 100, "nothing new: it has not changed since the first load")
+        XCTAssertEqual(same.reloadTime, 103, "half a target duration after a reload that brought nothing")
+        let failed = same.failedReload(.liveStalled(url: "x", seconds: 1), at: 103)
+        XCTAssertNotNil(failed.reloadError)
+        XCTAssertEqual(failed.reloadTime, 104)
     }
 
     /// loopplay's `--hls-bitrate` words, and the settings' validation.

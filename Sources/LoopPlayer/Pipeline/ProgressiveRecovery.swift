@@ -1,0 +1,170 @@
+import CFFmpeg
+import FFmpegSupport
+import Foundation
+
+/// Keeps a progressive network source (mp4 over http) open on the demux thread: the first open and
+/// every reconnect are tried again with backoff while the failure is transient, until the give-up
+/// time; a read that ended because the network failed is told apart from the media's end. It
+/// reports what happened; the demuxer decides what the stream sees.
+struct ProgressiveRecovery {
+    /// How a first open ended when it did not fail.
+    enum Opened {
+        case input(MediaInput)
+        /// Not media FFmpeg can read, but an HLS playlist (one without its extension).
+        case playlist
+    }
+
+    /// How a reconnect ended.
+    enum Reconnection {
+        /// Reading continues on `input`, exactly after the last packet delivered.
+        case resumed(MediaInput)
+        /// The source came back as other media: fail now.
+        case mediaChanged(PlayerError)
+        /// The give-up time passed or the failure is not transient: what was read plays first.
+        case gaveUp(PlayerError)
+        /// The pipeline stopped meanwhile.
+        case stopped
+    }
+
+    let location: MediaLocation
+    let url: URL
+    let kind: SourceKind
+    let network: NetworkOptions
+    let interrupt: InputInterrupt
+    let abort: AbortFlag
+
+    /// Protocols and network behaviour for FFmpeg's own opens of this source.
+    var access: InputAccess { InputAccess.forSource(kind, options: network) }
+
+    /// FFmpeg's http with the remote whitelist; transient failures (no server, 5xx, a stall) are
+    /// tried again with backoff until the give-up time. A resource that turns out to be a playlist
+    /// is said so (it goes to our HLS client).
+    func open(audio choice: AudioTrackChoice) throws(PlayerError) -> Opened {
+        let since = MonotonicCondition.now
+        var attempt = 0
+        while true {
+            interrupt.setDeadline(since + network.timeout + 1)
+            do {
+                let input = try MediaInput.open(location, interrupt: interrupt, audio: choice, access: access)
+                interrupt.setDeadline(nil)
+                return .input(input)
+            } catch {
+                interrupt.setDeadline(nil)
+                if case let .unreadableMedia(_, cause) = error.error, cause.code == FFmpegError.invalidData,
+                   kind == .remote, looksLikePlaylist(url) {
+                    return .playlist
+                }
+                attempt += 1
+                guard error.isTransient, !abort.isRaised, let pause = backoff(attempt: attempt, since: since) else { throw error.error }
+                logger.info("\(location): open failed (\(error.error.description)); trying again in \(pause) s")
+                guard abort.sleep(until: MonotonicCondition.now + pause) else { throw error.error }
+            }
+        }
+    }
+
+    /// A network read may not outlast the give-up time (FFmpeg's own reconnects, a stall).
+    func armReadDeadline() {
+        interrupt.setDeadline(MonotonicCondition.now + network.timeout)
+    }
+
+    /// A read ended because the network failed, not because the media did: an error, an
+    /// interrupted read, or an end before the resource's announced size.
+    func connectionLost(_ status: Int32, _ input: MediaInput) -> Bool {
+        if interrupt.deadlinePassed { return true }
+        if status != FFmpegError.endOfFile { return InputAccess.isNetworkFailure(status) }
+        guard let io = input.ioState else { return false }
+        if io.error < 0 && io.error != FFmpegError.endOfFile { return true }
+        return io.eofReached && io.size > 0 && io.position < io.size
+    }
+
+    /// Opens the source again after a lost connection, with backoff, until the give-up time
+    /// counted from the last packet; then continues exactly after the last packet delivered (the
+    /// new input seeks to the keyframe before it and what was delivered is skipped), so the
+    /// decoders see an unbroken sequence.
+    func reconnect(_ progressive: ProgressiveReading, replacing current: MediaInput) -> Reconnection {
+        let since = progressive.lastProgress
+        var attempt = 0
+        var lastError = PlayerError.networkError(url: location.description, reason: "the connection was lost")
+        logger.notice("\(location): the connection was lost; reconnecting")
+        while !abort.isRaised {
+            attempt += 1
+            guard let pause = backoff(attempt: attempt, since: since) else { break }
+            guard abort.sleep(until: MonotonicCondition.now + pause) else { return .stopped }
+            interrupt.setDeadline(since + network.timeout + 1)
+            let choice = current.audioTrack.map { AudioTrackChoice.number($0.number) } ?? AudioTrackChoice.none
+            do {
+                let input = try MediaInput.open(location, interrupt: interrupt, audio: choice, access: access)
+                interrupt.setDeadline(nil)
+                guard input.video.codecName == current.video.codecName, input.video.width == current.video.width,
+                      input.video.height == current.video.height else {
+                    return .mediaChanged(.networkError(url: location.description, reason: "the media changed while reconnecting"))
+                }
+                if let resume = progressive.lastTimestamps[input.timelineStream.pointee.index] {
+                    _ = input.seek(toTimestamp: resume)
+                    progressive.skipThrough = progressive.lastTimestamps
+                }
+                progressive.lastProgress = MonotonicCondition.now
+                logger.notice("\(location): reconnected after \(attempt) attempt(s), \(String(format: "%.2f", MonotonicCondition.now - since)) s")
+                return .resumed(input)
+            } catch {
+                interrupt.setDeadline(nil)
+                lastError = error.error
+                guard error.isTransient else { break }
+            }
+        }
+        return abort.isRaised ? .stopped : .gaveUp(lastError)
+    }
+
+    // MARK: Private
+
+    /// The pause before attempt `attempt` (0.25, 0.5, 1, then 2 s; the last one at the give-up
+    /// time), or nil once the give-up time counted from `since` has passed.
+    private func backoff(attempt: Int, since: Double) -> Double? {
+        let left = network.timeout - (MonotonicCondition.now - since)
+        guard left > 0 else { return nil }
+        return min(2.0, 0.25 * pow(2, Double(min(max(attempt, 1) - 1, 4))), left)
+    }
+
+    /// The first bytes of `url` start an HLS playlist (a playlist without its extension).
+    private func looksLikePlaylist(_ url: URL) -> Bool {
+        var head: [UInt8] = []
+        let fetcher = HTTPFetcher(options: network.fetchOptions)
+        _ = try? fetcher.fetch(url, timeout: network.effectiveStallTimeout, abort: abort) { chunk in
+            head += chunk.prefix(16 - head.count)
+            return head.count < 10
+        }
+        let text = String(decoding: head.drop { $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }, as: UTF8.self)
+        return text.hasPrefix("#EXTM3U")
+    }
+}
+
+/// A progressive network source (mp4 over http) on the demux thread: what was delivered, so a
+/// reopened input continues exactly after it.
+final class ProgressiveReading {
+    /// The last packet delivered per stream in this pass (dts, else pts; the stream's time base).
+    private(set) var lastTimestamps: [Int32: Int64] = [:]
+    /// After a reopen: packets at or before these were delivered already and are dropped.
+    var skipThrough: [Int32: Int64]?
+    /// When the last packet arrived (monotonic): a failure is counted from there.
+    var lastProgress = MonotonicCondition.now
+
+    /// A new pass or a seek: timestamps start over.
+    func reset() {
+        lastTimestamps.removeAll()
+        skipThrough = nil
+    }
+
+    /// Records `packet`, or says it repeats what was delivered before a reopen (drop it).
+    func admit(_ packet: UnsafeMutablePointer<AVPacket>) -> Bool {
+        let index = packet.pointee.stream_index
+        let stamp = packet.pointee.dts != noTimestamp ? packet.pointee.dts : packet.pointee.pts
+        if var skip = skipThrough, let limit = skip[index] {
+            if stamp != noTimestamp && stamp <= limit { return false }
+            skip[index] = nil
+            skipThrough = skip.isEmpty ? nil : skip
+        }
+        if stamp != noTimestamp { lastTimestamps[index] = stamp }
+        lastProgress = MonotonicCondition.now
+        return true
+    }
+}
