@@ -5,7 +5,7 @@ import XCTest
 
 /// HTTP and HLS sources from a real HTTP server on loopback (Python's http.server).
 final class NetworkSourceTests: XCTestCase {
-    private var server: Process?
+    private var server: LoopbackHTTPServer?
     private var port = 0
 
     override func setUpWithError() throws {
@@ -25,31 +25,11 @@ final class NetworkSourceTests: XCTestCase {
                                                       "-movflags", "+faststart", root.appendingPathComponent("clip.mp4").path])
             XCTAssertEqual(copied.status, 0, copied.output)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", root.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        server = process
-        // "Serving HTTP on 127.0.0.1 port 41234 (http://127.0.0.1:41234/) ..."
-        var text = ""
-        while !text.contains("\n") {
-            let chunk = pipe.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        guard let range = text.range(of: "port "), let number = Int(text[range.upperBound...].prefix { $0.isNumber }) else {
-            throw requirementMissing("http.server did not start: \(text)")
-        }
-        port = number
+        server = try LoopbackHTTPServer(root: root)
+        port = server?.port ?? 0
     }
 
-    override func tearDown() {
-        server?.terminate()
-        server?.waitUntilExit()
-    }
+    override func tearDown() { server = nil }
 
     func testHLSPlaylistLoopsSeamlessly() throws {
         let record = try playUntimed("http://127.0.0.1:\(port)/hls/index.m3u8", looping: true, stop: StopCondition(loops: 3, exitAtEnd: true))
@@ -78,7 +58,7 @@ final class NetworkSourceTests: XCTestCase {
 
     /// A server slower than the video's bitrate: the player reports buffering, then plays on.
     func testSlowServerReportsBuffering() throws {
-        let root = TestMedia.directory.appendingPathComponent("http-root").path
+        let root = TestMedia.directory.appendingPathComponent("http-root")
         // Python's http.server with every response sent in 2 KiB pieces, 0.1 s apart (20 KiB/s,
         // while the clip needs about 35 KiB/s).
         let script = """
@@ -94,21 +74,9 @@ final class NetworkSourceTests: XCTestCase {
         print("port", server.server_address[1], flush=True)
         server.serve_forever()
         """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-u", "-c", script, root]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { process.terminate(); process.waitUntilExit() }
-        var line = ""
-        while !line.contains("\n") {
-            let chunk = pipe.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line += String(decoding: chunk, as: UTF8.self)
-        }
-        let slowPort = try XCTUnwrap(Int(line.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""), line)
+        let slow = try LoopbackHTTPServer(root: root, script: script)
+        let slowPort = slow.port
+        defer { withExtendedLifetime(slow) {} }  // serving until the end of the test
 
         let player = ExtVideoPlayer { VideoSettings { SourceName("http://127.0.0.1:\(slowPort)/clip.mp4"); Events([.waitingToPlayAtSpecifiedRate, .playing]) } }
         let states = Mutex<[PlaybackEngine.State]>([])

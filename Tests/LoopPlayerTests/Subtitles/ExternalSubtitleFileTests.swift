@@ -177,7 +177,7 @@ final class ExternalSubtitleFileTests: XCTestCase {
     }
 
     func testOverHTTP() throws {
-        let server = try HTTPFolderServer(root: SubtitleTestMedia.directory)
+        let server = try LoopbackHTTPServer(root: SubtitleTestMedia.directory)
         _ = try SubtitleTestMedia.srtFile()
         let file = try ExternalSubtitleFile(source: "http://127.0.0.1:\(server.port)/sample.en.srt", allowedProtocols: "http,tcp")
         XCTAssertEqual(file.cues.map(\.plainText), ["Hello world", "Second line", "Line one\nLine two"])
@@ -244,35 +244,4 @@ final class SilentServer {
     }
 
     deinit { close(socket) }
-}
-
-/// Python's http.server on loopback, serving a folder.
-final class HTTPFolderServer {
-    let port: Int
-    private let process = Process()
-
-    init(root: URL) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", root.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var text = ""
-        while !text.contains("\n") {
-            let chunk = pipe.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        guard let range = text.range(of: "port "), let number = Int(text[range.upperBound...].prefix { $0.isNumber }) else {
-            process.terminate()
-            throw requirementMissing("http.server did not start: \(text)")
-        }
-        port = number
-    }
-
-    deinit {
-        process.terminate()
-        process.waitUntilExit()
-    }
 }

@@ -1,14 +1,16 @@
 import Foundation
 
 /// Python's http.server (threading) serving `root` on 127.0.0.1 at a free port, for the lifetime of
-/// this object.
+/// this object. `script` is a server of the test's own instead (run with `root` as its argument;
+/// it prints `port N` once it listens).
 final class LoopbackHTTPServer {
     let port: Int
     private let process = Process()
 
-    init(root: URL) throws {
+    init(root: URL, script: String? = nil) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", root.path]
+        process.arguments = script.map { ["python3", "-u", "-c", $0, root.path] }
+            ?? ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", root.path]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
