@@ -32,7 +32,7 @@ struct HTTPFetchOptions: Sendable {
 /// ```
 /// Blocking: call it on a worker thread. Only http and https are opened (`protocol_whitelist`),
 /// and only URLs the policy allows; a redirect to anywhere else is refused before the body is read.
-final class HTTPFetcher: Sendable {
+final class HTTPFetcher: BodyFetcher {
     let options: HTTPFetchOptions
 
     init(options: HTTPFetchOptions = HTTPFetchOptions()) {
@@ -50,18 +50,6 @@ final class HTTPFetcher: Sendable {
         var secondsToHeaders: Double
 
         var bitsPerSecond: Double { seconds > 0 ? Double(byteCount) * 8 / seconds : 0 }
-    }
-
-    /// The body of `url` (or of `range` of it), collected.
-    func fetch(_ url: URL, range: HLSByteRange? = nil, timeout: Double? = nil, abort: AbortFlag? = nil,
-               maxBytes: Int? = nil) throws(FetchError) -> (bytes: [UInt8], transfer: Transfer) {
-        var bytes: [UInt8] = []
-        if let range { bytes.reserveCapacity(range.length) }
-        let transfer = try fetch(url, range: range, timeout: timeout, abort: abort, maxBytes: maxBytes) { chunk in
-            bytes.append(contentsOf: chunk)
-            return true
-        }
-        return (bytes, transfer)
     }
 
     /// Streams the body of `url` (or of `range` of it) to `consume` as it arrives; `consume`

@@ -1,24 +1,33 @@
 import Foundation
 
-/// Fetches what an HLS presentation names: http(s) through `HTTPFetcher`, and the files a local
-/// playlist names. The caller has judged the URL with the source policy first (a `file:` URL is
-/// only ever fetched for a local playlist, inside its folder); `HTTPFetcher` judges http(s) URLs
-/// and redirects again itself.
-struct ResourceFetcher: Sendable {
-    let http: HTTPFetcher
+/// Something that streams a resource's body (or a byte range of it) to `consume` as it arrives.
+protocol BodyFetcher: Sendable {
+    func fetch(_ url: URL, range: HLSByteRange?, resumeAt skipped: Int, timeout: Double?, abort: AbortFlag?,
+               maxBytes: Int?, consume: (UnsafeRawBufferPointer) -> Bool) throws(FetchError) -> HTTPFetcher.Transfer
+}
 
-    init(http: HTTPFetcher) { self.http = http }
-
+extension BodyFetcher {
     /// The body of `url` (or of `range` of it), collected.
     func fetch(_ url: URL, range: HLSByteRange? = nil, timeout: Double? = nil, abort: AbortFlag? = nil,
                maxBytes: Int? = nil) throws(FetchError) -> (bytes: [UInt8], transfer: HTTPFetcher.Transfer) {
         var bytes: [UInt8] = []
-        let transfer = try fetch(url, range: range, timeout: timeout, abort: abort, maxBytes: maxBytes) { chunk in
+        if let range { bytes.reserveCapacity(range.length) }
+        let transfer = try fetch(url, range: range, resumeAt: 0, timeout: timeout, abort: abort, maxBytes: maxBytes) { chunk in
             bytes.append(contentsOf: chunk)
             return true
         }
         return (bytes, transfer)
     }
+}
+
+/// Fetches what an HLS presentation names: http(s) through `HTTPFetcher`, and the files a local
+/// playlist names. The caller has judged the URL with the source policy first (a `file:` URL is
+/// only ever fetched for a local playlist, inside its folder); `HTTPFetcher` judges http(s) URLs
+/// and redirects again itself.
+struct ResourceFetcher: BodyFetcher {
+    let http: HTTPFetcher
+
+    init(http: HTTPFetcher) { self.http = http }
 
     /// Streams the body of `url` (or of `range` of it) to `consume`, from `resumeAt` bytes in.
     func fetch(_ url: URL, range: HLSByteRange? = nil, resumeAt skipped: Int = 0, timeout: Double? = nil,
