@@ -50,10 +50,7 @@ public struct TimePublishing: Setting, Equatable {
     public func apply(to settings: inout VideoSettings) { settings.timePublishing = interval }
 
     public static func validate(_ interval: Double) throws(PlayerError) {
-        guard validRange.contains(interval) else {
-            throw .invalidSetting(name: "TimePublishing", value: "\(interval)",
-                                  reason: "expected \(validRange.lowerBound)…\(validRange.upperBound) seconds")
-        }
+        try checkRange(interval, validRange, setting: "TimePublishing", unit: "seconds")
     }
 }
 
@@ -130,10 +127,7 @@ public struct EFontSize: Setting, Equatable {
     public func apply(to settings: inout VideoSettings) { settings.errorFontSize = value }
 
     public static func validate(_ value: Float) throws(PlayerError) {
-        guard validRange.contains(value) else {
-            throw .invalidSetting(name: "EFontSize", value: "\(value)",
-                                  reason: "expected \(validRange.lowerBound)…\(validRange.upperBound) points")
-        }
+        try checkRange(value, validRange, setting: "EFontSize", unit: "points")
     }
 }
 
@@ -307,10 +301,7 @@ public struct NetworkTimeout: Setting, Equatable {
     public func apply(to settings: inout VideoSettings) { settings.networkTimeout = seconds }
 
     public static func validate(_ seconds: Double) throws(PlayerError) {
-        guard validRange.contains(seconds) else {
-            throw .invalidSetting(name: "NetworkTimeout", value: "\(seconds)",
-                                  reason: "expected \(validRange.lowerBound)…\(validRange.upperBound) seconds")
-        }
+        try checkRange(seconds, validRange, setting: "NetworkTimeout", unit: "seconds")
     }
 }
 
@@ -318,4 +309,12 @@ public struct NetworkTimeout: Setting, Equatable {
 /// ["https"], hosts: ["*.example.com"])`. A refused source fails with `sourceNotAllowed`.
 extension AllowedSources: Setting {
     public func apply(to settings: inout VideoSettings) { settings.allowedSources = self }
+}
+
+/// `invalidSetting` unless `value` is in `range` ("expected 0.5…86400.0 seconds").
+func checkRange<Value: Comparable>(_ value: Value, _ range: ClosedRange<Value>, setting: String,
+                                   unit: String) throws(PlayerError) {
+    guard range.contains(value) else {
+        throw .invalidSetting(name: setting, value: "\(value)", reason: "expected \(range.lowerBound)…\(range.upperBound) \(unit)")
+    }
 }
