@@ -8,13 +8,16 @@ final class PlaylistSoundTests: XCTestCase {
         // 1.9 s of a 440 Hz sine is 836 whole cycles: two items back to back are one unbroken sine.
         let clip = try AudioTestMedia.sine(codec: "aac")
         var queued = false
-        var devicesSeen = Set<ObjectIdentifier>()
+        // Held, so a freed device's address cannot come back as another's.
+        var devicesSeen: [AudioOutput] = []
         let capture = try AudioCapture.play(clip, looping: false, stop: StopCondition(exitAtEnd: true), during: { engine, _ in
             if !queued {
                 queued = true
                 engine.queueNext(.file(clip))
             }
-            if let device = engine.item?.pipeline.audio.output { devicesSeen.insert(ObjectIdentifier(device)) }
+            if let device = engine.item?.pipeline.audio.output, !devicesSeen.contains(where: { $0 === device }) {
+                devicesSeen.append(device)
+            }
         }, prepare: { $0.endsSoundWithPicture = true })
         XCTAssertEqual(capture.shown.count, 2 * 57, "57 frames an item")
         XCTAssertEqual(devicesSeen.count, 1, "the second item plays into the first one's device")
