@@ -69,12 +69,18 @@ public final class PlayerInset: Sendable {
     }
 
     /// Stops the inset's player and waits for its thread. Idempotent.
-    func stop() {
-        player.stop()
+    func stop() { requestStop()?.join() }
+
+    /// Asks the inset's player to stop and returns its thread, to be joined later: its engine's
+    /// close (joining a pipeline, closing a sound device) takes tens of milliseconds the host's
+    /// thread, which may drive a whole group of windows, must not spend waiting.
+    func requestStop() -> WorkerThread? {
         let thread = state.withLock { state -> WorkerThread? in
             defer { state.thread = nil; state.wakeHost = nil; state.image = nil }
             return state.thread
         }
-        thread?.join()
+        // Only a run of ours is stopped: a request left for no run would end the player's next one.
+        if thread != nil { player.stop() }
+        return thread
     }
 }

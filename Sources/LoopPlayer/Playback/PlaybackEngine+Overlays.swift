@@ -22,9 +22,12 @@ extension PlaybackEngine {
         inset.start(wakeHost: waiter.wake)
     }
 
-    /// Removes every inset and stops their players.
+    /// Removes every inset and stops their players (their threads are joined at the next removal or
+    /// when this engine closes: they stop meanwhile, without holding this thread).
     public func removeAllInsets() {
-        overlays.removeAllInsets().forEach { $0.stop() }
+        let earlier = stoppingInsets
+        stoppingInsets = overlays.removeAllInsets().compactMap { $0.requestStop() }
+        earlier.forEach { $0.join() }
         redraw()
     }
 

@@ -101,6 +101,8 @@ public final class PlaybackEngine {
     var errorCounts: [String: Int] = [:]
     /// Snapshots being written (the snapshot action); joined when the engine closes.
     var snapshotWriters: [WorkerThread] = []
+    /// The threads of inset players being stopped (`removeAllInsets`); joined when the engine closes.
+    var stoppingInsets: [WorkerThread] = []
     var isClosed = false
     /// The filters and brightness/contrast applied to every frame (kept across sources).
     public internal(set) var filters = FilterStack()
@@ -437,6 +439,8 @@ public final class PlaybackEngine {
         snapshotWriters.removeAll()
         stopPictureInPicture()  // said before the output goes
         overlays.removeAllInsets().forEach { $0.stop() }
+        stoppingInsets.forEach { $0.join() }
+        stoppingInsets.removeAll()
         output.close()
         perform(machine.handle(.close))
     }
