@@ -127,3 +127,16 @@ final class NetworkFixture {
         return done
     }
 }
+
+/// Every frame shown is whole frames (of `rate`) after the one before, never a repeat, and every
+/// step over one frame is a frame the presenter dropped as late (counted; a loaded machine), never
+/// one missing from the stream.
+func assertNoFrameLostOrRepeated(_ probe: NetworkProbe, rate: Double = 30, _ label: String = "",
+                                 file: StaticString = #filePath, line: UInt = #line) {
+    let steps = zip(probe.frames, probe.frames.dropFirst()).map { ($1.time - $0.time) * rate }
+    let odd = steps.indices.filter { abs(steps[$0] - steps[$0].rounded()) >= 0.03 || steps[$0].rounded() < 1 }
+        .map { "#\($0): \(probe.frames[$0].time) → \(probe.frames[$0 + 1].time)" }
+    XCTAssertEqual(odd, [], "\(label) no frame repeated or out of step", file: file, line: line)
+    let skipped = steps.map { max(0, Int($0.rounded()) - 1) }.reduce(0, +)
+    XCTAssertEqual(skipped, probe.engine.statistics.framesDropped, "\(label) no frame lost from the stream", file: file, line: line)
+}
