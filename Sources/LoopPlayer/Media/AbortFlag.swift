@@ -1,9 +1,12 @@
 import Synchronization
 
 /// Set once to stop a pipeline; FFmpeg's interrupt callback polls it so blocking reads return.
+/// A sleeper on it can also be nudged: woken early, without stopping, because what it waits for
+/// may have changed (the HLS fetch thread waiting for the picture to make room).
 final class AbortFlag: Sendable {
     private let raised = Atomic<Bool>(false)
-    /// Wakes `sleep(until:)` when the flag is raised.
+    private let nudges = Atomic<Int>(0)
+    /// Wakes `sleep(until:)` when the flag is raised or nudged.
     private let wakeup = MonotonicCondition()
 
     var isRaised: Bool { raised.load(ordering: .acquiring) }
@@ -15,12 +18,27 @@ final class AbortFlag: Sendable {
         }
     }
 
-    /// Waits until `deadline` (monotonic seconds) unless the flag is raised first (a retry's
-    /// backoff, a live playlist's reload time). Returns false if it was raised.
-    @discardableResult
-    func sleep(until deadline: Double) -> Bool {
+    /// Taken before checking a condition, then given to `sleep(until:unlessNudgedSince:)`: a nudge
+    /// in between is not lost.
+    var nudgeMark: Int { nudges.load(ordering: .acquiring) }
+
+    /// Ends a `sleep(until:unlessNudgedSince:)` early.
+    func nudge() {
         wakeup.withLock {
-            while !isRaised && MonotonicCondition.now < deadline { wakeup.wait(until: deadline) }
+            nudges.add(1, ordering: .releasing)
+            wakeup.broadcast()
+        }
+    }
+
+    /// Waits until `deadline` (monotonic seconds) unless the flag is raised first (a retry's
+    /// backoff, a live playlist's reload time) or, with a `mark`, nudged since it was taken.
+    /// Returns false if it was raised.
+    @discardableResult
+    func sleep(until deadline: Double, unlessNudgedSince mark: Int? = nil) -> Bool {
+        wakeup.withLock {
+            while !isRaised && MonotonicCondition.now < deadline && (mark == nil || nudgeMark == mark) {
+                wakeup.wait(until: deadline)
+            }
             return !isRaised
         }
     }

@@ -38,9 +38,13 @@ struct HLSSegmentSchedule {
     }
 
     /// The demuxer read a picture packet at timeline `time` from the segment of schedule `index`.
-    mutating func noteDemuxed(time: Double, segmentIndex index: Int) {
+    /// True if it reached a delivered segment (the buffer ahead shrank).
+    @discardableResult
+    mutating func noteDemuxed(time: Double, segmentIndex index: Int) -> Bool {
         demuxed = (time, index)
-        if let first = ahead.first, first.index <= index { ahead.removeAll { $0.index <= index } }
+        guard let first = ahead.first, first.index <= index else { return false }
+        ahead.removeAll { $0.index <= index }
+        return true
     }
 
     /// A segment was delivered to the pipe: it counts as fetched ahead until the demuxer reaches it.

@@ -40,6 +40,8 @@ final class HLSSession: Sendable {
         /// Each variant's media playlist, once loaded.
         var media: [Int: HLSMediaTimeline] = [:]
         var schedule = HLSSegmentSchedule()
+        /// The fetch thread's flag while it waits for room in the buffer.
+        var roomWaiter: AbortFlag?
     }
 
     private let options: NetworkOptions
@@ -157,14 +159,16 @@ final class HLSSession: Sendable {
 
     /// The demuxer read a picture packet at timeline `time` from the segment of schedule `index`.
     func noteDemuxed(time: Double, segmentIndex index: Int) {
-        state.withLock { $0.schedule.noteDemuxed(time: time, segmentIndex: index) }
+        let waiter = state.withLock { $0.schedule.noteDemuxed(time: time, segmentIndex: index) ? $0.roomWaiter : nil }
+        waiter?.nudge()
     }
 
     /// Seconds of media fetched ahead of the picture: what the demuxer read beyond the frame on
     /// screen, and the delivered segments it has not reached.
-    var bufferSeconds: Double {
-        let presented = controls.presentedTime
-        return state.withLock { $0.schedule.bufferSeconds(presented: presented) }
+    var bufferSeconds: Double { bufferSeconds(presented: controls.presentedTime) }
+
+    private func bufferSeconds(presented: Double?) -> Double {
+        state.withLock { $0.schedule.bufferSeconds(presented: presented) }
     }
 
     // MARK: The schedule (fetch thread)
@@ -190,13 +194,23 @@ final class HLSSession: Sendable {
         }
     }
 
-    /// Keeps at most `bufferAhead` seconds fetched ahead of the picture: waits while there is more,
-    /// re-checking at least every second (the picture may be paused).
+    /// Keeps at most `bufferAhead` seconds fetched ahead of the picture: waits while there is more.
+    /// Woken when the demuxer reaches a fetched segment or the picture has moved on by the excess
+    /// (an untimed or fast picture drains the buffer faster than the wall clock), and re-checks
+    /// every second (a seek, timestamps that jump back).
     private func waitForRoom(abort: AbortFlag) {
+        defer {
+            state.withLock { $0.roomWaiter = nil }
+            controls.stopNudging(abort)
+        }
         while !abort.isRaised {
-            let excess = bufferSeconds - options.bufferAhead
+            let mark = abort.nudgeMark
+            let presented = controls.presentedTime
+            let excess = bufferSeconds(presented: presented) - options.bufferAhead
             guard excess > 0 else { return }
-            abort.sleep(until: MonotonicCondition.now + min(excess, 1))
+            state.withLock { $0.roomWaiter = abort }
+            if let presented { controls.nudge(abort, whenPresented: presented + excess) }
+            abort.sleep(until: MonotonicCondition.now + 1, unlessNudgedSince: mark)
         }
     }
 

@@ -11,6 +11,8 @@ final class NetworkControls: Sendable {
         var presentedTime: Double?
         var preference: VariantPreference
         var throughput = ThroughputEstimate()
+        /// The HLS fetch thread waiting for the picture to reach `time` (its buffer is full).
+        var roomWaiter: (flag: AbortFlag, time: Double)?
     }
 
     private let state: Mutex<State>
@@ -31,15 +33,31 @@ final class NetworkControls: Sendable {
             $0.presentedTime = nil
             $0.preference = preference
             $0.outputSize = outputSize
+            $0.roomWaiter = nil
         }
     }
 
     /// A frame is on screen (engine thread, every frame).
     func presented(_ time: Double, outputSize: PixelSize?) {
-        state.withLock {
-            $0.presentedTime = time
-            $0.outputSize = outputSize
+        let reached = state.withLock { state -> AbortFlag? in
+            state.presentedTime = time
+            state.outputSize = outputSize
+            guard let waiter = state.roomWaiter, time >= waiter.time else { return nil }
+            state.roomWaiter = nil
+            return waiter.flag
         }
+        reached?.nudge()
+    }
+
+    /// Nudges `flag` once a frame at or after timeline `time` is on screen: an untimed or fast
+    /// picture frees the HLS buffer much faster than the wall clock says.
+    func nudge(_ flag: AbortFlag, whenPresented time: Double) {
+        state.withLock { $0.roomWaiter = (flag, time) }
+    }
+
+    /// `flag` no longer waits.
+    func stopNudging(_ flag: AbortFlag) {
+        state.withLock { if $0.roomWaiter?.flag === flag { $0.roomWaiter = nil } }
     }
 
     func setPreference(_ preference: VariantPreference) { state.withLock { $0.preference = preference } }

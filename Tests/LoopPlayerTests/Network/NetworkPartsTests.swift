@@ -138,6 +138,44 @@ final class NetworkPartsTests: XCTestCase {
 
     /// The schedule's state: VOD segments by time with the wrap to the next pass (a new container)
     /// or the end, live segments from the edge, and the seconds fetched ahead of the picture.
+    /// The fetch thread waiting for room in the buffer is woken by the picture reaching the time it
+    /// named (not before), and by nothing once the source changed; a nudge taken before the wait
+    /// began is not lost; a raise still ends any sleep.
+    func testWaitingForRoomIsWokenByThePicture() {
+        let controls = NetworkControls()
+        let flag = AbortFlag()
+        let mark = flag.nudgeMark
+        controls.nudge(flag, whenPresented: 5)
+        controls.presented(4.9, outputSize: nil)
+        XCTAssertEqual(flag.nudgeMark, mark, "short of the time: no nudge")
+        controls.presented(5, outputSize: nil)
+        XCTAssertEqual(flag.nudgeMark, mark + 1)
+        controls.presented(6, outputSize: nil)
+        XCTAssertEqual(flag.nudgeMark, mark + 1, "once")
+        let started = MonotonicCondition.now
+        XCTAssertTrue(flag.sleep(until: started + 30, unlessNudgedSince: mark), "nudged before the sleep: it returns")
+        XCTAssertLessThan(MonotonicCondition.now - started, 5)
+
+        controls.nudge(flag, whenPresented: 1)
+        controls.beginSource(preference: .automatic, outputSize: nil)
+        controls.presented(2, outputSize: nil)
+        XCTAssertEqual(flag.nudgeMark, mark + 1, "a new source forgets the waiter")
+
+        let woke = ThreadResult<Bool>()
+        let waiting = flag.nudgeMark
+        Thread { woke.set(flag.sleep(until: MonotonicCondition.now + 30, unlessNudgedSince: waiting)) }.start()
+        usleep(50_000)
+        controls.nudge(flag, whenPresented: 3)
+        controls.presented(3, outputSize: nil)
+        XCTAssertEqual(woke.wait(timeout: 5), true, "a sleeper wakes at the nudge, not at its deadline")
+
+        let raised = ThreadResult<Bool>()
+        Thread { raised.set(flag.sleep(until: MonotonicCondition.now + 30, unlessNudgedSince: flag.nudgeMark)) }.start()
+        usleep(50_000)
+        flag.raise()
+        XCTAssertEqual(raised.wait(timeout: 5), false)
+    }
+
     func testSegmentScheduleAndLiveReloadTimes() throws {
         let text = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:40\n"
             + (0..<3).map { "#EXTINF:2.0,\ns\($0).ts\n" }.joined()
@@ -167,7 +205,8 @@ final class NetworkPartsTests: XCTestCase {
         schedule.noteDelivered(index: 0, duration: 2)
         schedule.noteDelivered(index: 1, duration: 2)
         XCTAssertEqual(schedule.bufferSeconds(presented: nil), 4)
-        schedule.noteDemuxed(time: 3, segmentIndex: 0)
+        XCTAssertTrue(schedule.noteDemuxed(time: 1, segmentIndex: 0), "segment 0 reached: the buffer ahead shrank")
+        XCTAssertFalse(schedule.noteDemuxed(time: 3, segmentIndex: 0), "still in segment 0")
         XCTAssertEqual(schedule.bufferSeconds(presented: 1), 4, "2 s read beyond the picture + segment 1")
 
         XCTAssertEqual(media.reloadTime, 102, "a target duration after the load")
