@@ -178,10 +178,13 @@ if [[ $what == several || $what == all ]]; then
       # --pip: the mini window from 2 s on; --inset: a second player's 320x180 scene inside the window
       n=${run%% *} flags=(); [[ $run == *--pip ]] && flags=(--pip); [[ $run == *--inset ]] && flags=(--inset "$SWIPE")
       clips=(); for ((i = 0; i < n; i++)); do clips+=("$SWIPE"); done
+      # The mini window needs a window manager to stay on top (refused without one): openbox for that run.
+      wm=; if [[ $run == *--pip ]]; then DISPLAY=$DISP openbox --sm-disable >/dev/null 2>&1 & wm=$!; sleep 0.5; fi
       before=$(xticks)
       DISPLAY=$DISP SDL_AUDIODRIVER=dummy /usr/bin/time -f "%U %S %M" -o "$S/time" \
         "$SW" --duration 20 "${flags[@]}" "${clips[@]}" > "$S/stats.jsonl"
       x=$(( $(xticks) - before ))
+      if [[ -n $wm ]]; then kill "$wm"; wait "$wm" 2>/dev/null || true; fi
       python3 - "$S/time" "$S/stats.jsonl" "$run" "$round" "$x" <<'PY'
 import json, os, sys
 user, system, rss = open(sys.argv[1]).read().split()[-3:]

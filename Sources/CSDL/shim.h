@@ -2,6 +2,8 @@
 #define LOOPPLAYER_CSDL_SHIM_H
 #include <SDL2/SDL.h>
 #include <SDL2/SDL_syswm.h>
+#include <X11/Xatom.h>
+#include <stdio.h>
 
 // SDL macros that Swift cannot import.
 static inline int shim_sdl_windowpos_centered(void) { return (int)SDL_WINDOWPOS_CENTERED; }
@@ -20,5 +22,68 @@ static inline int shim_x11_window_size(SDL_Window *window, int *width, int *heig
     *width = (int)w;
     *height = (int)h;
     return 1;
+}
+
+static int shim_x11_ignore_error(Display *display, XErrorEvent *error) {
+    (void)display;
+    (void)error;
+    return 0;
+}
+
+/// The first item of a 32-bit property of `window` of type `type` (0 if there is none).
+static inline unsigned long shim_x11_property(Display *display, Window window, const char *name, Atom type) {
+    Atom actual;
+    int format;
+    unsigned long count, after;
+    unsigned char *data = NULL;
+    unsigned long value = 0;
+    if (XGetWindowProperty(display, window, XInternAtom(display, name, False), 0, 1, False, type, &actual, &format,
+                           &count, &after, &data) == Success && actual == type && format == 32 && count == 1 && data)
+        value = ((unsigned long *)data)[0];  // 32-bit items are returned as longs
+    if (data) XFree(data);
+    return value;
+}
+
+/// What the X11 window manager does for a window that asks to stay above the others (EWMH):
+/// 2 one runs and lists _NET_WM_STATE_ABOVE, 1 one runs and does not, 0 none runs (the root's
+/// _NET_SUPPORTING_WM_CHECK is missing or names a window that does not point back to itself: a
+/// window manager that died), -1 not an X11 window. `name` gets the window manager's _NET_WM_NAME
+/// (may be empty). A window the check names may be gone: X errors are ignored meanwhile.
+static inline int shim_x11_window_manager_keeps_above(SDL_Window *window, char *name, int size) {
+    SDL_SysWMinfo info;
+    SDL_VERSION(&info.version);
+    if (size > 0) name[0] = 0;
+    if (!SDL_GetWindowWMInfo(window, &info) || info.subsystem != SDL_SYSWM_X11) return -1;
+    Display *display = info.info.x11.display;
+    XSync(display, False);
+    int (*previous)(Display *, XErrorEvent *) = XSetErrorHandler(shim_x11_ignore_error);
+    int result = 0;
+    Window check = (Window)shim_x11_property(display, DefaultRootWindow(display), "_NET_SUPPORTING_WM_CHECK", XA_WINDOW);
+    if (check && (Window)shim_x11_property(display, check, "_NET_SUPPORTING_WM_CHECK", XA_WINDOW) == check) {
+        result = 1;
+        Atom above = XInternAtom(display, "_NET_WM_STATE_ABOVE", False);
+        Atom type;
+        int format;
+        unsigned long count, after;
+        unsigned char *data = NULL;
+        if (XGetWindowProperty(display, DefaultRootWindow(display), XInternAtom(display, "_NET_SUPPORTED", False), 0, 4096,
+                               False, XA_ATOM, &type, &format, &count, &after, &data) == Success && type == XA_ATOM
+            && format == 32 && data) {
+            for (unsigned long i = 0; i < count; i++) {
+                if (((Atom *)data)[i] == above) result = 2;
+            }
+        }
+        if (data) XFree(data);
+        data = NULL;
+        if (size > 0 && XGetWindowProperty(display, check, XInternAtom(display, "_NET_WM_NAME", False), 0, 64, False,
+                                           XInternAtom(display, "UTF8_STRING", False), &type, &format, &count, &after,
+                                           &data) == Success && format == 8 && data) {
+            snprintf(name, (size_t)size, "%s", (const char *)data);
+        }
+        if (data) XFree(data);
+    }
+    XSync(display, False);
+    XSetErrorHandler(previous);
+    return result;
 }
 #endif

@@ -45,6 +45,23 @@ final class PictureInPictureWindow {
         SDLEventRouter.shared.attach(window: id, to: inbox)
     }
 
+    /// Why the window system cannot keep a mini window above the others (nil: it can). On X11 only a
+    /// window manager does that (EWMH `_NET_WM_STATE_ABOVE`); Wayland's SDL 2 and the console
+    /// drivers cannot at all.
+    static func cannotKeepAbove(_ window: OpaquePointer) -> String? {
+        var name = [CChar](repeating: 0, count: 128)
+        let support = shim_x11_window_manager_keeps_above(window, &name, Int32(name.count))
+        let manager = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        switch support {
+        case 2: return nil
+        case 1: return "the window manager\(manager.isEmpty ? "" : " " + manager) cannot keep a window above the others"
+        case 0: return "no window manager is running to keep the mini window above the others"
+        default:
+            let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "unknown"
+            return "SDL's \(driver) video driver cannot keep a window above the others"
+        }
+    }
+
     deinit {
         SDLEventRouter.shared.detach(window: id)
         video = nil

@@ -28,6 +28,8 @@ final class PictureInPictureTests: XCTestCase {
     /// stop is an event.
     func testMiniWindowShowsTheSameSceneOnTopAndGoesOnStopOrClose() throws {
         let display = try SharedDisplay.display
+        let windowManager = try WindowManager(display: display.name)
+        defer { withExtendedLifetime(windowManager) {} }
         SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11")
         let clip = try halves()
         let player = ExtVideoPlayer {
@@ -134,6 +136,8 @@ final class PictureInPictureTests: XCTestCase {
     /// the picture, and comes back (showing it again) when the mini window closes.
     func testMiniPlayerHidesTheMainWindowUntilItCloses() throws {
         let display = try SharedDisplay.display
+        let windowManager = try WindowManager(display: display.name)
+        defer { withExtendedLifetime(windowManager) {} }
         SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11")
         let clip = try halves()
         let player = ExtVideoPlayer {
@@ -172,6 +176,43 @@ final class PictureInPictureTests: XCTestCase {
         observer.start()
         XCTAssertEqual(player.run(window: WindowOptions(title: title, size: (480, 270), position: (0, 0))), .quit)
         XCTAssertEqual(findings.withLock { $0 }, [])
+    }
+
+    /// In a window on a display with no window manager (nothing would keep the mini window above the
+    /// others), startPiP is a `notSupportedPiP` error event saying so, no mini window opens, and the
+    /// main window plays on; a window manager that dies counts as none.
+    func testStartPiPIsRefusedWithoutAWindowManager() throws {
+        let display = try SharedDisplay.display
+        SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11")
+        do {
+            // One that ran and is gone leaves its announcement on the root window, naming a dead window.
+            let gone = try WindowManager(display: display.name)
+            withExtendedLifetime(gone) {}
+        }
+        let clip = try TestMedia.loopClip()
+        let player = ExtVideoPlayer {
+            VideoSettings { SourceName(clip); Loop(); PictureInPicture(); Events([.errorAny, .startedPiP]) }
+        }
+        let title = "lptest-pip-no-wm"
+        let events = Mutex<[PlayerEvent]>([])
+        player.onPlayerEventChange { batch in events.withLock { $0 += batch } }
+        let miniOpened = Mutex(false)
+        let observer = Thread {
+            guard (try? display.window(titled: title)) != nil, waitFor({ player.state == .playing }) else { return player.stop() }
+            player.send(.startPiP)
+            _ = waitFor(timeout: 2) { events.withLock { !$0.isEmpty } }
+            miniOpened.withLock { $0 = (try? display.window(titled: "\(title) (picture in picture)", timeout: 0.5)) != nil }
+            usleep(300_000)
+            player.stop()
+        }
+        observer.start()
+        player.run(window: WindowOptions(title: title, size: (320, 180), position: (0, 0)))
+        let seen = events.withLock { $0 }
+        XCTAssertEqual(seen.count, 1, "\(seen)")
+        guard case let .error(.notSupportedPiP(text))? = seen.first else { return XCTFail("\(seen)") }
+        XCTAssertTrue(text.contains("no window manager"), text)
+        XCTAssertFalse(miniOpened.withLock { $0 }, "no mini window")
+        XCTAssertGreaterThan(player.statistics.framesPresented, 0, "the main window played")
     }
 
     func testStartPiPIsRefusedWithoutAWindowOrWithoutTheSetting() throws {

@@ -150,11 +150,20 @@ final class WindowTests: XCTestCase {
         XCTAssertEqual(Signal.frequency(samples[german..<germanEnd]), 1000, accuracy: 10, "the next track")
     }
 
-    /// `--pip --pip-size 240x135` opens the mini window beside the main one; headless, `--pip` is said
-    /// on stderr and playback goes on; a silly size is a usage error.
+    /// `--pip --pip-size 240x135` opens the mini window beside the main one (with a window manager);
+    /// without one, or headless, `--pip` is refused on stderr and playback goes on; a silly size is a
+    /// usage error.
     func testPipFlagOpensTheMiniWindow() throws {
         let display = try VirtualDisplay()
         let title = "lptest-cli-pip"
+        // A bare display: nothing keeps a window on top; it says so and plays on in the main window.
+        let bare = try LoopplayTool.run(["--source", TestMedia.loopClip(), "--title", title, "--window-size", "320x180",
+                                         "--duration", "1", "--pip"],
+                                        environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
+        XCTAssertEqual(bare.status, 0, bare.stderr)
+        XCTAssertTrue(bare.stderr.contains("picture-in-picture is not available: no window manager"), bare.stderr)
+        let windowManager = try WindowManager(display: display.name)
+        defer { withExtendedLifetime(windowManager) {} }
         let player = try LoopplayTool.start(["--source", TestMedia.loopClip(), "--loop", "--title", title, "--window-size", "480x270",
                                              "--pip", "--pip-size", "240x135"],
                                             environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])

@@ -109,3 +109,42 @@ enum SharedDisplay {
         }
     }
 }
+
+/// An EWMH window manager (openbox) on a display while it lives: what keeps a window above the
+/// others (the picture-in-picture window). Without one, a bare Xvfb honours no such request.
+final class WindowManager {
+    private let process: Process
+    private let display: String
+
+    /// Starts openbox on `display` and waits until it announces itself, or skips the test when it
+    /// is not installed (`scripts/install-deps.sh` installs it).
+    init(display: String) throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/openbox") else {
+            throw requirementMissing("openbox is not installed")
+        }
+        self.display = display
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openbox")
+        process.arguments = ["--sm-disable"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": display]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        guard waitFor(timeout: 10, { self.isAnnounced }) else {
+            process.terminate()
+            process.waitUntilExit()
+            throw requirementMissing("openbox did not start on \(display)")
+        }
+    }
+
+    deinit {
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// The root window names the window manager's check window (EWMH).
+    private var isAnnounced: Bool {
+        let answer = try? TestMedia.run("xprop", ["-display", display, "-root", "_NET_SUPPORTING_WM_CHECK"])
+        return answer?.output.contains("window id") ?? false
+    }
+}
