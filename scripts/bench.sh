@@ -179,7 +179,13 @@ if [[ $what == several || $what == all ]]; then
       n=${run%% *} flags=(); [[ $run == *--pip ]] && flags=(--pip); [[ $run == *--inset ]] && flags=(--inset "$SWIPE")
       clips=(); for ((i = 0; i < n; i++)); do clips+=("$SWIPE"); done
       # The mini window needs a window manager to stay on top (refused without one): openbox for that run.
-      wm=; if [[ $run == *--pip ]]; then DISPLAY=$DISP openbox --sm-disable >/dev/null 2>&1 & wm=$!; sleep 0.5; fi
+      wm=
+      if [[ $run == *--pip ]]; then
+        DISPLAY=$DISP xprop -root -remove _NET_SUPPORTED 2>/dev/null || true  # the last run's openbox left it
+        DISPLAY=$DISP openbox --sm-disable >/dev/null 2>&1 & wm=$!
+        for _ in $(seq 50); do DISPLAY=$DISP xprop -root _NET_SUPPORTED 2>/dev/null | grep -q _NET_WM_STATE_ABOVE && break; sleep 0.1; done
+        DISPLAY=$DISP xprop -root _NET_SUPPORTED | grep -q _NET_WM_STATE_ABOVE || { echo "openbox did not start" >&2; exit 1; }
+      fi
       before=$(xticks)
       DISPLAY=$DISP SDL_AUDIODRIVER=dummy /usr/bin/time -f "%U %S %M" -o "$S/time" \
         "$SW" --duration 20 "${flags[@]}" "${clips[@]}" > "$S/stats.jsonl"

@@ -48,7 +48,8 @@ static inline unsigned long shim_x11_property(Display *display, Window window, c
 /// 2 one runs and lists _NET_WM_STATE_ABOVE, 1 one runs and does not, 0 none runs (the root's
 /// _NET_SUPPORTING_WM_CHECK is missing or names a window that does not point back to itself: a
 /// window manager that died), -1 not an X11 window. `name` gets the window manager's _NET_WM_NAME
-/// (may be empty). A window the check names may be gone: X errors are ignored meanwhile.
+/// (may be empty). A window the check names may be gone: X errors are ignored meanwhile (the handler
+/// is process-wide: call on the main thread, where every X call of the player is made).
 static inline int shim_x11_window_manager_keeps_above(SDL_Window *window, char *name, int size) {
     SDL_SysWMinfo info;
     SDL_VERSION(&info.version);

@@ -165,10 +165,9 @@ final class HLSSession: Sendable {
 
     /// Seconds of media fetched ahead of the picture: what the demuxer read beyond the frame on
     /// screen, and the delivered segments it has not reached.
-    var bufferSeconds: Double { bufferSeconds(presented: controls.presentedTime) }
-
-    private func bufferSeconds(presented: Double?) -> Double {
-        state.withLock { $0.schedule.bufferSeconds(presented: presented) }
+    var bufferSeconds: Double {
+        let presented = controls.presentedTime
+        return state.withLock { $0.schedule.bufferSeconds(presented: presented) }
     }
 
     // MARK: The schedule (fetch thread)
@@ -200,15 +199,18 @@ final class HLSSession: Sendable {
     /// every second (a seek, timestamps that jump back).
     private func waitForRoom(abort: AbortFlag) {
         defer {
-            state.withLock { $0.roomWaiter = nil }
+            state.withLock { if $0.roomWaiter === abort { $0.roomWaiter = nil } }
             controls.stopNudging(abort)
         }
         while !abort.isRaised {
             let mark = abort.nudgeMark
             let presented = controls.presentedTime
-            let excess = bufferSeconds(presented: presented) - options.bufferAhead
+            // Registered under the lock that measures: a segment reached after it nudges the sleep.
+            let excess = state.withLock { state in
+                state.roomWaiter = abort
+                return state.schedule.bufferSeconds(presented: presented) - options.bufferAhead
+            }
             guard excess > 0 else { return }
-            state.withLock { $0.roomWaiter = abort }
             if let presented { controls.nudge(abort, whenPresented: presented + excess) }
             abort.sleep(until: MonotonicCondition.now + 1, unlessNudgedSince: mark)
         }

@@ -13,6 +13,7 @@ final class PictureInPictureWindow {
     /// Opens the window at `placement` (its height follows `area`'s shape unless given) on the
     /// display of `mainWindow`, titled after it.
     init(placement: PictureInPicture, mainWindow: OpaquePointer, area: PixelSize, inbox: UInt32) throws(PlayerError) {
+        if let reason = Self.cannotKeepAbove(mainWindow) { throw .notSupportedPiP(reason: reason) }
         let width = placement.width
         let height = placement.height ?? max(PictureInPicture.validSide.lowerBound,
                                              area.width > 0 ? width * area.height / area.width : width * 9 / 16)

@@ -11,8 +11,9 @@ final class NetworkControls: Sendable {
         var presentedTime: Double?
         var preference: VariantPreference
         var throughput = ThroughputEstimate()
-        /// The HLS fetch thread waiting for the picture to reach `time` (its buffer is full).
-        var roomWaiter: (flag: AbortFlag, time: Double)?
+        /// HLS fetch threads waiting for the picture to reach a time (their buffer is full): the
+        /// current item's and, while it plays, the next playlist item's.
+        var roomWaiters: [ObjectIdentifier: (flag: AbortFlag, time: Double)] = [:]
     }
 
     private let state: Mutex<State>
@@ -33,31 +34,38 @@ final class NetworkControls: Sendable {
             $0.presentedTime = nil
             $0.preference = preference
             $0.outputSize = outputSize
-            $0.roomWaiter = nil
+            $0.roomWaiters.removeAll()
         }
     }
 
     /// A frame is on screen (engine thread, every frame).
     func presented(_ time: Double, outputSize: PixelSize?) {
-        let reached = state.withLock { state -> AbortFlag? in
+        let reached = state.withLock { state -> [AbortFlag] in
             state.presentedTime = time
             state.outputSize = outputSize
-            guard let waiter = state.roomWaiter, time >= waiter.time else { return nil }
-            state.roomWaiter = nil
-            return waiter.flag
+            guard !state.roomWaiters.isEmpty else { return [] }
+            let reached = state.roomWaiters.filter { time >= $0.value.time }
+            for key in reached.keys { state.roomWaiters[key] = nil }
+            return reached.values.map(\.flag)
         }
-        reached?.nudge()
+        for flag in reached { flag.nudge() }
     }
 
     /// Nudges `flag` once a frame at or after timeline `time` is on screen: an untimed or fast
     /// picture frees the HLS buffer much faster than the wall clock says.
+    /// At once if that frame is on screen already.
     func nudge(_ flag: AbortFlag, whenPresented time: Double) {
-        state.withLock { $0.roomWaiter = (flag, time) }
+        let reached = state.withLock { state in
+            if let presented = state.presentedTime, presented >= time { return true }
+            state.roomWaiters[ObjectIdentifier(flag)] = (flag, time)
+            return false
+        }
+        if reached { flag.nudge() }
     }
 
     /// `flag` no longer waits.
     func stopNudging(_ flag: AbortFlag) {
-        state.withLock { if $0.roomWaiter?.flag === flag { $0.roomWaiter = nil } }
+        _ = state.withLock { $0.roomWaiters.removeValue(forKey: ObjectIdentifier(flag)) }
     }
 
     func setPreference(_ preference: VariantPreference) { state.withLock { $0.preference = preference } }

@@ -180,12 +180,11 @@ final class PictureInPictureTests: XCTestCase {
 
     /// In a window on a display with no window manager (nothing would keep the mini window above the
     /// others), startPiP is a `notSupportedPiP` error event saying so, no mini window opens, and the
-    /// main window plays on; a window manager that dies counts as none.
+    /// main window plays on. It is asked at the time: one that ran and exited before does not count.
     func testStartPiPIsRefusedWithoutAWindowManager() throws {
         let display = try SharedDisplay.display
         SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11")
         do {
-            // One that ran and is gone leaves its announcement on the root window, naming a dead window.
             let gone = try WindowManager(display: display.name)
             withExtendedLifetime(gone) {}
         }

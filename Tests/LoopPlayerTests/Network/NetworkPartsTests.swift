@@ -136,30 +136,35 @@ final class NetworkPartsTests: XCTestCase {
         XCTAssertFalse(HLSJudgedPlaylistLoader.isAudioOnly([]))
     }
 
-    /// The schedule's state: VOD segments by time with the wrap to the next pass (a new container)
-    /// or the end, live segments from the edge, and the seconds fetched ahead of the picture.
-    /// The fetch thread waiting for room in the buffer is woken by the picture reaching the time it
-    /// named (not before), and by nothing once the source changed; a nudge taken before the wait
-    /// began is not lost; a raise still ends any sleep.
+    /// The fetch threads waiting for room in their buffers (the current playlist item's and the
+    /// next one's) are each woken by the picture reaching the time they named, not before, once; at
+    /// once if it is on screen already; by nothing once the source changed. A nudge taken before the
+    /// wait began is not lost; a raise still ends any sleep.
     func testWaitingForRoomIsWokenByThePicture() {
         let controls = NetworkControls()
-        let flag = AbortFlag()
-        let mark = flag.nudgeMark
+        let flag = AbortFlag(), next = AbortFlag()
+        let mark = flag.nudgeMark, nextMark = next.nudgeMark
         controls.nudge(flag, whenPresented: 5)
+        controls.nudge(next, whenPresented: 6)
         controls.presented(4.9, outputSize: nil)
         XCTAssertEqual(flag.nudgeMark, mark, "short of the time: no nudge")
         controls.presented(5, outputSize: nil)
         XCTAssertEqual(flag.nudgeMark, mark + 1)
+        XCTAssertEqual(next.nudgeMark, nextMark, "the other waiter's time is not reached")
         controls.presented(6, outputSize: nil)
         XCTAssertEqual(flag.nudgeMark, mark + 1, "once")
+        XCTAssertEqual(next.nudgeMark, nextMark + 1)
         let started = MonotonicCondition.now
         XCTAssertTrue(flag.sleep(until: started + 30, unlessNudgedSince: mark), "nudged before the sleep: it returns")
         XCTAssertLessThan(MonotonicCondition.now - started, 5)
+        controls.nudge(flag, whenPresented: 5.5)
+        XCTAssertEqual(flag.nudgeMark, mark + 2, "that frame is on screen already: at once")
 
+        controls.beginSource(preference: .automatic, outputSize: nil)
         controls.nudge(flag, whenPresented: 1)
         controls.beginSource(preference: .automatic, outputSize: nil)
         controls.presented(2, outputSize: nil)
-        XCTAssertEqual(flag.nudgeMark, mark + 1, "a new source forgets the waiter")
+        XCTAssertEqual(flag.nudgeMark, mark + 2, "a new source forgets the waiter")
 
         let woke = ThreadResult<Bool>()
         let waiting = flag.nudgeMark
@@ -176,6 +181,8 @@ final class NetworkPartsTests: XCTestCase {
         XCTAssertEqual(raised.wait(timeout: 5), false)
     }
 
+    /// The schedule's state: VOD segments by time with the wrap to the next pass (a new container)
+    /// or the end, live segments from the edge, and the seconds fetched ahead of the picture.
     func testSegmentScheduleAndLiveReloadTimes() throws {
         let text = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:40\n"
             + (0..<3).map { "#EXTINF:2.0,\ns\($0).ts\n" }.joined()

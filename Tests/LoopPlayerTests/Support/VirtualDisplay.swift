@@ -123,6 +123,9 @@ final class WindowManager {
             throw requirementMissing("openbox is not installed")
         }
         self.display = display
+        // One that ran before leaves its announcement naming a window that is gone: forget it, so
+        // only this one's counts.
+        _ = try? TestMedia.run("xprop", ["-display", display, "-root", "-remove", "_NET_SUPPORTING_WM_CHECK"])
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openbox")
         process.arguments = ["--sm-disable"]
@@ -133,7 +136,7 @@ final class WindowManager {
         guard waitFor(timeout: 10, { self.isAnnounced }) else {
             process.terminate()
             process.waitUntilExit()
-            throw requirementMissing("openbox did not start on \(display)")
+            throw WindowManagerError.didNotStart(display: display)
         }
     }
 
@@ -142,9 +145,18 @@ final class WindowManager {
         process.waitUntilExit()
     }
 
-    /// The root window names the window manager's check window (EWMH).
+    /// The root window names the window manager's check window, which names itself (EWMH).
     private var isAnnounced: Bool {
-        let answer = try? TestMedia.run("xprop", ["-display", display, "-root", "_NET_SUPPORTING_WM_CHECK"])
-        return answer?.output.contains("window id") ?? false
+        func checkWindow(_ target: [String]) -> String? {
+            let answer = try? TestMedia.run("xprop", ["-display", display] + target + ["_NET_SUPPORTING_WM_CHECK"])
+            guard let output = answer?.output, let range = output.range(of: "window id # ") else { return nil }
+            return output[range.upperBound...].split(whereSeparator: \.isWhitespace).first.map(String.init)
+        }
+        guard let named = checkWindow(["-root"]) else { return false }
+        return checkWindow(["-id", named]) == named
     }
+}
+
+enum WindowManagerError: Error {
+    case didNotStart(display: String)
 }
