@@ -19,7 +19,12 @@ final class WindowTests: XCTestCase {
                                              "--gravity", gravity, "--video-output", output, "--title", title],
                                             environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
         defer { player.process.terminate(); player.process.waitUntilExit() }
-        let window = try XCTUnwrap(try display.window(titled: title), "the window did not appear")
+        guard let window = try display.window(titled: title) else {
+            player.process.terminate()
+            player.process.waitUntilExit()
+            let said = String(decoding: player.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            throw WindowTestError.noWindow("status \(player.process.terminationStatus), stderr: \(said.suffix(1500))")
+        }
         XCTAssertEqual(window.width, 320)
         XCTAssertEqual(window.height, 320)
         usleep(2_800_000)  // two seconds of media, then the held last frame
@@ -181,3 +186,7 @@ final class WindowTests: XCTestCase {
     }
 }
 
+enum WindowTestError: Error {
+    /// The window did not appear; what loopplay said.
+    case noWindow(String)
+}

@@ -126,17 +126,31 @@ final class WindowManager {
         // One that ran before leaves its announcement naming a window that is gone: forget it, so
         // only this one's counts.
         _ = try? TestMedia.run("xprop", ["-display", display, "-root", "-remove", "_NET_SUPPORTING_WM_CHECK"])
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openbox")
-        process.arguments = ["--sm-disable"]
-        process.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": display]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        guard waitFor(timeout: 10, { self.isAnnounced }) else {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("openbox-\(UUID().uuidString).log")
+        defer { try? FileManager.default.removeItem(at: log) }
+        // Once more if it quits at once; otherwise what it said goes into the error.
+        var attempt = 0
+        while true {
+            attempt += 1
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/openbox")
+            process.arguments = ["--sm-disable"]
+            process.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": display]) { $1 }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = try FileHandle(forWritingTo: log)
+            try process.run()
+            if waitFor(timeout: 10, { Self.isAnnounced(on: display) || !process.isRunning }), process.isRunning {
+                self.process = process
+                return
+            }
             process.terminate()
             process.waitUntilExit()
-            throw WindowManagerError.didNotStart(display: display)
+            let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            guard attempt < 2, process.terminationReason == .exit else {
+                throw WindowManagerError.didNotStart(display: display, said: said)
+            }
+            usleep(200_000)
         }
     }
 
@@ -146,7 +160,7 @@ final class WindowManager {
     }
 
     /// The root window names the window manager's check window, which names itself (EWMH).
-    private var isAnnounced: Bool {
+    private static func isAnnounced(on display: String) -> Bool {
         func checkWindow(_ target: [String]) -> String? {
             let answer = try? TestMedia.run("xprop", ["-display", display] + target + ["_NET_SUPPORTING_WM_CHECK"])
             guard let output = answer?.output, let range = output.range(of: "window id # ") else { return nil }
@@ -158,5 +172,5 @@ final class WindowManager {
 }
 
 enum WindowManagerError: Error {
-    case didNotStart(display: String)
+    case didNotStart(display: String, said: String)
 }
