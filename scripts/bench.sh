@@ -2,7 +2,7 @@
 # Benchmarks, not tests: loopplay against ffplay, mpv and `ffmpeg -f null` on the same machine in the
 # same run, with ../shared/bench (fixtures, Xvfb, watchers). Results go to docs/benchmarks.md by hand.
 #
-#   scripts/bench.sh [seam|cpu|throughput|firstframe|filters|audio|overlay|subtitles|several|all]   (default all; about 30 minutes)
+#   scripts/bench.sh [seam|cpu|throughput|firstframe|filters|audio|overlay|subtitles|several|scale|all]   (default all; about 40 minutes)
 # Env: F=/tmp/lp-fixtures  OUT=/tmp/lp-bench-loopplay  DISP=:7 (below :10, see the bench README)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -85,6 +85,27 @@ if [[ $what == filters || $what == all ]]; then
   DISPLAY=$DISP /usr/bin/time -f "mpv --vo=x11: cpu %U+%S s, max RSS %M KB" timeout 20 mpv --no-config --really-quiet \
     --vo=x11 --ao=null --loop-file=inf --vf="lavfi=[$graph]" "$HD" 2>&1 | grep -v "^$" | tail -1
   kill $xvfb2
+fi
+
+if [[ $what == scale || $what == all ]]; then
+  echo "## Scale: 20 s in a window from 360p to 2160p, 30 and 60 fps (baseline.sh: loopplay, mpv --vo=x11, ffmpeg decode-only)"
+  UHD=$OUT/g-2160p30-hevc.mp4   # 10 s of testsrc2 at 3840x2160, HEVC (libx265 ultrafast)
+  [[ -s $UHD ]] || ffmpeg -hide_banner -nostdin -loglevel error -f lavfi -i testsrc2=s=3840x2160:r=30:d=10 \
+    -c:v libx265 -preset ultrafast -x265-params log-level=error -pix_fmt yuv420p -y "$UHD"
+  for clip in "$SWIPE" "$F/b-720p30-h264.mp4" "$HD" "$F/e-1080p60-hevc.mp4" "$UHD"; do
+    OUT=$OUT/scale CUSTOM_CMD="$LP --loop" PLAYERS="custom mpv-x11" "$BENCH/baseline.sh" -d 20 "$clip"
+  done
+  echo "## Loop length: peak RSS after few and many loops of a 1 s clip, and over a 10 min clip (640x360, headless, untimed)"
+  SHORT=$OUT/loop-1s.mp4 LONG=$OUT/loop-600s.mp4
+  [[ -s $SHORT ]] || ffmpeg -hide_banner -nostdin -loglevel error -f lavfi -i testsrc2=s=640x360:r=30:d=1 \
+    -c:v libx264 -preset veryfast -pix_fmt yuv420p -y "$SHORT"
+  [[ -s $LONG ]] || ffmpeg -hide_banner -nostdin -loglevel error -f lavfi -i testsrc2=s=640x360:r=30:d=600 \
+    -c:v libx264 -preset ultrafast -pix_fmt yuv420p -y "$LONG"
+  for run in "$SHORT 30" "$SHORT 3000" "$LONG 1"; do
+    "$LP" --source "${run% *}" --headless --untimed --loops "${run#* }" --stats-json "$OUT/loop.json" >/dev/null
+    python3 -c "import json, sys; d = json.load(open('$OUT/loop.json')); print(sys.argv[1], d['loopsCompleted'], 'loops,', \
+      d['framesPresented'], 'frames, peak RSS', d['peakRSSBytes'] >> 20, 'MB')" "$(basename "${run% *}")"
+  done
 fi
 
 if [[ $what == overlay || $what == all ]]; then
