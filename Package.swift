@@ -28,12 +28,13 @@ let package = Package(
         // Subtitle rendering; fonts come through fontconfig (DejaVu Sans is the default face).
         .systemLibrary(name: "CLibass", pkgConfig: "libass", providers: [.apt(["libass-dev", "fonts-dejavu-core"])]),
         .target(name: "CLogBridge", dependencies: ["CFFmpeg"]),
+        .target(name: "CSystem"),
         .target(name: "FFmpegSupport", dependencies: ["CFFmpeg"]),
         .target(name: "Filters", dependencies: ["CFFmpeg", "FFmpegSupport"]),
         .target(name: "Overlay", dependencies: ["COverlayGraphics"]),
         .target(
             name: "LoopPlayer",
-            dependencies: ["CFFmpeg", "CLogBridge", "CSDL", "CLibass", "FFmpegSupport", "Filters", "Overlay",
+            dependencies: ["CFFmpeg", "CLogBridge", "CSystem", "CSDL", "CLibass", "FFmpegSupport", "Filters", "Overlay",
                            .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Resources/Media")]),
         .executableTarget(

@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 BENCH=$(cd "${BENCH:-../shared/bench}" && pwd)
 export F=${F:-/tmp/lp-fixtures} OUT=${OUT:-/tmp/lp-bench-loopplay} DISP=${DISP:-:7}
+mkdir -p "$OUT"
 what=${1:-all}
 command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
 scripts/install-deps.sh --tests
@@ -88,23 +89,25 @@ if [[ $what == filters || $what == all ]]; then
 fi
 
 if [[ $what == scale || $what == all ]]; then
-  echo "## Scale: 20 s in a window from 360p to 2160p, 30 and 60 fps (baseline.sh: loopplay, mpv --vo=x11, ffmpeg decode-only)"
+  echo "## Scale: 20 s in a window from 360p to 2160p, one clip at 60 fps (baseline.sh: loopplay, mpv --vo=x11, ffmpeg decode-only)"
+  # make OUTPUT LAVFI-SOURCE ENCODER-ARGS…: a generated clip, written under another name and renamed when whole.
+  make() { local out=$1 source=$2; shift 2
+    [[ -s $out ]] || { ffmpeg -hide_banner -nostdin -loglevel error -f lavfi -i "$source" "$@" -pix_fmt yuv420p -f mp4 -y "$out.part" \
+                       && mv "$out.part" "$out"; }; }
   UHD=$OUT/g-2160p30-hevc.mp4   # 10 s of testsrc2 at 3840x2160, HEVC (libx265 ultrafast)
-  [[ -s $UHD ]] || ffmpeg -hide_banner -nostdin -loglevel error -f lavfi -i testsrc2=s=3840x2160:r=30:d=10 \
-    -c:v libx265 -preset ultrafast -x265-params log-level=error -pix_fmt yuv420p -y "$UHD"
+  make "$UHD" testsrc2=s=3840x2160:r=30:d=10 -c:v libx265 -preset ultrafast -x265-params log-level=error
   for clip in "$SWIPE" "$F/b-720p30-h264.mp4" "$HD" "$F/e-1080p60-hevc.mp4" "$UHD"; do
     OUT=$OUT/scale CUSTOM_CMD="$LP --loop" PLAYERS="custom mpv-x11" "$BENCH/baseline.sh" -d 20 "$clip"
   done
   echo "## Loop length: peak RSS after few and many loops of a 1 s clip, and over a 10 min clip (640x360, headless, untimed)"
   SHORT=$OUT/loop-1s.mp4 LONG=$OUT/loop-600s.mp4
-  [[ -s $SHORT ]] || ffmpeg -hide_banner -nostdin -loglevel error -f lavfi -i testsrc2=s=640x360:r=30:d=1 \
-    -c:v libx264 -preset veryfast -pix_fmt yuv420p -y "$SHORT"
-  [[ -s $LONG ]] || ffmpeg -hide_banner -nostdin -loglevel error -f lavfi -i testsrc2=s=640x360:r=30:d=600 \
-    -c:v libx264 -preset ultrafast -pix_fmt yuv420p -y "$LONG"
-  for run in "$SHORT 30" "$SHORT 3000" "$LONG 1"; do
-    "$LP" --source "${run% *}" --headless --untimed --loops "${run#* }" --stats-json "$OUT/loop.json" >/dev/null
-    python3 -c "import json, sys; d = json.load(open('$OUT/loop.json')); print(sys.argv[1], d['loopsCompleted'], 'loops,', \
-      d['framesPresented'], 'frames, peak RSS', d['peakRSSBytes'] >> 20, 'MB')" "$(basename "${run% *}")"
+  make "$SHORT" testsrc2=s=640x360:r=30:d=1 -c:v libx264 -preset veryfast
+  make "$LONG" testsrc2=s=640x360:r=30:d=600 -c:v libx264 -preset ultrafast
+  for run in "$SHORT:30" "$SHORT:3000" "$LONG:1"; do
+    clip=${run%:*} loops=${run##*:}
+    "$LP" --source "$clip" --headless --untimed --loops "$loops" --stats-json "$OUT/loop.json" >/dev/null
+    python3 -c "import json, sys; d = json.load(open(sys.argv[2])); print(sys.argv[1], d['loopsCompleted'], 'loops,', \
+      d['framesPresented'], 'frames, peak RSS', d['peakRSSBytes'] >> 20, 'MB')" "$(basename "$clip")" "$OUT/loop.json"
   done
 fi
 

@@ -4,11 +4,6 @@
 #include <SDL2/SDL_syswm.h>
 #include <X11/Xatom.h>
 #include <stdio.h>
-#include <sys/prctl.h>
-
-/// Names the calling thread (what `top -H`, perf and /proc show; Linux keeps 15 bytes). prctl is
-/// variadic, which Swift cannot call.
-static inline void shim_name_this_thread(const char *name) { prctl(PR_SET_NAME, name, 0, 0, 0); }
 
 // SDL macros that Swift cannot import.
 static inline int shim_sdl_windowpos_centered(void) { return (int)SDL_WINDOWPOS_CENTERED; }

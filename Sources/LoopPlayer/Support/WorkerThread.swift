@@ -1,4 +1,4 @@
-import CSDL
+import CSystem
 import Foundation
 
 /// A dedicated OS thread for blocking work (FFmpeg reads and decodes), joined on `join()`.
@@ -18,7 +18,7 @@ final class WorkerThread: @unchecked Sendable {
         let status = pthread_create(&thread, nil, { raw in
             let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
             // Named for `top -H`, perf and the tests' thread checks.
-            shim_name_this_thread(body.name)
+            lp_name_this_thread(body.name)
             body.run()
             return nil
         }, box)

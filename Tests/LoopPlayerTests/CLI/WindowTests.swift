@@ -18,12 +18,13 @@ final class WindowTests: XCTestCase {
         let player = try LoopplayTool.start(["--source", TestMedia.redThenBlue(), "--keep-open", "--window-size", "320x320",
                                              "--gravity", gravity, "--video-output", output, "--title", title],
                                             environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
-        defer { player.process.terminate(); player.process.waitUntilExit() }
+        defer { stop(player.process) }
         guard let window = try display.window(titled: title) else {
-            player.process.terminate()
-            player.process.waitUntilExit()
+            let running = player.process.isRunning
+            stop(player.process)
             let said = String(decoding: player.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            throw WindowTestError.noWindow("status \(player.process.terminationStatus), stderr: \(said.suffix(1500))")
+            throw WindowTestError.noWindow("\(running ? "still running" : "had exited"): \(player.process.terminationReason) "
+                                           + "\(player.process.terminationStatus), stderr: \(said.suffix(1500))")
         }
         XCTAssertEqual(window.width, 320)
         XCTAssertEqual(window.height, 320)

@@ -10,3 +10,12 @@ func waitFor(timeout: Double = 5, _ condition: () -> Bool) -> Bool {
     }
     return condition()
 }
+
+/// Asks `process` to end (SIGTERM), and kills it if it has not within `grace` seconds (a loopplay
+/// stuck before its event loop, an openbox before its main loop): never waits forever.
+func stop(_ process: Process, grace: Double = 5) {
+    guard process.isRunning else { return process.waitUntilExit() }
+    process.terminate()
+    if !waitFor(timeout: grace, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+}

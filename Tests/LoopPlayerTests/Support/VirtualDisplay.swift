@@ -144,20 +144,17 @@ final class WindowManager {
                 self.process = process
                 return
             }
-            process.terminate()
-            process.waitUntilExit()
+            let quitByItself = !process.isRunning
+            stop(process)
             let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            guard attempt < 2, process.terminationReason == .exit else {
+            guard attempt < 2, quitByItself else {
                 throw WindowManagerError.didNotStart(display: display, said: said)
             }
             usleep(200_000)
         }
     }
 
-    deinit {
-        process.terminate()
-        process.waitUntilExit()
-    }
+    deinit { stop(process) }
 
     /// The root window names the window manager's check window, which names itself (EWMH).
     private static func isAnnounced(on display: String) -> Bool {
