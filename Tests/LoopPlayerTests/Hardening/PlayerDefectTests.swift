@@ -56,19 +56,27 @@ final class PlayerDefectTests: XCTestCase {
         let title = "lptest-fullscreen"
         let player = try LoopplayTool.start(["--loop", "--title", title, "--window-size", "320x180", try TestMedia.loopClip()],
                                             environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
-        defer { player.process.terminate(); player.process.waitUntilExit() }
+        defer { stop(player.process) }
         let window = try XCTUnwrap(try display.window(titled: title), "the window did not appear")
         usleep(500_000)
         for toggle in ["into fullscreen", "back"] {
             try display.press(["f"], window: title)
-            usleep(500_000)
-            let pixels = try display.capture(x: window.x, y: window.y, width: 320, height: 180)
-            // testsrc2's colour bars: red on the left, cyan on the right, across the middle.
-            func color(_ x: Int, _ y: Int) -> (Int, Int, Int) {
-                let i = (y * 320 + x) * 3
-                return (Int(pixels[i]), Int(pixels[i + 1]), Int(pixels[i + 2]))
+            // What is checked is where the picture settles: read the window until it shows the bars
+            // where they belong, for up to 3 s (a frame drawn while the request is under way may not).
+            var left = (0, 0, 0), right = (0, 0, 0)
+            func settled() -> Bool {
+                guard let pixels = try? display.capture(x: window.x, y: window.y, width: 320, height: 180) else { return false }
+                // testsrc2's colour bars: red on the left, cyan on the right, across the middle.
+                func color(_ x: Int, _ y: Int) -> (Int, Int, Int) {
+                    let i = (y * 320 + x) * 3
+                    return (Int(pixels[i]), Int(pixels[i + 1]), Int(pixels[i + 2]))
+                }
+                left = color(20, 150)
+                right = color(300, 150)
+                return left.0 > 180 && left.1 < 80 && left.2 < 80 && right.0 < 80 && right.1 > 180 && right.2 > 180
             }
-            let left = color(20, 150), right = color(300, 150)
+            usleep(300_000)
+            _ = waitFor(timeout: 3, settled)
             XCTAssertTrue(left.0 > 180 && left.1 < 80 && left.2 < 80, "\(toggle): red bar on the left, got \(left)")
             XCTAssertTrue(right.0 < 80 && right.1 > 180 && right.2 > 180, "\(toggle): cyan bar on the right, got \(right)")
         }
