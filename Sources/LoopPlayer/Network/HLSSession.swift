@@ -40,8 +40,9 @@ final class HLSSession: Sendable {
         /// Each variant's media playlist, once loaded.
         var media: [Int: HLSMediaTimeline] = [:]
         var schedule = HLSSegmentSchedule()
-        /// The fetch thread's flag while it waits for room in the buffer.
-        var roomWaiter: AbortFlag?
+        /// The current stream's fetch flag: nudged when the demuxer reaches a fetched segment (a
+        /// nudge with nobody asleep is kept by its mark, and costs one lock per segment).
+        var fetchFlag: AbortFlag?
     }
 
     private let options: NetworkOptions
@@ -146,11 +147,12 @@ final class HLSSession: Sendable {
     func startStream(at position: Double, pass: Int) -> HLSByteStream {
         let live = isLive
         let start = live ? 0 : segmentStart(containing: position)
+        let flag = AbortFlag()
         state.withLock { state in
             state.schedule.restart(live: live, at: start, pass: pass)
             state.choice?.restartStream()
+            state.fetchFlag = flag
         }
-        let flag = AbortFlag()
         return HLSByteStream(fetcher: fetcher, giveUpAfter: options.timeout, cache: live ? nil : cache, abort: flag) {
             [self] index, previous throws(HLSLoadError) in
             try nextSegment(index: index, previous: previous, abort: flag)
@@ -159,8 +161,8 @@ final class HLSSession: Sendable {
 
     /// The demuxer read a picture packet at timeline `time` from the segment of schedule `index`.
     func noteDemuxed(time: Double, segmentIndex index: Int) {
-        let waiter = state.withLock { $0.schedule.noteDemuxed(time: time, segmentIndex: index) ? $0.roomWaiter : nil }
-        waiter?.nudge()
+        let fetching = state.withLock { $0.schedule.noteDemuxed(time: time, segmentIndex: index) ? $0.fetchFlag : nil }
+        fetching?.nudge()
     }
 
     /// Seconds of media fetched ahead of the picture: what the demuxer read beyond the frame on
@@ -198,18 +200,12 @@ final class HLSSession: Sendable {
     /// (an untimed or fast picture drains the buffer faster than the wall clock), and re-checks
     /// every second (a seek, timestamps that jump back).
     private func waitForRoom(abort: AbortFlag) {
-        defer {
-            state.withLock { if $0.roomWaiter === abort { $0.roomWaiter = nil } }
-            controls.stopNudging(abort)
-        }
+        defer { controls.stopNudging(abort) }
         while !abort.isRaised {
+            // Taken before measuring: a nudge after it ends the sleep at once.
             let mark = abort.nudgeMark
             let presented = controls.presentedTime
-            // Registered under the lock that measures: a segment reached after it nudges the sleep.
-            let excess = state.withLock { state in
-                state.roomWaiter = abort
-                return state.schedule.bufferSeconds(presented: presented) - options.bufferAhead
-            }
+            let excess = state.withLock { $0.schedule.bufferSeconds(presented: presented) } - options.bufferAhead
             guard excess > 0 else { return }
             if let presented { controls.nudge(abort, whenPresented: presented + excess) }
             abort.sleep(until: MonotonicCondition.now + 1, unlessNudgedSince: mark)
