@@ -68,9 +68,6 @@ public final class PlayerInset: Sendable {
         state.withLock { $0.thread = thread }
     }
 
-    /// Stops the inset's player and waits for its thread. Idempotent.
-    func stop() { requestStop()?.join() }
-
     /// Asks the inset's player to stop and returns its thread, to be joined later: its engine's
     /// close (joining a pipeline, closing a sound device) takes tens of milliseconds the host's
     /// thread, which may drive a whole group of windows, must not spend waiting.

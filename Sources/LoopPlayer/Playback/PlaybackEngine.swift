@@ -438,7 +438,7 @@ public final class PlaybackEngine {
         snapshotWriters.forEach { $0.join() }
         snapshotWriters.removeAll()
         stopPictureInPicture()  // said before the output goes
-        overlays.removeAllInsets().forEach { $0.stop() }
+        stoppingInsets += overlays.removeAllInsets().compactMap { $0.requestStop() }  // all at once, then joined
         stoppingInsets.forEach { $0.join() }
         stoppingInsets.removeAll()
         output.close()
