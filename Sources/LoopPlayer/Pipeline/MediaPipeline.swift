@@ -75,9 +75,9 @@ final class MediaPipeline: Sendable {
             startAudio: { [self] start in setup.map { startSound(start, setup: $0) } ?? false })
         let demuxer = Demuxer(plan: plan, audioChoice: options.track, soundWanted: setup != nil,
                               soundEndsWithPicture: soundEndsWithPicture,
-                              control: control, status: status, abort: abort, video: videoPackets,
-                              audio: audioPackets, subtitles: subtitlePackets, subtitleLibrary: subtitles,
-                              launcher: launcher)
+                              control: control, status: status, abort: abort,
+                              queues: Demuxer.Queues(video: videoPackets, audio: audioPackets, subtitles: subtitlePackets),
+                              subtitleLibrary: subtitles, launcher: launcher)
         threads.launch("lp-demux") { demuxer.run() }
     }
 

@@ -19,13 +19,7 @@ final class WindowTests: XCTestCase {
                                              "--gravity", gravity, "--video-output", output, "--title", title],
                                             environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
         defer { stop(player.process) }
-        guard let window = try display.window(titled: title) else {
-            let running = player.process.isRunning
-            stop(player.process)
-            let said = String(decoding: player.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            throw WindowTestError.noWindow("\(running ? "still running" : "had exited"): \(player.process.terminationReason) "
-                                           + "\(player.process.terminationStatus), stderr: \(said.suffix(1500))")
-        }
+        let window = try display.window(titled: title, shownBy: player.process, stderr: player.stderr)
         XCTAssertEqual(window.width, 320)
         XCTAssertEqual(window.height, 320)
         usleep(2_800_000)  // two seconds of media, then the held last frame
@@ -57,8 +51,8 @@ final class WindowTests: XCTestCase {
         let display = try VirtualDisplay()
         let player = try LoopplayTool.start(["--source", TestMedia.redThenBlue(), "--title", "lptest-red", "--window-size", "320x180"],
                                             environment: ["DISPLAY": display.name])
-        defer { player.process.terminate(); player.process.waitUntilExit() }
-        let window = try XCTUnwrap(try display.window(titled: "lptest-red"))
+        defer { stop(player.process) }
+        let window = try display.window(titled: "lptest-red", shownBy: player.process, stderr: player.stderr)
         usleep(300_000)
         let pixels = try display.capture(x: window.x, y: window.y, width: 320, height: 180)
         assertColor(pixels, width: 320, x: 100, y: 90, is: (255, 0, 0), "first second is red")
@@ -185,9 +179,4 @@ final class WindowTests: XCTestCase {
         let silly = try LoopplayTool.run(["--source", TestMedia.loopClip(), "--headless", "--pip-size", "8x8"])
         XCTAssertEqual(silly.status, 64, silly.stderr)
     }
-}
-
-enum WindowTestError: Error {
-    /// The window did not appear; what loopplay said.
-    case noWindow(String)
 }

@@ -38,7 +38,7 @@ final class PlayerDefectTests: XCTestCase {
         let player = try LoopplayTool.start(["--loop", "--events", "--title", title, "--window-size", "320x180",
                                              try TestMedia.loopClip()],
                                             environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
-        _ = try XCTUnwrap(try display.window(titled: title), "the window did not appear")
+        _ = try display.window(titled: title, shownBy: player.process, stderr: player.stderr)
         usleep(500_000)
         try display.press(["Right"], window: title)
         usleep(1_500_000)  // the next one-second batch
@@ -57,7 +57,7 @@ final class PlayerDefectTests: XCTestCase {
         let player = try LoopplayTool.start(["--loop", "--title", title, "--window-size", "320x180", try TestMedia.loopClip()],
                                             environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
         defer { stop(player.process) }
-        let window = try XCTUnwrap(try display.window(titled: title), "the window did not appear")
+        let window = try display.window(titled: title, shownBy: player.process, stderr: player.stderr)
         usleep(500_000)
         for toggle in ["into fullscreen", "back"] {
             try display.press(["f"], window: title)

@@ -37,8 +37,8 @@ final class OverlayWindowTests: XCTestCase {
         let player = try LoopplayTool.start(["--loop", "--title", title, "--window-size", "320x320",
                                              "--overlay", try redSVG(), try black()],
                                             environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
-        defer { player.process.terminate(); player.process.waitUntilExit() }
-        let window = try XCTUnwrap(try display.window(titled: title), "the window did not appear")
+        defer { stop(player.process) }
+        let window = try display.window(titled: title, shownBy: player.process, stderr: player.stderr)
         usleep(700_000)
         var pixels = try display.capture(x: window.x, y: window.y, width: 320, height: 320)
         XCTAssertTrue(isRed(color(pixels, width: 320, 160, 160)), "\(color(pixels, width: 320, 160, 160)): on the picture")

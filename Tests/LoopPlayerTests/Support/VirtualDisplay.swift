@@ -56,6 +56,18 @@ final class VirtualDisplay: @unchecked Sendable {
         return nil
     }
 
+    /// The window titled `title` that `player` opens; if it does not appear, an error that says
+    /// whether loopplay was still running or how it ended, and what it wrote on stderr.
+    func window(titled title: String, shownBy player: Process, stderr: Pipe) throws -> (x: Int, y: Int, width: Int, height: Int) {
+        if let window = try window(titled: title) { return window }
+        let running = player.isRunning
+        stop(player)
+        let said = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        throw NoWindowError(description: "the window \"\(title)\" did not appear; loopplay "
+                            + "\(running ? "was still running" : "had exited (\(player.terminationReason) \(player.terminationStatus))"), "
+                            + "stderr: \(said.suffix(1500))")
+    }
+
     /// Types `keys` (xdotool names: `space`, `q`, `shift+l`) into the window titled `title`.
     func press(_ keys: [String], window title: String) throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool") else { throw requirementMissing("xdotool is not installed") }
@@ -170,4 +182,9 @@ final class WindowManager {
 
 enum WindowManagerError: Error {
     case didNotStart(display: String, said: String)
+}
+
+/// A window under test did not appear (see `VirtualDisplay.window(titled:shownBy:stderr:)`).
+struct NoWindowError: Error, CustomStringConvertible {
+    let description: String
 }

@@ -1,0 +1,329 @@
+import CFFmpeg
+import FFmpegSupport
+import Foundation
+
+/// The demux thread's loop: it opens the source (`SourceOpener`), reads its packets
+/// (`SourceReader`), rewinds at the end of each pass and puts every pass on the loop's one timeline
+/// (pass k at `pts + k · loopDuration`), takes seeks, and hands packets and markers to the
+/// `PacketRouter`. It never flushes a decoder at a wrap: the stages just see more packets, and a
+/// `passEnded` marker between them.
+final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used only on the demux thread
+    /// How the demuxer starts the decode stages once the input is open (the pipeline owns them).
+    struct Launcher: Sendable {
+        /// Starts the picture stage (and the sound stage when `audio` is given). False if the
+        /// pipeline stopped meanwhile.
+        var start: @Sendable (OpenedSource) -> Bool
+        /// Starts a sound stage for a track chosen later, when none runs. False if none could start.
+        var startAudio: @Sendable (AudioStageStart) -> Bool
+    }
+
+    /// The queues to the decode stages.
+    struct Queues: Sendable {
+        var video: BoundedQueue<StageMessage>
+        var audio: BoundedQueue<StageMessage>
+        var subtitles: BoundedQueue<StageMessage>
+    }
+
+    private let opener: SourceOpener
+    private var location: MediaLocation { opener.plan.location }
+    /// Without looping too, the sound ends where the picture does (a playlist item: what the encoder
+    /// padded after the picture would delay the next item's sound).
+    private let soundEndsWithPicture: Bool
+    private let control: DemuxerControl
+    private let status: PipelineStatus
+    private let abort: AbortFlag
+    private let queues: Queues
+    private let launcher: Launcher
+
+    init(plan: SourcePlan, audioChoice: AudioTrackChoice, soundWanted: Bool, soundEndsWithPicture: Bool = false,
+         control: DemuxerControl, status: PipelineStatus, abort: AbortFlag, queues: Queues,
+         subtitleLibrary: SubtitleLibrary, launcher: Launcher) {
+        let interrupt = InputInterrupt(abort: abort)
+        let recovery = ProgressiveRecovery(location: plan.location, url: plan.url, kind: plan.kind, network: plan.network,
+                                           interrupt: interrupt, abort: abort)
+        opener = SourceOpener(plan: plan, audioChoice: audioChoice, soundWanted: soundWanted, control: control,
+                              status: status, abort: abort, interrupt: interrupt, recovery: recovery,
+                              subtitleLibrary: subtitleLibrary)
+        self.soundEndsWithPicture = soundEndsWithPicture
+        self.control = control
+        self.status = status
+        self.abort = abort
+        self.queues = queues
+        self.launcher = launcher
+    }
+
+    /// What the read loop carries from packet to packet.
+    struct Reading {
+        var reader: SourceReader
+        var router: PacketRouter
+        var timeline: LoopTimeline
+        var generation = 0
+        var pass = 0
+        /// The input reached its end and is not looping (waiting for a seek or for looping).
+        var atEnd = false
+        var timelinePacketsThisPass = 0
+        var reopenedThisPass = false
+        /// A live stream: no passes, looping does not apply.
+        var isLive = false
+        var saidLiveIsNotLooped = false
+        /// A fatal error was reported: the thread ends, nothing more is sent.
+        var failed = false
+
+        var input: MediaInput { reader.input }
+    }
+
+    /// The thread's body.
+    func run() {
+        guard var reading = open() else { return }
+        defer { control.setInterrupter(nil) }
+        while true {
+            var requests = control.take()
+            if requests.aborted || abort.isRaised || reading.failed { return }
+            if let seek = requests.seek {
+                perform(seek, &reading)
+                continue
+            }
+            if reading.isLive {
+                // Looping does not apply to a live stream: said (once) whenever it is asked for.
+                if requests.looping && !reading.saidLiveIsNotLooped {
+                    reading.saidLiveIsNotLooped = true
+                    status.post(.warning(.liveStreamNotLooped(source: location.description)))
+                }
+                requests.looping = false
+            }
+            if reading.atEnd {
+                if requests.looping {  // looping was switched on after the end: continue with the next pass
+                    reading.atEnd = false
+                    if !wrap(&reading) { endOfStream(&reading) }
+                } else {
+                    control.waitForRequest(whileNotLooping: true)
+                }
+                continue
+            }
+            guard let packet = OwnedPacket() else { return }
+            let status = reading.reader.read(into: packet.pointer)
+            if status == FFmpegError.tryAgain {
+                // A non-blocking protocol has nothing yet: wait a little, or less if asked something.
+                control.waitForRequest(whileNotLooping: false, deadline: MonotonicCondition.now + 0.005)
+                continue
+            }
+            if status < 0 {
+                if abort.isRaised { return }
+                switch reading.reader.readFailed(status) {
+                case .endOfInput: endOfPass(&reading, looping: requests.looping)
+                case .resumed: break
+                case let .failed(failure):
+                    fail(failure, &reading)
+                    return
+                }
+                if reading.failed { return }
+                continue
+            }
+            place(packet, &reading, looping: requests.looping)
+        }
+    }
+
+    // MARK: Opening
+
+    private func open() -> Reading? {
+        let source: SourceOpener.Opened
+        do { source = try opener.open() } catch {
+            status.setPhase(.failed(error))
+            return nil
+        }
+        guard launcher.start(source.stages) else { return nil }
+        status.setPhase(.ready(source.stages.info))
+        let router = PacketRouter(video: queues.video, audio: queues.audio, subtitles: queues.subtitles, control: control,
+                                  location: location, soundRouted: source.stages.sound != nil,
+                                  subtitleStreams: Set(source.stages.subtitleDecoders.keys))
+        return Reading(reader: source.reader, router: router, timeline: source.stages.timeline, isLive: source.isLive)
+    }
+
+    // MARK: Packets
+
+    /// Routes, holds or drops a packet, as its place on the timeline says.
+    private func place(_ packet: consuming OwnedPacket, _ reading: inout Reading, looping: Bool) {
+        switch reading.reader.place(packet, pass: reading.pass, looping: looping) {
+        case let .route(placement):
+            route(packet, placement, &reading, looping: looping)
+        case let .beginsPass(placement):
+            while reading.pass < placement.pass { finishPass(&reading) }
+            if case let .hls(hls) = reading.reader.network {
+                for (stored, heldPlacement) in hls.takeHeld() {
+                    guard let held = OwnedPacket() else { continue }
+                    av_packet_move_ref(held.pointer, stored.pointer)
+                    route(held, heldPlacement, &reading, looping: looping)
+                }
+            }
+            route(packet, placement, &reading, looping: looping)
+        case let .hold(placement):
+            if case let .hls(hls) = reading.reader.network { hls.hold(packet, placement) }
+        case .endOfMedia:
+            if !reading.atEnd { endOfStream(&reading) }
+        case .drop:
+            break
+        }
+    }
+
+    /// Sends a packet of pass `placement.pass` on, measuring the first pass from its picture packets.
+    private func route(_ packet: consuming OwnedPacket, _ placement: PacketPlacement, _ reading: inout Reading,
+                       looping: Bool) {
+        let input = reading.input
+        if packet.pointer.pointee.stream_index == input.timelineStream.pointee.index {
+            reading.timelinePacketsThisPass += 1
+            if placement.pass == 0, packet.pointer.pointee.flags & AV_PKT_FLAG_DISCARD == 0 {
+                let stamped = packet.pointer.pointee
+                let pts = stamped.pts != noTimestamp ? stamped.pts : stamped.dts != noTimestamp ? stamped.dts : nil
+                reading.timeline.observeFirstPass(pts: pts, duration: stamped.duration)
+            }
+            if case let .hls(hls) = reading.reader.network {
+                hls.noteDemuxed(packet.pointer, input: input, placement: placement, timeline: reading.timeline)
+            }
+        }
+        var context = PacketContext(generation: reading.generation, pass: placement.pass, variant: placement.variant)
+        // While pass 0 is read the loop's length is unknown: sound past the picture read so far waits.
+        if (looping || soundEndsWithPicture) && placement.pass == 0 {
+            context.pictureExtent = reading.timeline.firstPassEndSeconds ?? 0
+        }
+        reading.router.route(packet, of: input, context: context, offset: reading.timeline.offset(forPass: placement.pass))
+    }
+
+    // MARK: The end of a pass
+
+    private func endOfPass(_ reading: inout Reading, looping: Bool) {
+        guard looping else {
+            if soundEndsWithPicture { cutSoundAtThePicturesEnd(&reading) }
+            return endOfStream(&reading)
+        }
+        if reading.timelinePacketsThisPass == 0 {
+            // A rewind the server only pretended to do (no range requests): start over instead.
+            if reading.pass > 0, !reading.reopenedThisPass, !reading.reader.isHLS, reading.reader.reopen() {
+                reading.reopenedThisPass = true
+                return
+            }
+            // A pass that yields nothing cannot loop: end instead of spinning.
+            if reading.pass > 0 { stopLooping(because: "the input held no packets after rewinding") }
+            return endOfStream(&reading)
+        }
+        if !wrap(&reading) { endOfStream(&reading) }
+    }
+
+    /// Rewinds for the next pass (reopening an input that cannot seek back) and tells the stages the
+    /// loop's length. False if looping had to stop.
+    private func wrap(_ reading: inout Reading) -> Bool {
+        do {
+            guard try reading.reader.rewind(forPass: reading.pass + 1) else {
+                if !abort.isRaised && !control.hasPendingSeek { stopLooping(because: "the input cannot go back to its start") }
+                return false
+            }
+        } catch {
+            fail(error, &reading)
+            return false
+        }
+        finishPass(&reading)
+        return true
+    }
+
+    /// The input is back at its start: the stages learn the loop's length, the next pass begins.
+    private func finishPass(_ reading: inout Reading) {
+        _ = reading.timeline.wrap()
+        let loopDuration = reading.timeline.loopDuration ?? 0
+        let seconds = Double(loopDuration) * reading.timeline.tick
+        if reading.pass == 0 {
+            logger.debug("\(location): one pass lasts \(seconds) s; looping on one timeline")
+            status.setLoopDuration(seconds)
+        }
+        reading.router.passEnded(PassBoundary(generation: reading.generation, pass: reading.pass,
+                                              loopDuration: loopDuration, loopSeconds: seconds))
+        reading.pass += 1
+        reading.timelinePacketsThisPass = 0
+        reading.reopenedThisPass = false
+        reading.reader.passBegan()
+    }
+
+    /// The sound stage learns the last pass's length, as at a wrap: it cuts what the sound has past
+    /// the picture and pads what it lacks.
+    private func cutSoundAtThePicturesEnd(_ reading: inout Reading) {
+        guard reading.router.soundRouted, !reading.isLive, reading.timelinePacketsThisPass > 0,
+              let length = reading.timeline.loopDuration ?? reading.timeline.measuredLength else { return }
+        let boundary = PassBoundary(generation: reading.generation, pass: reading.pass, loopDuration: length,
+                                    loopSeconds: Double(length) * reading.timeline.tick)
+        reading.router.send(.passEnded(boundary), to: queues.audio)
+    }
+
+    private func stopLooping(because reason: String) {
+        control.isLooping = false
+        status.post(.loopingStopped(.loopingStopped(source: location.description, reason: reason)))
+    }
+
+    private func endOfStream(_ reading: inout Reading) {
+        reading.atEnd = true
+        guard !reading.failed else { return }  // a network failure is never the end of the media
+        reading.router.endOfStream(generation: reading.generation)
+    }
+
+    /// Reports a failure to read on; after a network failure what was read plays first (the
+    /// picture's packets are decoded and shown). A seek or a stop cuts that short.
+    private func fail(_ failure: SourceReader.Failure, _ reading: inout Reading) {
+        let error: PlayerError
+        switch failure {
+        case .interrupted:
+            return
+        case let .fatal(fatal):
+            error = fatal
+        case let .afterPlaying(lost):
+            control.waitUntilEmpty(queues.video)
+            if abort.isRaised { return }
+            error = lost
+        }
+        reading.failed = true
+        status.post(.fatal(error))
+    }
+
+    // MARK: Seeking
+
+    private func perform(_ seek: DemuxerControl.SeekRequest, _ reading: inout Reading) {
+        reading.router.clear()
+        reading.generation = seek.generation
+        var audioDecoder: StreamDecoder?
+        if let change = seek.audioTrack {
+            audioDecoder = switchTrack(to: change, &reading)
+        }
+        reading.timeline.resume(inPass: seek.pass)
+        let target = reading.timeline.origin + Int64((max(0, seek.position) / reading.timeline.tick).rounded(.down))
+        reading.pass = seek.pass
+        reading.atEnd = false
+        reading.timelinePacketsThisPass = 0
+        reading.reader.passBegan()
+        do {
+            if try !reading.reader.seek(to: target, position: max(0, seek.position), pass: seek.pass) {
+                logger.warning("\(location): seek to \(seek.position) s failed")
+            }
+        } catch {
+            logger.warning("\(location): seek to \(seek.position) s failed")
+            fail(error, &reading)
+        }
+        let floor = reading.isLive ? reading.timeline.origin : target + reading.timeline.offset(forPass: seek.pass)
+        let marker = SeekMarker(generation: seek.generation, floor: floor, floorSeconds: reading.timeline.seconds(floor),
+                                pass: seek.pass, audioDecoder: nil)
+        reading.router.seek(marker, audioDecoder: audioDecoder)
+    }
+
+    /// Reads `track` from now on (nil: none). Returns the decoder the running sound stage takes
+    /// with the seek marker; starts a sound stage when none runs.
+    private func switchTrack(to track: AudioTrack?, _ reading: inout Reading) -> StreamDecoder? {
+        let input = reading.input
+        guard input.hasVideo else { return nil }  // audio-only media keep their track: it is the timeline
+        input.select(audio: track)
+        guard track != nil, let start = opener.makeAudioStage(for: input, generation: reading.generation) else {
+            if track != nil { input.select(audio: nil) }
+            status.setAudioTracks(input.audioTracks, current: nil)
+            return nil
+        }
+        status.setAudioTracks(input.audioTracks, current: track)
+        if reading.router.soundRouted { return start.decoder }
+        reading.router.soundRouted = launcher.startAudio(start)
+        if !reading.router.soundRouted { input.select(audio: nil) }
+        return nil
+    }
+}

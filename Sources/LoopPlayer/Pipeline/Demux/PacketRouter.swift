@@ -1,0 +1,122 @@
+import CFFmpeg
+import FFmpegSupport
+
+/// Sends packets and markers from the demux thread to the decode stages, each queue on its own
+/// terms: the picture's packets wait for room (unless a seek or a stop is pending), sound waits
+/// only while the picture has packets to play, subtitles never wait.
+struct PacketRouter {
+    let video: BoundedQueue<StageMessage>
+    let audio: BoundedQueue<StageMessage>
+    let subtitles: BoundedQueue<StageMessage>
+    let control: DemuxerControl
+    let location: MediaLocation
+    /// A sound stage takes the audio packets.
+    var soundRouted: Bool
+    /// Subtitle streams whose packets the subtitle stage decodes.
+    private(set) var subtitleStreams: Set<Int32>
+    /// Sound stored far ahead of the picture is being dropped (said once).
+    private var droppingSound = false
+
+    init(video: BoundedQueue<StageMessage>, audio: BoundedQueue<StageMessage>, subtitles: BoundedQueue<StageMessage>,
+         control: DemuxerControl, location: MediaLocation, soundRouted: Bool, subtitleStreams: Set<Int32>) {
+        self.video = video
+        self.audio = audio
+        self.subtitles = subtitles
+        self.control = control
+        self.location = location
+        self.soundRouted = soundRouted
+        self.subtitleStreams = subtitleStreams
+    }
+
+    /// Sends a packet of `input` on, its timestamps moved by `offset` (timeline ticks) onto the
+    /// loop's timeline.
+    mutating func route(_ packet: consuming OwnedPacket, of input: MediaInput, context: PacketContext, offset: Int64) {
+        let index = packet.pointer.pointee.stream_index
+        if index == input.timelineStream.pointee.index {
+            shift(packet.pointer, by: offset)
+        } else if let audioTimeBase = input.audioStream?.pointee.time_base {
+            shift(packet.pointer, by: offset == 0 ? 0 : av_rescale_q(offset, input.video.timeBase, audioTimeBase))
+        }
+        let bytes = packet.byteCount
+        if subtitleStreams.contains(index) {
+            // Never waited for: the subtitle stage takes a cue in microseconds; a full queue drops.
+            if subtitles.push(.packet(packet, context), bytes: bytes, giveUp: { true }) == .closed {
+                subtitleStreams.removeAll()
+            }
+            return
+        }
+        if index == input.videoStreamIndex {
+            _ = video.push(.packet(packet, context), bytes: bytes, giveUp: { [control] in control.hasUrgentRequestLocked })
+            return
+        }
+        // Audio-only media: the black picture follows the sound's packets (a reference, no copy).
+        if !input.hasVideo, let copy = packet.reference() {
+            _ = video.push(.packet(copy, context), bytes: 64, giveUp: { [control] in control.hasUrgentRequestLocked })
+        }
+        guard soundRouted else { return }
+        routeSound(packet, context: context, bytes: bytes)
+    }
+
+    /// Sound stored far ahead of the picture must not starve it: while the picture's queue is
+    /// empty a full sound queue drops instead of waiting (the picture cannot play meanwhile).
+    private mutating func routeSound(_ packet: consuming OwnedPacket, context: PacketContext, bytes: Int) {
+        let pictures = video
+        let result = audio.push(.packet(packet, context), bytes: bytes, giveUp: { [control] in
+            control.hasUrgentRequestLocked || pictures.countLocked == 0
+        })
+        switch result {
+        case .queued:
+            droppingSound = false
+        case .gaveUp:
+            if !droppingSound && !control.condition.withLock({ control.hasUrgentRequestLocked }) {
+                logger.notice("\(location): the sound is stored far ahead of the picture; dropping sound until the picture catches up")
+            }
+            droppingSound = true
+        case .closed:
+            soundRouted = false  // the sound stage ended (no device)
+        }
+    }
+
+    /// Moves a packet of a later pass onto the timeline (`offset` in the packet's time base).
+    private func shift(_ packet: UnsafeMutablePointer<AVPacket>, by offset: Int64) {
+        guard offset != 0 else { return }
+        if packet.pointee.pts != noTimestamp { packet.pointee.pts += offset }
+        if packet.pointee.dts != noTimestamp { packet.pointee.dts += offset }
+    }
+
+    // MARK: Markers
+
+    /// The end of a pass, to the picture and sound stages.
+    func passEnded(_ boundary: PassBoundary) {
+        send(.passEnded(boundary), to: video)
+        if soundRouted { send(.passEnded(boundary), to: audio) }
+    }
+
+    /// The end of the stream, to the picture and sound stages.
+    func endOfStream(generation: Int) {
+        send(.endOfStream(generation: generation), to: video)
+        if soundRouted { send(.endOfStream(generation: generation), to: audio) }
+    }
+
+    /// A seek's marker to every stage; the sound stage's carries a newly chosen track's decoder.
+    func seek(_ marker: SeekMarker, audioDecoder: StreamDecoder?) {
+        send(.seek(marker), to: video)
+        if !subtitleStreams.isEmpty { _ = subtitles.push(.seek(marker), giveUp: { true }) }
+        if soundRouted {
+            var audioMarker = marker
+            audioMarker.audioDecoder = audioDecoder
+            send(.seek(audioMarker), to: audio)
+        }
+    }
+
+    /// Markers wait for room like packets, but a pending seek makes them pointless.
+    func send(_ message: consuming StageMessage, to queue: BoundedQueue<StageMessage>) {
+        _ = queue.push(message, giveUp: { [control] in control.hasUrgentRequestLocked })
+    }
+
+    /// Empties the picture and sound queues (a seek: what they hold is of the old position).
+    func clear() {
+        video.removeAll()
+        audio.removeAll()
+    }
+}

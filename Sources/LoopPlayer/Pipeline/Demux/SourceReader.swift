@@ -1,0 +1,173 @@
+import CFFmpeg
+import FFmpegSupport
+import Foundation
+
+/// Where a packet goes on the loop's timeline, and which HLS variant (and segment) it came from.
+struct PacketPlacement {
+    var pass: Int
+    var variant: StreamVariant?
+    /// The HLS segment's index in the stream's schedule.
+    var segmentIndex: Int?
+}
+
+/// How a source is delivered: a file, a progressive network source (reopened after a lost
+/// connection), or an HLS stream.
+enum NetworkReading {
+    case local
+    case progressive(ProgressiveReading)
+    case hls(HLSReading)
+}
+
+/// Reads one source's packets however they arrive, and moves it back to its start for the next
+/// pass or to a seek's position. It owns the `MediaInput`, which a reconnect, a reopen or a new HLS
+/// container replaces; the demuxer decides what the stages see. Demux thread only.
+final class SourceReader {
+    /// Why reading cannot go on.
+    enum Failure: Error {
+        /// The source is unusable: report it now.
+        case fatal(PlayerError)
+        /// The network failed: what was read plays first, then the source fails.
+        case afterPlaying(PlayerError)
+        /// A stop or a pending seek cut it short: nothing to report.
+        case interrupted
+    }
+
+    /// What a failed read means.
+    enum ReadOutcome {
+        /// The media's end (or the end of a pass).
+        case endOfInput
+        /// Reading goes on, from a new input if one is given (a new container, a reconnect).
+        case resumed(MediaInput?)
+        case failed(Failure)
+    }
+
+    /// Whether a packet goes on now.
+    enum Placement {
+        case route(PacketPlacement)
+        /// Keep it until the next pass's first picture packet (HLS).
+        case hold(PacketPlacement)
+        case drop
+        /// The first picture packet of a later pass (HLS): the passes before it end, the packets
+        /// held for it go first.
+        case beginsPass(PacketPlacement)
+        /// Looping was switched off while the next pass was being fetched (HLS): the media ends here.
+        case endOfMedia
+    }
+
+    private(set) var input: MediaInput
+    let network: NetworkReading
+    private let location: MediaLocation
+    private let interrupt: InputInterrupt
+    private let recovery: ProgressiveRecovery
+
+    init(input: MediaInput, network: NetworkReading, location: MediaLocation, interrupt: InputInterrupt,
+         recovery: ProgressiveRecovery) {
+        self.input = input
+        self.network = network
+        self.location = location
+        self.interrupt = interrupt
+        self.recovery = recovery
+    }
+
+    var isHLS: Bool {
+        if case .hls = network { return true }
+        return false
+    }
+
+    /// Reads the next packet; a progressive network read may not outlast the give-up time.
+    func read(into packet: UnsafeMutablePointer<AVPacket>) -> Int32 {
+        if case .progressive = network { recovery.armReadDeadline() }
+        return input.readPacket(into: packet)
+    }
+
+    /// A read failed with `status`: the end of the input, or a network failure recovered from (a
+    /// new container, a reconnect) or not.
+    func readFailed(_ status: Int32) -> ReadOutcome {
+        let outcome: ReadOutcome
+        switch network {
+        case .local:
+            return .endOfInput
+        case let .progressive(progressive):
+            guard recovery.connectionLost(status, input) else { return .endOfInput }
+            do { try reconnect(progressive) } catch { return .failed(error) }
+            return .resumed(nil)
+        case let .hls(hls):
+            outcome = hls.readFailed(status, input: input)
+        }
+        if case let .resumed(next?) = outcome { input = next }
+        return outcome
+    }
+
+    /// Back to the start for the pass `pass`. False if the input cannot go back there.
+    /// HLS: a new stream from segment 0 (the schedule wraps by itself while looping; this is for
+    /// looping switched on after the end).
+    func rewind(forPass pass: Int) throws(Failure) -> Bool {
+        switch network {
+        case let .hls(hls):
+            input = try hls.restart(at: 0, pass: pass, after: input)
+            return true
+        case let .progressive(progressive):
+            // A server without byte ranges cannot seek back: open it again at once; only when that
+            // fails is the network at fault (tried again until the give-up time).
+            if input.rewind() || reopen() { return true }
+            progressive.reset()
+            try reconnect(progressive)
+            return true
+        case .local:
+            return input.rewind() || reopen()
+        }
+    }
+
+    /// Moves to `target` (timeline ticks, inside the pass) for a seek; an HLS stream starts again at
+    /// the segment holding `position` (a live one at its live edge). False if the input refused.
+    func seek(to target: Int64, position: Double, pass: Int) throws(Failure) -> Bool {
+        switch network {
+        case let .hls(hls):
+            input = try hls.restart(at: position, pass: pass, after: input)
+            return true
+        case let .progressive(progressive):
+            progressive.reset()
+            return input.seek(toTimestamp: target)
+        case .local:
+            return input.seek(toTimestamp: target)
+        }
+    }
+
+    /// Opens the source again from its first byte (the same stream is required); the decoders are kept.
+    func reopen() -> Bool {
+        guard let reopened = try? MediaInput.open(location, interrupt: interrupt, audio: input.audioChoiceToKeep,
+                                                  access: recovery.access),
+              reopened.video.codecName == input.video.codecName, reopened.video.width == input.video.width,
+              reopened.video.height == input.video.height else { return false }
+        input = reopened
+        logger.debug("\(location): reopened for the next pass (the input cannot seek back)")
+        return true
+    }
+
+    /// A pass starts (after a wrap or a seek): what was delivered before is another pass's.
+    func passBegan() {
+        if case let .progressive(progressive) = network { progressive.reset() }
+    }
+
+    /// Which pass (and variant) a packet belongs to, and whether it goes on now.
+    func place(_ packet: borrowing OwnedPacket, pass: Int, looping: Bool) -> Placement {
+        switch network {
+        case .local:
+            return .route(PacketPlacement(pass: pass))
+        case let .progressive(progressive):
+            return progressive.admit(packet.pointer) ? .route(PacketPlacement(pass: pass)) : .drop
+        case let .hls(hls):
+            return hls.place(packet.pointer, input: input, pass: pass, looping: looping)
+        }
+    }
+
+    /// Reconnects a lost progressive source (see `ProgressiveRecovery.reconnect`).
+    private func reconnect(_ progressive: ProgressiveReading) throws(Failure) {
+        switch recovery.reconnect(progressive, replacing: input) {
+        case let .resumed(reconnected): input = reconnected
+        case let .mediaChanged(error): throw .fatal(error)
+        case let .gaveUp(error): throw .afterPlaying(error)
+        case .stopped: throw .interrupted
+        }
+    }
+}
