@@ -12,6 +12,8 @@ public final class FilterGraph: @unchecked Sendable {
         public var pixelFormat: Int32
         public var timeBase: AVRational
         public var sampleAspect: AVRational
+        /// The picture's YUV matrix: a chain that goes through RGB comes back with the same one.
+        public var matrix: YUVMatrix
 
         public init(frame: UnsafePointer<AVFrame>, timeBase: AVRational) {
             width = frame.pointee.width
@@ -20,6 +22,7 @@ public final class FilterGraph: @unchecked Sendable {
             self.timeBase = timeBase
             let sar = frame.pointee.sample_aspect_ratio
             sampleAspect = sar.num > 0 && sar.den > 0 ? sar : AVRational(num: 1, den: 1)
+            matrix = YUVMatrix(tagged: frame.pointee.colorspace, height: Int(frame.pointee.height))
         }
 
         public init(width: Int32, height: Int32, pixelFormat: Int32 = AV_PIX_FMT_YUV420P.rawValue,
@@ -29,11 +32,13 @@ public final class FilterGraph: @unchecked Sendable {
             self.pixelFormat = pixelFormat
             self.timeBase = timeBase
             sampleAspect = AVRational(num: 1, den: 1)
+            matrix = YUVMatrix(tagged: AVCOL_SPC_UNSPECIFIED, height: Int(height))
         }
 
         public static func == (a: Input, b: Input) -> Bool {
             a.width == b.width && a.height == b.height && a.pixelFormat == b.pixelFormat
                 && av_cmp_q(a.timeBase, b.timeBase) == 0 && av_cmp_q(a.sampleAspect, b.sampleAspect) == 0
+                && a.matrix == b.matrix
         }
     }
 
@@ -50,20 +55,27 @@ public final class FilterGraph: @unchecked Sendable {
         let arguments = "video_size=\(input.width)x\(input.height):pix_fmt=\(input.pixelFormat)"
             + ":time_base=\(input.timeBase.num)/\(input.timeBase.den)"
             + ":pixel_aspect=\(input.sampleAspect.num)/\(input.sampleAspect.den)"
-        // Whatever the chain does, the player receives 8-bit 4:2:0.
+        // Whatever the chain does, the player receives 8-bit 4:2:0. The conversions libavfilter
+        // inserts (into RGB for an RGB filter, and back) use the picture's matrix: swscale's own
+        // default is BT.601, which would shift the colours of an HD picture that went through RGB.
+        let matrix = input.matrix.scaleOptionName
         try self.init(source: "buffer", arguments: arguments, chain: "\(chain),format=yuv420p", sink: "buffersink",
-                      threads: threads, input: input, name: chain)
+                      threads: threads, input: input, name: chain,
+                      conversionOptions: "in_color_matrix=\(matrix):out_color_matrix=\(matrix)")
     }
 
-    /// A graph from the source filter `source` (configured by `arguments`) through `chain` into `sink`.
+    /// A graph from the source filter `source` (configured by `arguments`) through `chain` into `sink`;
+    /// `conversionOptions` configure the `scale` filters libavfilter inserts between formats.
     public init(source sourceName: String, arguments: String, chain fullChain: String, sink sinkName: String,
-                threads: Int32 = 0, input: Input? = nil, name: String? = nil) throws(FilterError) {
+                threads: Int32 = 0, input: Input? = nil, name: String? = nil,
+                conversionOptions: String? = nil) throws(FilterError) {
         let chain = name ?? fullChain
         self.chain = chain
         self.input = input
         var graph = avfilter_graph_alloc()
         guard let allocated = graph else { throw FilterError(filter: chain, reason: "out of memory") }
         allocated.pointee.nb_threads = threads
+        if let conversionOptions { allocated.pointee.scale_sws_opts = av_strdup(conversionOptions) }
         func fail(_ status: Int32, _ what: String) -> FilterError {
             avfilter_graph_free(&graph)
             return FilterError(filter: chain, reason: "\(what): \(ffmpegErrorText(status))")
@@ -117,6 +129,10 @@ public final class FilterGraph: @unchecked Sendable {
     private func pull(_ emit: (consuming OwnedFrame) throws(FilterError) -> Void) throws(FilterError) {
         while let output = OwnedFrame() {
             guard av_buffersink_get_frame(sink, output.pointer) >= 0 else { return }
+            // A picture converted back from RGB comes out untagged: it carries the matrix it was made with.
+            if let input, output.pointer.pointee.colorspace == AVCOL_SPC_UNSPECIFIED {
+                output.pointer.pointee.colorspace = input.matrix.colorSpace
+            }
             try emit(output)
         }
     }

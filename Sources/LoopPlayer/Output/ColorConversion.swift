@@ -1,21 +1,14 @@
 import CFFmpeg
+import FFmpegSupport
 
 /// Which YUV → RGB matrix and range a stream uses, decided once for every output (SDL texture,
-/// swscale surface, snapshots) so they all show the same colours. Untagged streams follow the
-/// common convention: BT.709 above 576 lines, BT.601 below.
+/// swscale surface, snapshots) so they all show the same colours (`YUVMatrix` says which).
 struct ColorConversion: Equatable {
-    enum Matrix: Equatable { case bt601, bt709, bt2020 }
-
-    var matrix: Matrix
+    var matrix: YUVMatrix
     var fullRange: Bool
 
     init(colorSpace: AVColorSpace, colorRange: AVColorRange, height: Int) {
-        switch colorSpace {
-        case AVCOL_SPC_BT709: matrix = .bt709
-        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: matrix = .bt2020
-        case AVCOL_SPC_UNSPECIFIED, AVCOL_SPC_RESERVED: matrix = height > 576 ? .bt709 : .bt601
-        default: matrix = .bt601
-        }
+        matrix = YUVMatrix(tagged: colorSpace, height: height)
         fullRange = colorRange == AVCOL_RANGE_JPEG
     }
 
