@@ -23,13 +23,7 @@ public final class EmbeddedPlayback {
                 until stop: StopCondition = .never) throws(PlayerError) {
         self.player = player
         embedded = EmbeddedOutput(renderer: renderer)
-        guard player.claimRun() else { throw ExtVideoPlayer.alreadyRunning }
-        do {
-            session = try PlayerSession(player: player, output: .offscreen, custom: embedded, timing: timing, stop: stop)
-        } catch {
-            player.endRun()
-            throw error
-        }
+        session = try PlayerSession(player: player, output: .offscreen, custom: embedded, timing: timing, stop: stop)
         player.session = session
         let engine = session.engine
         embedded.onAreaChange = { [unowned engine] in engine.redraw() }

@@ -266,16 +266,10 @@ public final class ExtVideoPlayer: @unchecked Sendable {
 
     func run(output: EngineConfiguration.Output, custom: PlayerOutput?, timing: Timing,
              stop: StopCondition) -> PlaybackEngine.RunOutcome {
-        guard claimRun() else {
-            logger.error("\(Self.alreadyRunning.description)")
-            return .failed(Self.alreadyRunning)
-        }
         let session: PlayerSession
         do {
             session = try PlayerSession(player: self, output: output, custom: custom, timing: timing, stop: stop)
         } catch {
-            endRun()
-            PlayerSession.report(error, to: self)
             return .failed(error)
         }
         self.session = session

@@ -39,17 +39,11 @@ public struct PlayerGroup: Sendable {
                 continue
             }
             let window = index < windows.count ? windows[index] : WindowOptions()
-            guard player.claimRun() else {
-                outcomes[index] = .failed(ExtVideoPlayer.alreadyRunning)
-                continue
-            }
             do {
                 let session = try PlayerSession(player: player, output: .window(window), timing: timing, stop: stop)
                 player.session = session
                 loop.add(session, index: index)
             } catch {
-                player.endRun()
-                PlayerSession.report(error, to: player)
                 outcomes[index] = .failed(error)
             }
         }

@@ -14,12 +14,32 @@ final class PlayerSession {
     /// The `Playlist` setting's items being played (nil: one source).
     private var playlist: PlaylistPlayback?
 
-    /// `custom` is an output made by the caller (embedding, frames-only); otherwise the engine makes
-    /// the one `output` names (a window opens now, before the source).
-    init(player: ExtVideoPlayer, output: EngineConfiguration.Output, custom: PlayerOutput? = nil,
-         timing: ExtVideoPlayer.Timing, stop: StopCondition) throws(PlayerError) {
-        self.player = player
+    /// Claims `player` for this run (one run at a time: another throws `alreadyRunning` and leaves the
+    /// running one alone). `custom` is an output made by the caller (embedding, frames-only); otherwise
+    /// the engine makes the one `output` names (a window opens now, before the source). A failure
+    /// releases the player and reaches its events and state, as a failure during a run would.
+    convenience init(player: ExtVideoPlayer, output: EngineConfiguration.Output, custom: PlayerOutput? = nil,
+                     timing: ExtVideoPlayer.Timing, stop: StopCondition) throws(PlayerError) {
+        guard player.claimRun() else {
+            logger.error("\(ExtVideoPlayer.alreadyRunning.description)")
+            throw ExtVideoPlayer.alreadyRunning
+        }
         let (settings, version, audio) = player.shared.withLock { ($0.settings, $0.settingsVersion, $0.audio) }
+        let engine: PlaybackEngine
+        do {
+            engine = try Self.makeEngine(player: player, settings: settings, audio: audio, output: output, custom: custom,
+                                         timing: timing, stop: stop)
+        } catch {
+            player.endRun()
+            Self.report(error, to: player)
+            throw error
+        }
+        self.init(player: player, engine: engine, settings: settings, version: version)
+    }
+
+    private static func makeEngine(player: ExtVideoPlayer, settings: VideoSettings, audio: AudioOptions,
+                                   output: EngineConfiguration.Output, custom: PlayerOutput?,
+                                   timing: ExtVideoPlayer.Timing, stop: StopCondition) throws(PlayerError) -> PlaybackEngine {
         try settings.validate()
         var configuration = EngineConfiguration(output: output, looping: settings.loop, gravity: settings.gravity,
                                                 untimed: timing == .untimed, stop: stop, audio: audio)
@@ -30,11 +50,13 @@ final class PlayerSession {
         configuration.errorFontSize = settings.errorFontSize
         configuration.network = settings.networkOptions
         configuration.pictureInPicture = settings.pictureInPicture
-        if let custom {
-            engine = PlaybackEngine(configuration: configuration, output: custom)
-        } else {
-            engine = try PlaybackEngine(configuration: configuration)
-        }
+        if let custom { return PlaybackEngine(configuration: configuration, output: custom) }
+        return try PlaybackEngine(configuration: configuration)
+    }
+
+    private init(player: ExtVideoPlayer, engine: PlaybackEngine, settings: VideoSettings, version: Int) {
+        self.player = player
+        self.engine = engine
         applied = settings
         appliedVersion = version
         batcher = EventBatcher(selection: settings.events)
@@ -84,7 +106,7 @@ final class PlayerSession {
     }
 
     /// A failure before the engine exists (validation, no display) still reaches the user.
-    static func report(_ error: PlayerError, to player: ExtVideoPlayer) {
+    private static func report(_ error: PlayerError, to player: ExtVideoPlayer) {
         let (admitted, handlers, continuations, stateHandlers) = player.shared.withLock {
             $0.state = .failed(error)
             $0.statistics.errors[error.kind, default: 0] += 1

@@ -248,6 +248,31 @@ final class ExtVideoPlayerTests: XCTestCase {
         guard case .failed(.invalidSetting) = player.runHeadless(timing: .untimed) else { return XCTFail() }
         if case .failed(.invalidSetting) = player.state {} else { XCTFail("\(player.state)") }
         XCTAssertEqual(recorder.allEvents.count, 1)
+        // The failed set-up released the player: the next run fails for the same reason, not as "already running".
+        guard case let .failed(.invalidSetting(name, _, _)) = player.runHeadless(timing: .untimed) else { return XCTFail() }
+        XCTAssertEqual(name, "TimePublishing")
+    }
+
+    /// A second run of a running player, alone or in a group, fails with `alreadyRunning` and leaves
+    /// the running one alone (no event, still playing); once that run ends the player runs again.
+    func testOneRunAtATime() throws {
+        let (player, recorder) = try player { [Loop(), Events([.errorAny, .playing])] }
+        let finished = expectation(description: "run returned")
+        Thread { player.runHeadless(); finished.fulfill() }.start()
+        try waitFor { player.state == .playing }
+        guard case let .failed(.invalidSetting(name, _, reason)) = player.runHeadless(timing: .untimed) else {
+            return XCTFail("a second run must be refused")
+        }
+        XCTAssertEqual(name, "run")
+        XCTAssertTrue(reason.contains("already running"), reason)
+        guard case .failed(.invalidSetting(name: "run", _, _))? = ExtVideoPlayer.runAll([player], timing: .untimed).first else {
+            return XCTFail("a group run must be refused")
+        }
+        XCTAssertEqual(player.state, .playing)
+        player.stop()
+        wait(for: [finished], timeout: 5)
+        XCTAssertEqual(recorder.allEvents, [.playing], "the refused runs sent nothing")
+        XCTAssertEqual(player.runHeadless(timing: .untimed, until: StopCondition(frames: 2)), .finished)
     }
 
     struct Timeout: Error {}
