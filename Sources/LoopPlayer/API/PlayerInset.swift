@@ -37,19 +37,26 @@ public final class PlayerInset: Sendable {
         state.withLock { state in state.image.map { ($0, state.revision) } }
     }
 
-    /// Starts the inset's player (once); `wakeHost` is called whenever it shows a new scene.
-    func start(wakeHost: @escaping @Sendable () -> Void) {
-        guard [frame.x, frame.y, frame.width, frame.height].allSatisfy({ $0.isFinite && abs($0) < 1_000_000 }) else {
-            logger.error("an inset's frame must be finite: \(frame)")
-            return
+    /// A frame the inset can be drawn in: finite, within a million pixels, at least a pixel wide and high.
+    func validate() throws(PlayerError) {
+        let values = [frame.x, frame.y, frame.width, frame.height]
+        guard values.allSatisfy({ $0.isFinite && abs($0) < 1_000_000 }),
+              frame.width.rounded() >= 1, frame.height.rounded() >= 1 else {
+            throw .invalidSetting(name: "PlayerInset", value: "\(frame)",
+                                  reason: "the frame must be finite and at least one pixel wide and high")
         }
+    }
+
+    /// Starts the inset's player (once; its frame was validated); `wakeHost` is called whenever it
+    /// shows a new scene.
+    func start(wakeHost: @escaping @Sendable () -> Void) {
         let area = PixelSize(width: Int(frame.width.rounded()), height: Int(frame.height.rounded()))
         let origin = (x: Int(frame.x.rounded()), y: Int(frame.y.rounded()))
         let starting = state.withLock { state -> Bool in
             state.wakeHost = wakeHost
             return state.thread == nil
         }
-        guard starting, area.width > 0, area.height > 0 else { return }
+        guard starting else { return }
         let thread = WorkerThread(name: "lp-inset") { [self] in
             let scaler = ScalerCache()
             player.runScenes(area: area) { composed in

@@ -16,19 +16,34 @@ extension PlaybackEngine {
     }
 
     /// Shows another player's scene inside this one's picture and starts that player (see
-    /// `PlayerInset`). It is stopped by `removeAllInsets()` or when this engine closes.
+    /// `PlayerInset`). It is stopped by `removeAllInsets()` or when this engine closes. A frame that
+    /// cannot be drawn (not finite, empty) is an `invalidSetting` error event instead.
     public func addInset(_ inset: PlayerInset) {
+        do { try inset.validate() } catch {
+            record(error)
+            onEvent?(.error(error))
+            return
+        }
+        // Its player removed a moment ago is still stopping: that run must end before the next starts.
+        stoppingInsets.filter { $0.player === inset.player }.forEach { $0.thread.join() }
+        stoppingInsets.removeAll { $0.player === inset.player }
         overlays.addInset(inset)
         inset.start(wakeHost: waiter.wake)
     }
 
-    /// Removes every inset and stops their players (their threads are joined at the next removal or
-    /// when this engine closes: they stop meanwhile, without holding this thread).
+    /// Removes every inset and stops their players (their threads are joined at the next removal,
+    /// when one of their players is added again, or when this engine closes: they stop meanwhile,
+    /// without holding this thread).
     public func removeAllInsets() {
         let earlier = stoppingInsets
-        stoppingInsets = overlays.removeAllInsets().compactMap { $0.requestStop() }
-        earlier.forEach { $0.join() }
+        stoppingInsets = requestInsetsStop()
+        earlier.forEach { $0.thread.join() }
         redraw()
+    }
+
+    /// Removes every inset and asks its player to stop; returns what to join.
+    func requestInsetsStop() -> [(player: ExtVideoPlayer, thread: WorkerThread)] {
+        overlays.removeAllInsets().compactMap { inset in inset.requestStop().map { (inset.player, $0) } }
     }
 
     /// How a failed source's error text is drawn (the model's `EColor` and `EFontSize`).

@@ -102,7 +102,7 @@ public final class PlaybackEngine {
     /// Snapshots being written (the snapshot action); joined when the engine closes.
     var snapshotWriters: [WorkerThread] = []
     /// The threads of inset players being stopped (`removeAllInsets`); joined when the engine closes.
-    var stoppingInsets: [WorkerThread] = []
+    var stoppingInsets: [(player: ExtVideoPlayer, thread: WorkerThread)] = []
     var isClosed = false
     /// The filters and brightness/contrast applied to every frame (kept across sources).
     public internal(set) var filters = FilterStack()
@@ -438,8 +438,8 @@ public final class PlaybackEngine {
         snapshotWriters.forEach { $0.join() }
         snapshotWriters.removeAll()
         stopPictureInPicture()  // said before the output goes
-        stoppingInsets += overlays.removeAllInsets().compactMap { $0.requestStop() }  // all at once, then joined
-        stoppingInsets.forEach { $0.join() }
+        stoppingInsets += requestInsetsStop()  // all at once, then joined
+        stoppingInsets.forEach { $0.thread.join() }
         stoppingInsets.removeAll()
         output.close()
         perform(machine.handle(.close))

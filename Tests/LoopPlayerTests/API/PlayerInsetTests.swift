@@ -83,3 +83,47 @@ final class PlayerInsetTests: XCTestCase {
     }
 }
 
+
+extension PlayerInsetTests {
+    /// Removing an inset and adding it again in the same breath plays its player again (its first
+    /// run used to be still stopping, and the second was refused as "already running").
+    func testAnInsetRemovedAndAddedAgainAtOncePlaysAgain() throws {
+        let red = try solid("red"), blue = try solid("blue")
+        let host = ExtVideoPlayer { VideoSettings { SourceName(red); Loop() } }
+        let guest = ExtVideoPlayer { VideoSettings { SourceName(blue); Loop(); Events([.playing, .errorAny]) } }
+        let events = Mutex<[PlayerEvent]>([])
+        guest.onPlayerEventChange { batch in events.withLock { $0 += batch } }
+        let inset = PlayerInset(guest, frame: Rect(x: 20, y: 20, width: 160, height: 90))
+        let finished = expectation(description: "the host's run returned")
+        Thread { host.runHeadless(); finished.fulfill() }.start()
+        XCTAssertTrue(waitFor { host.state == .playing })
+        host.send(.addInset(inset))
+        XCTAssertTrue(waitFor { guest.state == .playing })
+        host.send(.removeAllInsets)
+        host.send(.addInset(inset))
+        let playedTwice = waitFor(timeout: 5) { events.withLock { $0.filter { $0 == .playing }.count } == 2 }
+        host.stop()
+        wait(for: [finished], timeout: 5)
+        XCTAssertTrue(playedTwice, "\(events.withLock { $0 }), now \(guest.state)")
+        XCTAssertEqual(guest.state, .idle, "stopped with its host")
+    }
+
+    /// An inset whose frame cannot be drawn is an error event of the host; its player never starts.
+    func testAnInsetWithoutAUsableFrameIsAnErrorEvent() throws {
+        let red = try solid("red"), blue = try solid("blue")
+        let host = ExtVideoPlayer { VideoSettings { SourceName(red); Loop(); Events([.errorAny]) } }
+        let guest = ExtVideoPlayer { VideoSettings { SourceName(blue); Loop() } }
+        let events = Mutex<[PlayerEvent]>([])
+        host.onPlayerEventChange { batch in events.withLock { $0 += batch } }
+        host.send(.addInset(PlayerInset(guest, frame: Rect(x: .nan, y: 0, width: 160, height: 90))))
+        host.send(.addInset(PlayerInset(guest, frame: Rect(x: 0, y: 0, width: 0.2, height: 90))))
+        XCTAssertEqual(host.runHeadless(timing: .untimed, until: StopCondition(duration: 1.5)), .finished)
+        let errors = events.withLock { $0 }.compactMap { event -> String? in
+            if case let .error(.invalidSetting(name, _, _)) = event { return name }
+            return nil
+        }
+        XCTAssertEqual(errors, ["PlayerInset", "PlayerInset"], "\(events.withLock { $0 })")
+        XCTAssertEqual(guest.state, .idle)
+        XCTAssertEqual(guest.statistics.framesPresented, 0)
+    }
+}
