@@ -30,16 +30,27 @@ static int shim_x11_ignore_error(Display *display, XErrorEvent *error) {
     return 0;
 }
 
+/// The property `name` of `window` if it holds items of `type` and `format` bits (NULL otherwise),
+/// at most `length` 32-bit units of it; `count` gets the number of items. XFree the result.
+static inline unsigned char *shim_x11_read_property(Display *display, Window window, const char *name, Atom type,
+                                                    int format, long length, unsigned long *count) {
+    Atom actual;
+    int actualFormat;
+    unsigned long after;
+    unsigned char *data = NULL;
+    if (XGetWindowProperty(display, window, XInternAtom(display, name, False), 0, length, False, type, &actual,
+                           &actualFormat, count, &after, &data) == Success && actual == type && actualFormat == format)
+        return data;
+    if (data) XFree(data);
+    *count = 0;
+    return NULL;
+}
+
 /// The first item of a 32-bit property of `window` of type `type` (0 if there is none).
 static inline unsigned long shim_x11_property(Display *display, Window window, const char *name, Atom type) {
-    Atom actual;
-    int format;
-    unsigned long count, after;
-    unsigned char *data = NULL;
-    unsigned long value = 0;
-    if (XGetWindowProperty(display, window, XInternAtom(display, name, False), 0, 1, False, type, &actual, &format,
-                           &count, &after, &data) == Success && actual == type && format == 32 && count == 1 && data)
-        value = ((unsigned long *)data)[0];  // 32-bit items are returned as longs
+    unsigned long count;
+    unsigned char *data = shim_x11_read_property(display, window, name, type, 32, 1, &count);
+    unsigned long value = data && count == 1 ? ((unsigned long *)data)[0] : 0;  // 32-bit items come as longs
     if (data) XFree(data);
     return value;
 }
@@ -63,24 +74,16 @@ static inline int shim_x11_window_manager_keeps_above(SDL_Window *window, char *
     if (check && (Window)shim_x11_property(display, check, "_NET_SUPPORTING_WM_CHECK", XA_WINDOW) == check) {
         result = 1;
         Atom above = XInternAtom(display, "_NET_WM_STATE_ABOVE", False);
-        Atom type;
-        int format;
-        unsigned long count, after;
-        unsigned char *data = NULL;
-        if (XGetWindowProperty(display, DefaultRootWindow(display), XInternAtom(display, "_NET_SUPPORTED", False), 0, 4096,
-                               False, XA_ATOM, &type, &format, &count, &after, &data) == Success && type == XA_ATOM
-            && format == 32 && data) {
-            for (unsigned long i = 0; i < count; i++) {
-                if (((Atom *)data)[i] == above) result = 2;
-            }
+        unsigned long count;
+        unsigned char *data = shim_x11_read_property(display, DefaultRootWindow(display), "_NET_SUPPORTED", XA_ATOM, 32,
+                                                     4096, &count);
+        for (unsigned long i = 0; data && i < count; i++) {
+            if (((Atom *)data)[i] == above) result = 2;
         }
         if (data) XFree(data);
-        data = NULL;
-        if (size > 0 && XGetWindowProperty(display, check, XInternAtom(display, "_NET_WM_NAME", False), 0, 64, False,
-                                           XInternAtom(display, "UTF8_STRING", False), &type, &format, &count, &after,
-                                           &data) == Success && format == 8 && data) {
-            snprintf(name, (size_t)size, "%s", (const char *)data);
-        }
+        data = size > 0 ? shim_x11_read_property(display, check, "_NET_WM_NAME", XInternAtom(display, "UTF8_STRING", False),
+                                                 8, 64, &count) : NULL;
+        if (data) snprintf(name, (size_t)size, "%.*s", (int)count, (const char *)data);
         if (data) XFree(data);
     }
     XSync(display, False);

@@ -13,6 +13,15 @@ final class PictureInPictureTests: XCTestCase {
             + TestMedia.h264 + ["-pix_fmt", "yuv420p"])
     }
 
+    /// The shared display with a window manager running on it (a mini window needs one to stay on
+    /// top), SDL on X11.
+    private func managedDisplay() throws -> (VirtualDisplay, WindowManager) {
+        let display = try SharedDisplay.display
+        let windowManager = try WindowManager(display: display.name)
+        SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11")
+        return (display, windowManager)
+    }
+
     /// A green bar across the middle of the top edge of the player area (an overlay).
     private struct GreenBar: ShapeLayerBuilderProtocol {
         let id = UUID()
@@ -27,10 +36,8 @@ final class PictureInPictureTests: XCTestCase {
     /// player; stopPiP removes it; so does closing it, and the main window plays on. Each start and
     /// stop is an event.
     func testMiniWindowShowsTheSameSceneOnTopAndGoesOnStopOrClose() throws {
-        let display = try SharedDisplay.display
-        let windowManager = try WindowManager(display: display.name)
+        let (display, windowManager) = try managedDisplay()
         defer { withExtendedLifetime(windowManager) {} }
-        SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11")
         let clip = try halves()
         let player = ExtVideoPlayer {
             VideoSettings {
@@ -130,15 +137,11 @@ final class PictureInPictureTests: XCTestCase {
         XCTAssertEqual(miniWindows.withLock { $0.count }, 2)
     }
 
-    /// Without a window (headless) or without the setting, startPiP is a `notSupportedPiP` error event
-    /// saying which; a mini window of a silly size is an invalid setting.
     /// A mini player: with `hidesMainWindow` the main window is unmapped while the mini window shows
     /// the picture, and comes back (showing it again) when the mini window closes.
     func testMiniPlayerHidesTheMainWindowUntilItCloses() throws {
-        let display = try SharedDisplay.display
-        let windowManager = try WindowManager(display: display.name)
+        let (display, windowManager) = try managedDisplay()
         defer { withExtendedLifetime(windowManager) {} }
-        SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11")
         let clip = try halves()
         let player = ExtVideoPlayer {
             VideoSettings {
@@ -214,6 +217,8 @@ final class PictureInPictureTests: XCTestCase {
         XCTAssertGreaterThan(player.statistics.framesPresented, 0, "the main window played")
     }
 
+    /// Without a window (headless) or without the setting, startPiP is a `notSupportedPiP` error event
+    /// saying which; a mini window of a silly size is an invalid setting.
     func testStartPiPIsRefusedWithoutAWindowOrWithoutTheSetting() throws {
         let clip = try TestMedia.loopClip()
         for (enabled, reason) in [(true, "no window"), (false, "PictureInPicture() setting")] {
