@@ -327,12 +327,4 @@ final class PlayerSession {
         handlers.forEach { $0(time) }
         continuations.forEach { $0.yield(time) }
     }
-
-    private func earliest(_ a: Double?, _ b: Double?) -> Double? {
-        switch (a, b) {
-        case let (a?, b?): min(a, b)
-        case let (a?, nil): a
-        case let (nil, b): b
-        }
-    }
 }

@@ -290,139 +290,26 @@ public final class PlaybackEngine {
     }
 
     /// The stop condition for this item: with a next item queued, its end is not the run's end.
-    private var itemStop: StopCondition {
+    var itemStop: StopCondition {
         var stop = configuration.stop
         if upcoming != nil { stop.exitAtEnd = false }
         return stop
     }
 
-    /// Shows the due frame, if any; says what the presenter is waiting for.
-    private func presentDueFrame() -> Presenter.Step? {
-        guard let item, let presenter = item.presenter, !isFailed else { return nil }
-        if presenter.ended {
-            if upcoming != nil { return advanceToQueued() ? presentDueFrame() : .idle }
-            // The queued item failed after this one ended: this is the end after all.
-            if state == .playing || state == .paused || state == .buffering {
-                perform(machine.handle(.reachedEnd))
-                return .ended
-            }
-        }
-        refreshPausedPicture(presenter)
-        let step = presenter.next(from: item.pipeline.frames, stop: itemStop) { refiltered($0) }
-        switch step {
-        case let .show(frame):
-            present(frame, item: item, presenter: presenter)
-        case .ended where upcoming == nil && switchSettlesAt != nil:
-            // An item shorter than the settling time: the one after it is queued now.
-            switchSettlesAt = clock.now
-            settleSwitchIfDue()
-            if advanceToQueued() { return presentDueFrame() }
-            if upcoming != nil { return .idle }
-            perform(machine.handle(.reachedEnd))
-            updateSound()
-        case .ended where upcoming != nil:
-            // The next item takes over now if its first frame is ready; otherwise as soon as it is
-            // (its decoder wakes the loop) or it fails.
-            if advanceToQueued() { return presentDueFrame() }
-            updateSound()
-            return .idle
-        case .ended:
-            if let stopped = item.loopingStopped {
-                item.loopingStopped = nil
-                record(stopped)
-                onEvent?(.error(stopped))
-            }
-            perform(machine.handle(.reachedEnd))
-            updateSound()
-        case let .finished(wrapped):
-            if let wrapped { loopCompleted(wrapped) }
-        case .waitForFrames:
-            noteStarvation(presenter)
-        case .waitUntil, .idle:
-            break
-        }
-        return step
-    }
-
-    private func present(_ frame: VideoFrame, item: PlaybackItem, presenter: Presenter) {
-        let firstOfGeneration = !presenter.showsCurrentGeneration || presenter.current == nil
-        show(frame)
-        let heard: (Double) -> Double? = { [weak item, configuration] now in
-            guard let item, !configuration.audio.muted, !item.realignPending else { return nil }
-            return item.pipeline.audio.audibleMediaTime(at: now)
-        }
-        if let wrapped = presenter.shown(frame, heard: heard) { loopCompleted(wrapped) }
-        if item.firstFrameMs == nil {
-            item.firstFrameMs = (realClock.now - item.loadStartedAt) * 1000
-            perform(machine.handle(.frameShown))
-        } else if state == .buffering {
-            perform(machine.handle(.frameShown))
-        }
-        if firstOfGeneration { updateSound() }
-        network.presented(frame.time, outputSize: output.variantLimit)
-        reportVariant(of: frame, item: item)
-        reportBounds()
-        realignSoundIfPending()
-        onFramePresented?(frame)
-    }
-
-    /// `variantChanged` when the frame shown comes from another HLS variant than the one before.
-    private func reportVariant(of frame: VideoFrame, item: PlaybackItem) {
-        guard let variant = frame.variant, variant != item.shownVariant else { return }
-        item.shownVariant = variant
-        let size = PixelSize(width: Int(frame.unfiltered.pointee.width), height: Int(frame.unfiltered.pointee.height))
-        onEvent?(.variantChanged(bandwidth: variant.bandwidth, size: size))
-    }
-
-    /// Playing with an empty queue for longer than two frames (and 50 ms) is buffering.
-    private func noteStarvation(_ presenter: Presenter) {
-        guard let deadline = starvationDeadline(presenter), clock.now >= deadline else { return }
-        perform(machine.handle(.starved))
-    }
-
-    /// When an empty queue turns into buffering; nil unless playing in real time.
-    private func starvationDeadline(_ presenter: Presenter) -> Double? {
-        guard state == .playing, !clock.isVirtual, !presenter.isPaused, presenter.speed > 0,
-              let shown = presenter.lastShownAt, let info = item?.info else { return nil }
-        return shown + 2 * info.nominalFrameInterval + 0.05
-    }
-
-    /// When to come back, from what the presenter waits for and what else is due.
+    /// When to come back, from what the presenter waits for and what else is due (`WakePlan`).
     private func nextWake(after step: Presenter.Step?) -> Iteration {
         let presenter = item?.presenter
-        var deadline = earliest(earliest(auxiliaryDeadline?(), overlayDeadline), switchSettlesAt)
-        switch step {
-        case .show?:
+        let plan = WakePlan(step: WakePlan.Step(step), deadlines: [auxiliaryDeadline?(), overlayDeadline, switchSettlesAt],
+                            stopDeadline: presenter?.deadline(for: configuration.stop),
+                            starvationDeadline: presenter.flatMap(starvationDeadline), exitAtEnd: itemStop.exitAtEnd,
+                            virtualClock: clock.isVirtual, loading: state == .loading)
+        switch plan.decision {
+        case .again: return .again
+        case .finished: return .finished(.finished)
+        case let .wait(deadline): return .wait(deadline)
+        case let .advanceClock(to: deadline):
+            clock.advance(to: deadline)
             return .again
-        case let .finished(wrapped)?:
-            _ = wrapped
-            return .finished(.finished)
-        case let .waitUntil(time)?:
-            deadline = earliest(deadline, time)
-        case .waitForFrames?:
-            if let presenter {
-                deadline = earliest(deadline, earliest(presenter.deadline(for: configuration.stop), starvationDeadline(presenter)))
-            }
-        case .idle?, .ended?, nil:
-            if let presenter { deadline = earliest(deadline, presenter.deadline(for: configuration.stop)) }
-        }
-        if case .ended? = step, itemStop.exitAtEnd { return .finished(.finished) }
-        guard clock.isVirtual else { return .wait(deadline) }
-        // A virtual clock moves only when nothing else can: a still player jumps to its next
-        // deadline (event batches are delivered); waiting for the source or the decoder sleeps
-        // until they wake us.
-        if case .waitForFrames? = step { return .wait(nil) }
-        if state == .loading { return .wait(nil) }
-        guard let deadline else { return .wait(nil) }
-        clock.advance(to: deadline)
-        return .again
-    }
-
-    func earliest(_ a: Double?, _ b: Double?) -> Double? {
-        switch (a, b) {
-        case let (a?, b?): min(a, b)
-        case let (a?, nil): a
-        case let (nil, b): b
         }
     }
 
@@ -496,7 +383,7 @@ public final class PlaybackEngine {
         logger.debug("\(error.description)")
     }
 
-    private func loopCompleted(_ count: Int) {
+    func loopCompleted(_ count: Int) {
         onLoopCompleted?(count)
         onEvent?(.loopCompleted(count))
     }
