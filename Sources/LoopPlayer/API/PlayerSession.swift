@@ -68,11 +68,11 @@ final class PlayerSession {
         }
         ExclusivePlaybackRegistry.join(player, group: settings.exclusiveGroup)
         engine.onEvent = { [unowned self] event in batcher.record(event, at: engine.clock.now) }
-        engine.onTick = { [unowned self] in tick() }
-        engine.onReady = { [unowned self] in applyQueuedCommands() }
-        engine.auxiliaryDeadline = { [unowned self] in earliest(batcher.nextDeadline, publisher.nextDeadline) }
+        engine.hostHooks.tick = { [unowned self] in tick() }
+        engine.hostHooks.ready = { [unowned self] in applyQueuedCommands() }
+        engine.hostHooks.deadline = { [unowned self] in earliest(batcher.nextDeadline, publisher.nextDeadline) }
         engine.onStateChange = { [unowned self] state in stateChanged(state) }
-        engine.failureIsFinal = { [unowned self] in !(playlist?.skipPending ?? false) }
+        engine.hostHooks.failureIsFinal = { [unowned self] in !(playlist?.skipPending ?? false) }
         settings.vectorLayers.forEach { engine.addVector($0) }
     }
 

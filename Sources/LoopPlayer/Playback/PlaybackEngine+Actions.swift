@@ -53,8 +53,8 @@ extension PlaybackEngine {
         case .cycleAudioTrack: cycleAudioTrack()
         case .cycleSubtitles: cycleSubtitles()
         case .toggleSubtitles: setSubtitlesVisible(!configuration.subtitles.visible)
-        case .nextItem: onPlaylistStep?(1)
-        case .previousItem: onPlaylistStep?(-1)
+        case .nextItem: playlistHooks.step?(1)
+        case .previousItem: playlistHooks.step?(-1)
         }
     }
 }

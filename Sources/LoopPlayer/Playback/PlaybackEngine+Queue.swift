@@ -4,7 +4,7 @@
 /// for sample (`AudioHandOff`). Engine thread only.
 extension PlaybackEngine {
     /// Opens `location` now and plays it when the current item ends, instead of ending. Replaces a
-    /// queued item. A source the policy refuses is an error event and `onQueuedFailure`.
+    /// queued item. A source the policy refuses is an error event and `PlaylistHooks.queuedItemFailed`.
     public func queueNext(_ location: MediaLocation) {
         dropQueued()
         switch SourcePlan.admit(location, network: configuration.network, controls: network) {
@@ -38,7 +38,7 @@ extension PlaybackEngine {
     func takeBackLentSound() {
         guard upcoming?.pipeline.soundHandOff?.gaveDevice == true else { return }
         dropQueued()
-        onQueueDropped?()
+        playlistHooks.queueDropped?()
     }
 
     /// The item queued to follow the current one.
@@ -82,7 +82,7 @@ extension PlaybackEngine {
             next.reportedUnderruns = next.pipeline.audio.output?.underruns ?? 0
             output.prepare(for: info, title: next.displayName)
             if clock.isVirtual || configuration.stop.frames != nil { next.subtitles.prepareNow(timeout: 10) }
-            onReady?()
+            hostHooks.ready?()
             reportDurationIfMeasured()
             return true
         }
@@ -111,7 +111,7 @@ extension PlaybackEngine {
         retireItem()
         item = next
         network.beginSource(preference: configuration.network.variant, outputSize: output.variantLimit)
-        onAdvance?(next.location)
+        playlistHooks.advanced?(next.location)
         return next
     }
 
@@ -180,12 +180,12 @@ extension PlaybackEngine {
             retirer.retire(retired.pipeline)
             self.retired = nil
         }
-        onSwitchSettled?()
+        playlistHooks.switchSettled?()
     }
 
     private func queuedItemFailed(_ location: MediaLocation, _ error: PlayerError) {
         record(error)
         onEvent?(.error(error))
-        onQueuedFailure?(location, error)
+        playlistHooks.queuedItemFailed?(location, error)
     }
 }

@@ -48,20 +48,10 @@ public final class PlaybackEngine {
     /// Every event as it happens (unbatched, unfiltered), on the engine's thread.
     public var onEvent: ((PlayerEvent) -> Void)?
 
-    /// Called at the top of every iteration (the player's commands, settings, event batches).
-    var onTick: (() -> Void)?
-    /// Called once a source is open and its presenter exists, before any frame is shown.
-    var onReady: (() -> Void)?
-    /// Another time the loop must wake at (event batches, time publishing), on `clock`.
-    var auxiliaryDeadline: (() -> Double?)?
-    /// The queued item became the current one (at the end of the one before, or skipped to).
-    var onAdvance: ((MediaLocation) -> Void)?
-    /// The queued item failed before it could play (it is dropped; the error was sent as an event).
-    var onQueuedFailure: ((MediaLocation, PlayerError) -> Void)?
-    /// Whether a failure ends a run that stops on failure (a playlist that skips it says no).
-    var failureIsFinal: (() -> Bool)?
-    /// A key asked for the playlist's next (+1) or previous (−1) item.
-    var onPlaylistStep: ((Int) -> Void)?
+    /// What the engine asks of the session driving it.
+    var hostHooks = HostHooks()
+    /// What the engine tells a playlist driving it.
+    var playlistHooks = PlaylistHooks()
     /// Sources loaded from now on end their sound with their picture (a playlist's items: the next
     /// item's sound then starts with its picture).
     var endsSoundWithPicture = false
@@ -82,13 +72,8 @@ public final class PlaybackEngine {
     /// it. Work that would compete with that for the CPU (joining the old item's threads, opening the
     /// next one) waits until then.
     var switchSettlesAt: Double?
-    /// The switch settled (the playlist queues the item after the new one).
-    var onSwitchSettled: (() -> Void)?
     /// Stops replaced items off this thread.
     let retirer = PipelineRetirer()
-    /// The queued item was dropped by the engine (a seek in the current item after it lent its
-    /// sound device): the playlist queues it again.
-    var onQueueDropped: (() -> Void)?
     /// A source that is gone but whose counters still feed `statistics` (after `close()`).
     var lastItem: PlaybackItem?
     let overlays = OverlayStack()
@@ -244,12 +229,12 @@ public final class PlaybackEngine {
     func runOnce() -> Iteration {
         if isClosed { return .finished(.finished) }
         handle(waiter.poll())
-        onTick?()
+        hostHooks.tick?()
         if quitRequested { return .finished(.quit) }
         openIfReady()
         takeReports()
         tendQueued()
-        if case let .failed(error) = state, configuration.stop.exitOnFailure, failureIsFinal?() ?? true {
+        if case let .failed(error) = state, configuration.stop.exitOnFailure, hostHooks.failureIsFinal?() ?? true {
             return .finished(.failed(error))
         }
         let step = presentDueFrame()
@@ -275,7 +260,7 @@ public final class PlaybackEngine {
             // be ready before the first frame.
             if clock.isVirtual || configuration.stop.frames != nil { item.subtitles.prepareNow(timeout: 10) }
             perform(machine.handle(.opened))
-            onReady?()
+            hostHooks.ready?()
             reportDurationIfMeasured()
         }
     }
@@ -299,7 +284,7 @@ public final class PlaybackEngine {
     /// When to come back, from what the presenter waits for and what else is due (`WakePlan`).
     private func nextWake(after step: Presenter.Step?) -> Iteration {
         let presenter = item?.presenter
-        let plan = WakePlan(step: WakePlan.Step(step), deadlines: [auxiliaryDeadline?(), overlayDeadline, switchSettlesAt],
+        let plan = WakePlan(step: WakePlan.Step(step), deadlines: [hostHooks.deadline?(), overlayDeadline, switchSettlesAt],
                             stopDeadline: presenter?.deadline(for: configuration.stop),
                             starvationDeadline: presenter.flatMap(starvationDeadline), exitAtEnd: itemStop.exitAtEnd,
                             virtualClock: clock.isVirtual, loading: state == .loading)

@@ -22,23 +22,19 @@ final class PlaylistPlayback {
         self.ext = ext
         self.emit = emit
         looping = engine.configuration.looping
-        engine.onAdvance = { [unowned self] _ in advanced() }
-        engine.onQueuedFailure = { [unowned self] _, _ in queuedItemFailed() }
-        engine.onPlaylistStep = { [unowned self] step in step > 0 ? next() : previous() }
+        engine.playlistHooks.advanced = { [unowned self] _ in advanced() }
+        engine.playlistHooks.queuedItemFailed = { [unowned self] _, _ in queuedItemFailed() }
+        engine.playlistHooks.step = { [unowned self] step in step > 0 ? next() : previous() }
         // The item after the new one opens once the switch has settled: opening it competes with
         // the switch's first frame for the CPU.
-        engine.onSwitchSettled = { [unowned self] in queueFollowing() }
-        engine.onQueueDropped = { [unowned self] in queueFollowing() }
+        engine.playlistHooks.switchSettled = { [unowned self] in queueFollowing() }
+        engine.playlistHooks.queueDropped = { [unowned self] in queueFollowing() }
         engine.endsSoundWithPicture = true
     }
 
     /// Detaches from the engine (the settings no longer name a playlist).
     func detach() {
-        engine.onAdvance = nil
-        engine.onQueuedFailure = nil
-        engine.onPlaylistStep = nil
-        engine.onSwitchSettled = nil
-        engine.onQueueDropped = nil
+        engine.playlistHooks = PlaylistHooks()
         engine.endsSoundWithPicture = false
         engine.dropQueued()
     }

@@ -88,14 +88,14 @@ final class AudioControlTests: XCTestCase {
                     // nothing plays, and resumed 300 ms after the pause.
                     engine.setPaused(true)
                     let pausedAt = clock.now
-                    engine.auxiliaryDeadline = { [unowned engine] in engine.clock.now + 0.01 }
-                    engine.onTick = { [unowned engine] in
+                    engine.hostHooks.deadline = { [unowned engine] in engine.clock.now + 0.01 }
+                    engine.hostHooks.tick = { [unowned engine] in
                         if engine.isMuted, clock.now - pausedAt >= 0.15 { engine.setMuted(false) }
                         guard engine.isPaused, clock.now - pausedAt >= 0.3 else { return }
                         engine.setPaused(false)
                         paused = clock.now - pausedAt
-                        engine.onTick = nil
-                        engine.auxiliaryDeadline = nil
+                        engine.hostHooks.tick = nil
+                        engine.hostHooks.deadline = nil
                     }
                 } else {
                     engine.setMuted(false)

@@ -24,7 +24,7 @@ final class GaplessPlaylistTests: XCTestCase {
         engine.onFramePresented = { [unowned engine] frame in
             shown.append(Shown(time: frame.time, at: timing ? realClock.now : engine.clock.now, width: frame.width))
         }
-        engine.onAdvance = { advanced.append($0) }
+        engine.playlistHooks.advanced = { advanced.append($0) }
         try engine.load(first)
         engine.queueNext(.file(queued))
         XCTAssertEqual(engine.run(), .finished)
@@ -78,7 +78,7 @@ final class GaplessPlaylistTests: XCTestCase {
             audio: AudioOptions(track: .none)))
         var failures: [PlayerError] = []
         var frames = 0
-        engine.onQueuedFailure = { failures.append($1) }
+        engine.playlistHooks.queuedItemFailed = { failures.append($1) }
         engine.onFramePresented = { _ in frames += 1 }
         try engine.load(try PlaylistMedia.first())
         engine.queueNext(.file("/nonexistent/clip.mp4"))

@@ -95,7 +95,7 @@ final class PlaylistSoundEdgeTests: XCTestCase {
             }
         }, prepare: { engine in
             // What the playlist does when the engine drops the queued item.
-            engine.onQueueDropped = { [unowned engine] in engine.queueNext(.file(clip)) }
+            engine.playlistHooks.queueDropped = { [unowned engine] in engine.queueNext(.file(clip)) }
             engine.endsSoundWithPicture = true
         })
         XCTAssertTrue(sought, "the seek happened after the hand-over")

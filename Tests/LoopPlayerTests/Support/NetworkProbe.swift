@@ -49,9 +49,9 @@ final class NetworkProbe {
             check()
         }
         engine.onStateChange = { [unowned self] state in states.append(state) }
-        engine.onTick = check
+        engine.hostHooks.tick = check
         // The loop must wake to look at the clock even when nothing happens.
-        engine.auxiliaryDeadline = { [unowned self] in engine.clock.isVirtual ? nil : engine.clock.now + 0.05 }
+        engine.hostHooks.deadline = { [unowned self] in engine.clock.isVirtual ? nil : engine.clock.now + 0.05 }
         try? engine.load(source)
         let outcome = engine.run()
         engine.close()
