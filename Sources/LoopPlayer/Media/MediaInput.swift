@@ -265,3 +265,10 @@ final class MediaInput: @unchecked Sendable {
         return disposition & AV_DISPOSITION_ATTACHED_PIC != 0 ? -1 : index
     }
 }
+
+extension MediaInput {
+    /// The track a replacement input of the same source reads (the one chosen on this one).
+    var audioChoiceToKeep: AudioTrackChoice {
+        audioTrack.map { AudioTrackChoice.number($0.number) } ?? .none
+    }
+}

@@ -17,7 +17,7 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         var startAudio: @Sendable (AudioStageStart) -> Bool
     }
 
-    /// The queues to the decode stages.
+    /// The queues to the decode stages (the router sends on them).
     struct Queues: Sendable {
         var video: BoundedQueue<StageMessage>
         var audio: BoundedQueue<StageMessage>
@@ -148,16 +148,14 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
             route(packet, placement, &reading, looping: looping)
         case let .beginsPass(placement):
             while reading.pass < placement.pass { finishPass(&reading) }
-            if case let .hls(hls) = reading.reader.network {
-                for (stored, heldPlacement) in hls.takeHeld() {
-                    guard let held = OwnedPacket() else { continue }
-                    av_packet_move_ref(held.pointer, stored.pointer)
-                    route(held, heldPlacement, &reading, looping: looping)
-                }
+            for (stored, heldPlacement) in reading.reader.takeHeld() {
+                guard let held = OwnedPacket() else { continue }
+                av_packet_move_ref(held.pointer, stored.pointer)
+                route(held, heldPlacement, &reading, looping: looping)
             }
             route(packet, placement, &reading, looping: looping)
         case let .hold(placement):
-            if case let .hls(hls) = reading.reader.network { hls.hold(packet, placement) }
+            reading.reader.hold(packet, placement)
         case .endOfMedia:
             if !reading.atEnd { endOfStream(&reading) }
         case .drop:
@@ -165,7 +163,9 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         }
     }
 
-    /// Sends a packet of pass `placement.pass` on, measuring the first pass from its picture packets.
+    /// Sends a packet of pass `placement.pass` on. Its picture packets measure the first pass and
+    /// tell the reader how far the picture got; while pass 0 is read, sound carries how far the
+    /// picture reaches.
     private func route(_ packet: consuming OwnedPacket, _ placement: PacketPlacement, _ reading: inout Reading,
                        looping: Bool) {
         let input = reading.input
@@ -176,16 +176,13 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
                 let pts = stamped.pts != noTimestamp ? stamped.pts : stamped.dts != noTimestamp ? stamped.dts : nil
                 reading.timeline.observeFirstPass(pts: pts, duration: stamped.duration)
             }
-            if case let .hls(hls) = reading.reader.network {
-                hls.noteDemuxed(packet.pointer, input: input, placement: placement, timeline: reading.timeline)
-            }
+            reading.reader.pictureRouted(packet.pointer, placement: placement, timeline: reading.timeline)
         }
-        var context = PacketContext(generation: reading.generation, pass: placement.pass, variant: placement.variant)
+        let context = PacketContext(generation: reading.generation, pass: placement.pass, variant: placement.variant)
         // While pass 0 is read the loop's length is unknown: sound past the picture read so far waits.
-        if (looping || soundEndsWithPicture) && placement.pass == 0 {
-            context.pictureExtent = reading.timeline.firstPassEndSeconds ?? 0
-        }
-        reading.router.route(packet, of: input, context: context, offset: reading.timeline.offset(forPass: placement.pass))
+        let extent = (looping || soundEndsWithPicture) && placement.pass == 0 ? reading.timeline.firstPassEndSeconds ?? 0 : nil
+        reading.router.route(packet, of: input, context: context, offset: reading.timeline.offset(forPass: placement.pass),
+                             soundPictureExtent: extent)
     }
 
     // MARK: The end of a pass
@@ -248,7 +245,7 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
               let length = reading.timeline.loopDuration ?? reading.timeline.measuredLength else { return }
         let boundary = PassBoundary(generation: reading.generation, pass: reading.pass, loopDuration: length,
                                     loopSeconds: Double(length) * reading.timeline.tick)
-        reading.router.send(.passEnded(boundary), to: queues.audio)
+        reading.router.soundPassEnded(boundary)
     }
 
     private func stopLooping(because reason: String) {
@@ -264,7 +261,7 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
 
     /// Reports a failure to read on; after a network failure what was read plays first (the
     /// picture's packets are decoded and shown). A seek or a stop cuts that short.
-    private func fail(_ failure: SourceReader.Failure, _ reading: inout Reading) {
+    private func fail(_ failure: ReadFailure, _ reading: inout Reading) {
         let error: PlayerError
         switch failure {
         case .interrupted:
@@ -272,7 +269,7 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         case let .fatal(fatal):
             error = fatal
         case let .afterPlaying(lost):
-            control.waitUntilEmpty(queues.video)
+            reading.router.waitUntilPicturesTaken()
             if abort.isRaised { return }
             error = lost
         }
@@ -300,8 +297,8 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
                 logger.warning("\(location): seek to \(seek.position) s failed")
             }
         } catch {
-            logger.warning("\(location): seek to \(seek.position) s failed")
             fail(error, &reading)
+            logger.warning("\(location): seek to \(seek.position) s failed")
         }
         let floor = reading.isLive ? reading.timeline.origin : target + reading.timeline.offset(forPass: seek.pass)
         let marker = SeekMarker(generation: seek.generation, floor: floor, floorSeconds: reading.timeline.seconds(floor),

@@ -107,7 +107,7 @@ final class HLSReading {
 
     /// A new stream from `position` inside pass `pass` (a seek, or the next pass after the end),
     /// after stopping the one being read.
-    func restart(at position: Double, pass: Int, after current: MediaInput) throws(SourceReader.Failure) -> MediaInput {
+    func restart(at position: Double, pass: Int, after current: MediaInput) throws(ReadFailure) -> MediaInput {
         stream.stop()  // the schedule must not run twice at once
         held.removeAll()
         lastPlaced = nil
@@ -126,15 +126,24 @@ final class HLSReading {
 
     // MARK: Reading
 
+    /// What a failed read of an HLS container means.
+    enum ReadResult {
+        case endOfInput
+        /// Reading goes on: on this new container (the stream reached a boundary), or on the same
+        /// input (interrupted for a seek or a stop).
+        case next(MediaInput?)
+        case failed(ReadFailure)
+    }
+
     /// A read of `input` failed with `status`: a new container, the end, or a failure.
-    func readFailed(_ status: Int32, input: MediaInput) -> SourceReader.ReadOutcome {
+    func readFailed(_ status: Int32, input: MediaInput) -> ReadResult {
         if let failure = stream.failure { return .failed(.afterPlaying(failure.playerError)) }
         guard let reader = input.reader else { return .endOfInput }
         if reader.reachedBoundary {
-            do { return .resumed(try nextContainer(after: input)) } catch { return .failed(.fatal(error)) }
+            do { return .next(try nextContainer(after: input)) } catch { return .failed(.fatal(error)) }
         }
         if reader.wasInterrupted {
-            if control.hasPendingSeek || abort.isRaised { return .resumed(nil) }
+            if control.hasPendingSeek || abort.isRaised { return .next(nil) }
             return .failed(.fatal(.networkError(url: url, reason: "reading was interrupted")))
         }
         if status == FFmpegError.endOfFile { return .endOfInput }
@@ -148,7 +157,7 @@ final class HLSReading {
     /// went back by one pass and the packet is moved on by `k · loopDuration` like a file's. The
     /// pass ends at the first picture packet of the next one (sound read before it waits), without
     /// any rewind: the stream simply continues.
-    func place(_ packet: UnsafeMutablePointer<AVPacket>, input: MediaInput, pass: Int, looping: Bool) -> SourceReader.Placement {
+    func place(_ packet: UnsafeMutablePointer<AVPacket>, input: MediaInput, pass: Int, looping: Bool) -> PacketDisposition {
         conform(packet, input: input)
         let position = packet.pointee.pos
         guard let placed = (position >= 0 ? input.reader?.segment(ofPacketAt: position) : nil) ?? lastPlaced else {
@@ -166,11 +175,10 @@ final class HLSReading {
         return .beginsPass(placement)
     }
 
-    /// Tells the session which segment the picture reached (the fetcher waits for room by it).
-    func noteDemuxed(_ packet: UnsafeMutablePointer<AVPacket>, input: MediaInput, placement: PacketPlacement,
-                     timeline: LoopTimeline) {
-        guard let index = placement.segmentIndex,
-              packet.pointee.stream_index == input.timelineStream.pointee.index else { return }
+    /// Tells the session which segment the picture reached (the fetcher waits for room by it);
+    /// `packet` is a picture packet.
+    func noteDemuxed(_ packet: UnsafeMutablePointer<AVPacket>, placement: PacketPlacement, timeline: LoopTimeline) {
+        guard let index = placement.segmentIndex else { return }
         let stamp = packet.pointee.pts != noTimestamp ? packet.pointee.pts : packet.pointee.dts
         guard stamp != noTimestamp else { return }
         session.noteDemuxed(time: timeline.seconds(stamp + timeline.offset(forPass: placement.pass)), segmentIndex: index)
@@ -213,12 +221,5 @@ final class HLSReading {
             if let base = buffer.baseAddress { side.update(from: base, count: buffer.count) }
         }
         return true
-    }
-}
-
-extension MediaInput {
-    /// The track a replacement input of the same source reads (the one chosen on this one).
-    var audioChoiceToKeep: AudioTrackChoice {
-        audioTrack.map { AudioTrackChoice.number($0.number) } ?? .none
     }
 }

@@ -5,11 +5,11 @@ import FFmpegSupport
 /// terms: the picture's packets wait for room (unless a seek or a stop is pending), sound waits
 /// only while the picture has packets to play, subtitles never wait.
 struct PacketRouter {
-    let video: BoundedQueue<StageMessage>
-    let audio: BoundedQueue<StageMessage>
-    let subtitles: BoundedQueue<StageMessage>
-    let control: DemuxerControl
-    let location: MediaLocation
+    private let video: BoundedQueue<StageMessage>
+    private let audio: BoundedQueue<StageMessage>
+    private let subtitles: BoundedQueue<StageMessage>
+    private let control: DemuxerControl
+    private let location: MediaLocation
     /// A sound stage takes the audio packets.
     var soundRouted: Bool
     /// Subtitle streams whose packets the subtitle stage decodes.
@@ -29,8 +29,9 @@ struct PacketRouter {
     }
 
     /// Sends a packet of `input` on, its timestamps moved by `offset` (timeline ticks) onto the
-    /// loop's timeline.
-    mutating func route(_ packet: consuming OwnedPacket, of input: MediaInput, context: PacketContext, offset: Int64) {
+    /// loop's timeline; a sound packet carries `soundPictureExtent` (see `PacketContext.pictureExtent`).
+    mutating func route(_ packet: consuming OwnedPacket, of input: MediaInput, context: PacketContext, offset: Int64,
+                        soundPictureExtent: Double?) {
         let index = packet.pointer.pointee.stream_index
         if index == input.timelineStream.pointee.index {
             shift(packet.pointer, by: offset)
@@ -54,7 +55,9 @@ struct PacketRouter {
             _ = video.push(.packet(copy, context), bytes: 64, giveUp: { [control] in control.hasUrgentRequestLocked })
         }
         guard soundRouted else { return }
-        routeSound(packet, context: context, bytes: bytes)
+        var soundContext = context
+        soundContext.pictureExtent = soundPictureExtent
+        routeSound(packet, context: soundContext, bytes: bytes)
     }
 
     /// Sound stored far ahead of the picture must not starve it: while the picture's queue is
@@ -98,6 +101,17 @@ struct PacketRouter {
         if soundRouted { send(.endOfStream(generation: generation), to: audio) }
     }
 
+    /// The end of the last pass, to the sound stage alone (non-looping media whose sound ends with
+    /// the picture: it cuts what lies past it).
+    func soundPassEnded(_ boundary: PassBoundary) {
+        if soundRouted { send(.passEnded(boundary), to: audio) }
+    }
+
+    /// Waits until the picture stage has taken every packet sent (or a seek or stop cuts it short).
+    func waitUntilPicturesTaken() {
+        control.waitUntilEmpty(video)
+    }
+
     /// A seek's marker to every stage; the sound stage's carries a newly chosen track's decoder.
     func seek(_ marker: SeekMarker, audioDecoder: StreamDecoder?) {
         send(.seek(marker), to: video)
@@ -110,7 +124,7 @@ struct PacketRouter {
     }
 
     /// Markers wait for room like packets, but a pending seek makes them pointless.
-    func send(_ message: consuming StageMessage, to queue: BoundedQueue<StageMessage>) {
+    private func send(_ message: consuming StageMessage, to queue: BoundedQueue<StageMessage>) {
         _ = queue.push(message, giveUp: { [control] in control.hasUrgentRequestLocked })
     }
 

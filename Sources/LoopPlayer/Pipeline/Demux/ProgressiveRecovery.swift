@@ -91,7 +91,7 @@ struct ProgressiveRecovery {
             guard let pause = backoff(attempt: attempt, since: since) else { break }
             guard abort.sleep(until: MonotonicCondition.now + pause) else { return .stopped }
             interrupt.setDeadline(since + network.timeout + 1)
-            let choice = current.audioTrack.map { AudioTrackChoice.number($0.number) } ?? AudioTrackChoice.none
+            let choice = current.audioChoiceToKeep
             do {
                 let input = try MediaInput.open(location, interrupt: interrupt, audio: choice, access: access)
                 interrupt.setDeadline(nil)

@@ -18,40 +18,41 @@ enum NetworkReading {
     case hls(HLSReading)
 }
 
-/// Reads one source's packets however they arrive, and moves it back to its start for the next
-/// pass or to a seek's position. It owns the `MediaInput`, which a reconnect, a reopen or a new HLS
-/// container replaces; the demuxer decides what the stages see. Demux thread only.
-final class SourceReader {
-    /// Why reading cannot go on.
-    enum Failure: Error {
-        /// The source is unusable: report it now.
-        case fatal(PlayerError)
-        /// The network failed: what was read plays first, then the source fails.
-        case afterPlaying(PlayerError)
-        /// A stop or a pending seek cut it short: nothing to report.
-        case interrupted
-    }
+/// Why reading a source cannot go on.
+enum ReadFailure: Error {
+    /// The source is unusable: report it now.
+    case fatal(PlayerError)
+    /// The network failed: what was read plays first, then the source fails.
+    case afterPlaying(PlayerError)
+    /// A stop or a pending seek cut it short: nothing to report.
+    case interrupted
+}
 
+/// Whether a packet goes on now.
+enum PacketDisposition {
+    case route(PacketPlacement)
+    /// Keep it until the next pass's first picture packet (HLS).
+    case hold(PacketPlacement)
+    case drop
+    /// The first picture packet of a later pass (HLS): the passes before it end, the packets
+    /// held for it go first.
+    case beginsPass(PacketPlacement)
+    /// Looping was switched off while the next pass was being fetched (HLS): the media ends here.
+    case endOfMedia
+}
+
+/// Reads one source's packets however they arrive, and moves it back to its start for the next
+/// pass or to a seek's position. It owns the `MediaInput`, which a reconnect, a reopen, a new HLS
+/// container or an HLS restart (a seek, a rewind) replaces; the demuxer decides what the stages
+/// see. Demux thread only.
+final class SourceReader {
     /// What a failed read means.
     enum ReadOutcome {
         /// The media's end (or the end of a pass).
         case endOfInput
-        /// Reading goes on, from a new input if one is given (a new container, a reconnect).
-        case resumed(MediaInput?)
-        case failed(Failure)
-    }
-
-    /// Whether a packet goes on now.
-    enum Placement {
-        case route(PacketPlacement)
-        /// Keep it until the next pass's first picture packet (HLS).
-        case hold(PacketPlacement)
-        case drop
-        /// The first picture packet of a later pass (HLS): the passes before it end, the packets
-        /// held for it go first.
-        case beginsPass(PacketPlacement)
-        /// Looping was switched off while the next pass was being fetched (HLS): the media ends here.
-        case endOfMedia
+        /// Reading goes on (on a new container, after a reconnect, or to take a pending seek).
+        case resumed
+        case failed(ReadFailure)
     }
 
     private(set) var input: MediaInput
@@ -83,25 +84,28 @@ final class SourceReader {
     /// A read failed with `status`: the end of the input, or a network failure recovered from (a
     /// new container, a reconnect) or not.
     func readFailed(_ status: Int32) -> ReadOutcome {
-        let outcome: ReadOutcome
         switch network {
         case .local:
             return .endOfInput
         case let .progressive(progressive):
             guard recovery.connectionLost(status, input) else { return .endOfInput }
             do { try reconnect(progressive) } catch { return .failed(error) }
-            return .resumed(nil)
+            return .resumed
         case let .hls(hls):
-            outcome = hls.readFailed(status, input: input)
+            switch hls.readFailed(status, input: input) {
+            case .endOfInput: return .endOfInput
+            case let .next(container):
+                if let container { input = container }
+                return .resumed
+            case let .failed(failure): return .failed(failure)
+            }
         }
-        if case let .resumed(next?) = outcome { input = next }
-        return outcome
     }
 
-    /// Back to the start for the pass `pass`. False if the input cannot go back there.
-    /// HLS: a new stream from segment 0 (the schedule wraps by itself while looping; this is for
-    /// looping switched on after the end).
-    func rewind(forPass pass: Int) throws(Failure) -> Bool {
+    /// Back to the start for the pass `pass`. False if the input cannot go back there (never for
+    /// HLS, which starts a new stream from segment 0 ; the schedule wraps by itself while
+    /// looping: this is for looping switched on after the end).
+    func rewind(forPass pass: Int) throws(ReadFailure) -> Bool {
         switch network {
         case let .hls(hls):
             input = try hls.restart(at: 0, pass: pass, after: input)
@@ -120,7 +124,7 @@ final class SourceReader {
 
     /// Moves to `target` (timeline ticks, inside the pass) for a seek; an HLS stream starts again at
     /// the segment holding `position` (a live one at its live edge). False if the input refused.
-    func seek(to target: Int64, position: Double, pass: Int) throws(Failure) -> Bool {
+    func seek(to target: Int64, position: Double, pass: Int) throws(ReadFailure) -> Bool {
         switch network {
         case let .hls(hls):
             input = try hls.restart(at: position, pass: pass, after: input)
@@ -150,7 +154,7 @@ final class SourceReader {
     }
 
     /// Which pass (and variant) a packet belongs to, and whether it goes on now.
-    func place(_ packet: borrowing OwnedPacket, pass: Int, looping: Bool) -> Placement {
+    func place(_ packet: borrowing OwnedPacket, pass: Int, looping: Bool) -> PacketDisposition {
         switch network {
         case .local:
             return .route(PacketPlacement(pass: pass))
@@ -161,8 +165,25 @@ final class SourceReader {
         }
     }
 
+    /// Keeps a packet of the next pass until that pass's first picture packet (HLS).
+    func hold(_ packet: consuming OwnedPacket, _ placement: PacketPlacement) {
+        if case let .hls(hls) = network { hls.hold(packet, placement) }
+    }
+
+    /// The packets held for the pass that begins now, in the order they were read.
+    func takeHeld() -> [(packet: StoredPacket, placement: PacketPlacement)] {
+        if case let .hls(hls) = network { return hls.takeHeld() }
+        return []
+    }
+
+    /// A picture packet of pass `placement.pass` is being sent on: an HLS session learns which
+    /// segment the picture reached (its fetcher waits for room by it).
+    func pictureRouted(_ packet: UnsafeMutablePointer<AVPacket>, placement: PacketPlacement, timeline: LoopTimeline) {
+        if case let .hls(hls) = network { hls.noteDemuxed(packet, placement: placement, timeline: timeline) }
+    }
+
     /// Reconnects a lost progressive source (see `ProgressiveRecovery.reconnect`).
-    private func reconnect(_ progressive: ProgressiveReading) throws(Failure) {
+    private func reconnect(_ progressive: ProgressiveReading) throws(ReadFailure) {
         switch recovery.reconnect(progressive, replacing: input) {
         case let .resumed(reconnected): input = reconnected
         case let .mediaChanged(error): throw .fatal(error)
