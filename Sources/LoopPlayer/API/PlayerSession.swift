@@ -131,7 +131,9 @@ final class PlayerSession {
         if stop { engine.requestQuit() }
         if version != appliedVersion { apply(settings, version: version) }
         playlist?.tick()
-        if retry, case .failed = engine.state { load(applied) }
+        if retry, case .failed = engine.state {
+            if let playlist { playlist.retry() } else { load(applied) }
+        }
         // After `apply`: a new source is not ready yet. Playlist commands change the source: they
         // need no ready one (a failed item is skipped with `next`).
         applyQueuedCommands(playlistOnly: !engine.isReady)

@@ -41,6 +41,9 @@ struct PlaylistState: Equatable {
     /// The current item showed a frame: the failure streak ends.
     mutating func played() { failuresInARow = 0 }
 
+    /// A retry: the items get their chances again, starting with the current one.
+    mutating func forgetFailures() { failuresInARow = 0 }
+
     /// An item failed; returns whether the list should go on (not every item failed in a row).
     mutating func failed() -> Bool {
         failuresInARow += 1

@@ -55,6 +55,13 @@ final class PlaylistPlayback {
         queueFollowing()
     }
 
+    /// `retry()` after the list stopped on a failure: the item that failed plays again (not the
+    /// first), and the failures before it no longer count.
+    func retry() {
+        state.forgetFailures()
+        play(state.current)
+    }
+
     /// The next item now (nothing after the last one unless the list loops): the queued one, which
     /// is past any item that already failed.
     func next() {

@@ -157,6 +157,35 @@ final class GaplessPlaylistTests: XCTestCase {
         guard case .failed(.sourceNotFound) = outcome else { return XCTFail("\(outcome)") }
     }
 
+    /// After every item failed, `retry()` plays the item that failed last again (it used to start
+    /// the list over at item 0), and a failure after that skips on as usual.
+    func testRetryPlaysTheFailedItemAgain() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("retry-list-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (a, b) = (directory.appendingPathComponent("a.mp4").path, directory.appendingPathComponent("b.mp4").path)
+        let (player, events) = player(VideoSettings {
+            Playlist([a, b])
+            Events([.playlistItemChangedAny, .errorAny, .playing])
+        })
+        let finished = expectation(description: "run returned")
+        Thread { player.runFrames { _ in }; finished.fulfill() }.start()
+        // Item 0 fails, the list skips to item 1, which fails too: the list stops there.
+        XCTAssertTrue(waitFor {
+            guard case .failed = player.state, let last = events.all.last, case .error = last else { return false }
+            return events.all.contains(.playlistItemChanged(index: 1))
+        }, "\(events.all)")
+        let before = events.all
+        XCTAssertFalse(before.contains(.playing))
+        try FileManager.default.copyItem(atPath: try PlaylistMedia.first(), toPath: a)
+        try FileManager.default.copyItem(atPath: try PlaylistMedia.second(), toPath: b)
+        player.retry()
+        _ = waitFor { events.all.count >= before.count + 2 }
+        player.stop()
+        wait(for: [finished], timeout: 5)
+        XCTAssertEqual(Array(events.all.dropFirst(before.count).prefix(2)), [.playlistItemChanged(index: 1), .playing],
+                       "\(events.all)")
+    }
+
     func testLoopPlaylistStartsAgainAfterTheLast() throws {
         let (first, second) = (try PlaylistMedia.first(), try PlaylistMedia.second())
         let (player, events) = player(VideoSettings {
