@@ -31,7 +31,7 @@ extension PlaybackEngine {
     public func setLooping(_ looping: Bool) {
         configuration.looping = looping
         item?.pipeline.isLooping = looping
-        upcoming?.pipeline.isLooping = looping
+        itemSwitch.queued?.pipeline.isLooping = looping
         item?.presenter?.setLooping(looping)
         if looping { perform(machine.handle(.resumed)) }
         waiter.wake()

@@ -5,7 +5,7 @@ extension PlaybackEngine {
     func presentDueFrame() -> Presenter.Step? {
         guard let item, let presenter = item.presenter, !isFailed else { return nil }
         if presenter.ended {
-            if upcoming != nil { return advanceToQueued() ? presentDueFrame() : .idle }
+            if itemSwitch.queued != nil { return advanceToQueued() ? presentDueFrame() : .idle }
             // The queued item failed after this one ended: this is the end after all.
             if state == .playing || state == .paused || state == .buffering {
                 perform(machine.handle(.reachedEnd))
@@ -17,15 +17,15 @@ extension PlaybackEngine {
         switch step {
         case let .show(frame):
             present(frame, item: item, presenter: presenter)
-        case .ended where upcoming == nil && switchSettlesAt != nil:
+        case .ended where itemSwitch.queued == nil && itemSwitch.settlesAt != nil:
             // An item shorter than the settling time: the one after it is queued now.
-            switchSettlesAt = clock.now
+            itemSwitch.settleNow()
             settleSwitchIfDue()
             if advanceToQueued() { return presentDueFrame() }
-            if upcoming != nil { return .idle }
+            if itemSwitch.queued != nil { return .idle }
             perform(machine.handle(.reachedEnd))
             updateSound()
-        case .ended where upcoming != nil:
+        case .ended where itemSwitch.queued != nil:
             // The next item takes over now if its first frame is ready; otherwise as soon as it is
             // (its decoder wakes the loop) or it fails.
             if advanceToQueued() { return presentDueFrame() }

@@ -84,17 +84,7 @@ extension PlaybackEngine {
     /// last moments of the current item), both control that one device alike.
     func changeSound(_ body: (inout AudioSlot.Controls) -> Void) {
         item?.pipeline.audio.change(body)
-        guard let queued = upcoming?.pipeline else { return }
-        if queued.soundHandOff?.gaveDevice == true {
-            queued.audio.change(body)
-        } else {
-            // Its own device must not play before it is current: all but the pause.
-            queued.audio.change { controls in
-                let paused = controls.paused
-                body(&controls)
-                controls.paused = paused
-            }
-        }
+        itemSwitch.changeQueuedSound(body)
     }
 
     /// SDL's audio driver for a new source, or why there is none; nil when no sound is wanted

@@ -63,17 +63,8 @@ public final class PlaybackEngine {
     var machine = PlayerStateMachine()
     /// The source being played.
     var item: PlaybackItem?
-    /// The next playlist item: opened and decoding its first frames while `item` plays, so the
-    /// switch at `item`'s end is one frame interval (`PlaybackEngine+Queue`).
-    var upcoming: PlaybackItem?
-    /// The item a switch replaced, stopped once the switch has settled.
-    var retired: PlaybackItem?
-    /// When a switch to a queued item has settled: its first frame is out and the display has drawn
-    /// it. Work that would compete with that for the CPU (joining the old item's threads, opening the
-    /// next one) waits until then.
-    var switchSettlesAt: Double?
-    /// Stops replaced items off this thread.
-    let retirer = PipelineRetirer()
+    /// The queued next playlist item and the switch to it (`PlaybackEngine+Queue`).
+    let itemSwitch: ItemSwitch
     /// A source that is gone but whose counters still feed `statistics` (after `close()`).
     var lastItem: PlaybackItem?
     let overlays = OverlayStack()
@@ -112,6 +103,7 @@ public final class PlaybackEngine {
         self.configuration = configuration
         self.output = output
         clock = configuration.untimed ? VirtualClock() : MonotonicClock()
+        itemSwitch = ItemSwitch(clock: clock)
         FFmpegLogBridge.install
     }
 
@@ -277,14 +269,14 @@ public final class PlaybackEngine {
     /// The stop condition for this item: with a next item queued, its end is not the run's end.
     var itemStop: StopCondition {
         var stop = configuration.stop
-        if upcoming != nil { stop.exitAtEnd = false }
+        if itemSwitch.queued != nil { stop.exitAtEnd = false }
         return stop
     }
 
     /// When to come back, from what the presenter waits for and what else is due (`WakePlan`).
     private func nextWake(after step: Presenter.Step?) -> Iteration {
         let presenter = item?.presenter
-        let plan = WakePlan(step: WakePlan.Step(step), deadlines: [hostHooks.deadline?(), overlayDeadline, switchSettlesAt],
+        let plan = WakePlan(step: WakePlan.Step(step), deadlines: [hostHooks.deadline?(), overlayDeadline, itemSwitch.settlesAt],
                             stopDeadline: presenter?.deadline(for: configuration.stop),
                             starvationDeadline: presenter.flatMap(starvationDeadline), exitAtEnd: itemStop.exitAtEnd,
                             virtualClock: clock.isVirtual, loading: state == .loading)

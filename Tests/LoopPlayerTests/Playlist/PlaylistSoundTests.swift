@@ -89,7 +89,7 @@ final class PlaylistSoundEdgeTests: XCTestCase {
             }
             // 1.85 s into item 0: its sound is all queued and lent to item 1 by now.
             if !sought, frame.time >= 1.85, engine.queuedLocation != nil,
-               engine.upcoming?.pipeline.soundHandOff?.gaveDevice == true {
+               engine.itemSwitch.queuedHoldsLentSound {
                 sought = true
                 engine.seek(to: 1.0)
             }
