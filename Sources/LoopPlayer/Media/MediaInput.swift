@@ -15,7 +15,7 @@ struct InputFailure: Error {
 /// Owns an opened `AVFormatContext` and knows which streams are played: the video and at most one
 /// audio track. Every other stream is discarded by the demuxer. Used by the demux thread.
 final class MediaInput: @unchecked Sendable {
-    private var context: UnsafeMutablePointer<AVFormatContext>?
+    private let context: UnsafeMutablePointer<AVFormatContext>
     let location: MediaLocation
     /// The video stream, or −1 for audio-only media.
     let videoStreamIndex: Int32
@@ -87,19 +87,18 @@ final class MediaInput: @unchecked Sendable {
             throw Self.openError(probed, location: location, interrupt: interrupt)
         }
         let index = Self.bestVideoStream(in: context)
-        if index >= 0, let size = VideoSizeLimit.unsupportedSize(of: context.pointee.streams[Int(index)]!) {
+        if let video = Self.stream(in: context, at: index), let size = VideoSizeLimit.unsupportedSize(of: video) {
             var doomed: UnsafeMutablePointer<AVFormatContext>? = context
             avformat_close_input(&doomed)
             throw InputFailure(.unsupportedVideoSize(source: name, width: size.width, height: size.height), transient: false)
         }
-        let tracks = (0..<Int(context.pointee.nb_streams))
-            .map { context.pointee.streams[$0]! }
+        let tracks = Self.streams(of: context)
             .filter { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
             .enumerated().map { AudioTrack(number: $0.offset, stream: $0.element) }
         let best = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, index, nil, 0)
         // Audio-only media: the chosen track is also the timeline, under a black picture.
         let track = index >= 0 ? choice.pick(from: tracks, best: best) : AudioTrackChoice.automatic.pick(from: tracks, best: best)
-        guard index >= 0 || track != nil else {
+        guard let stream = Self.stream(in: context, at: index >= 0 ? index : track?.streamIndex ?? -1) else {
             var doomed: UnsafeMutablePointer<AVFormatContext>? = context
             avformat_close_input(&doomed)
             throw InputFailure(.noVideoStream(source: name), transient: false)
@@ -109,7 +108,6 @@ final class MediaInput: @unchecked Sendable {
         audioTracks = tracks
         audioTrack = track
         videoStreamIndex = index
-        let stream = context.pointee.streams[Int(index >= 0 ? index : track!.streamIndex)]!
         timelineStream = stream
         video = index >= 0 ? VideoStreamInfo(stream: stream, format: context) : VideoStreamInfo(blackPictureFor: stream, format: context)
         startTimestamp = stream.pointee.start_time != noTimestamp ? stream.pointee.start_time : 0
@@ -152,7 +150,7 @@ final class MediaInput: @unchecked Sendable {
 
     /// The container may jump in time (MPEG-TS and other formats flagged by libavformat).
     var hasDiscontinuousTimestamps: Bool {
-        guard let format = context?.pointee.iformat else { return false }
+        guard let format = context.pointee.iformat else { return false }
         return format.pointee.flags & AVFMT_TS_DISCONT != 0
     }
 
@@ -168,27 +166,28 @@ final class MediaInput: @unchecked Sendable {
 
     /// The stream of a subtitle track of this input.
     func stream(of track: SubtitleTrack) -> UnsafeMutablePointer<AVStream>? {
-        guard let context, track.streamIndex >= 0, track.streamIndex < context.pointee.nb_streams else { return nil }
-        return context.pointee.streams[Int(track.streamIndex)]
+        Self.stream(in: context, at: track.streamIndex)
     }
 
     var audioStream: UnsafeMutablePointer<AVStream>? {
-        audioTrack.map { context!.pointee.streams[Int($0.streamIndex)]! }
+        audioTrack.flatMap { Self.stream(in: context, at: $0.streamIndex) }
     }
 
     private func updateDiscards() {
-        for i in 0..<Int(context!.pointee.nb_streams) {
-            let kept = Int32(i) == videoStreamIndex || Int32(i) == audioTrack?.streamIndex
-                || subtitleTracks.contains { $0.streamIndex == Int32(i) }
-            context!.pointee.streams[i]!.pointee.discard = kept ? AVDISCARD_DEFAULT : AVDISCARD_ALL
+        for stream in Self.streams(of: context) {
+            let index = stream.pointee.index
+            let kept = index == videoStreamIndex || index == audioTrack?.streamIndex
+                || subtitleTracks.contains { $0.streamIndex == index }
+            stream.pointee.discard = kept ? AVDISCARD_DEFAULT : AVDISCARD_ALL
         }
     }
 
     deinit {
-        avformat_close_input(&context)  // before `reader` (its AVIOContext) is released
+        var doomed: UnsafeMutablePointer<AVFormatContext>? = context
+        avformat_close_input(&doomed)  // before `reader` (its AVIOContext) is released
     }
 
-    var formatContext: UnsafeMutablePointer<AVFormatContext> { context! }
+    var formatContext: UnsafeMutablePointer<AVFormatContext> { context }
 
     /// Reads the next packet of the video or the selected audio stream into `packet`. Returns 0 or
     /// an FFmpeg error.
@@ -214,10 +213,10 @@ final class MediaInput: @unchecked Sendable {
     /// can land a few packets late and lose the first frames of every pass; byte 0 is exact there.
     /// Indexed formats (mp4, Matroska, HLS playlists) seek to the start time, as `ffmpeg -stream_loop`.
     func rewind() -> Bool {
-        let format = context!.pointee.iformat.pointee
+        let format = context.pointee.iformat.pointee
         let flags = format.flags
         let unindexed = flags & AVFMT_TS_DISCONT != 0 || format.read_seek == nil
-        if unindexed && flags & AVFMT_NO_BYTE_SEEK == 0, let io = context!.pointee.pb, io.pointee.seekable != 0 {
+        if unindexed && flags & AVFMT_NO_BYTE_SEEK == 0, let io = context.pointee.pb, io.pointee.seekable != 0 {
             if avformat_seek_file(context, -1, Int64.min, 0, 0, AVSEEK_FLAG_BYTE) >= 0 { return true }
         }
         // Seeking to the start time lands the sound on its first *audible* packet, after the codec's
@@ -229,7 +228,7 @@ final class MediaInput: @unchecked Sendable {
            avformat_seek_file(context, audio.pointee.index, Int64.min, first, first, 0) >= 0 {
             return true
         }
-        let start = context!.pointee.start_time == noTimestamp ? 0 : context!.pointee.start_time
+        let start = context.pointee.start_time == noTimestamp ? 0 : context.pointee.start_time
         if avformat_seek_file(context, -1, Int64.min, start, start, 0) >= 0 { return true }
         return avformat_seek_file(context, timelineStream.pointee.index, Int64.min, startTimestamp, startTimestamp,
                                   AVSEEK_FLAG_BACKWARD) >= 0
@@ -246,7 +245,7 @@ final class MediaInput: @unchecked Sendable {
     /// The read position and whether the I/O layer saw an error or an early end (a network body
     /// cut short), for telling a lost connection from the end of the media.
     var ioState: (position: Int64, size: Int64, error: Int32, eofReached: Bool)? {
-        guard let io = context?.pointee.pb else { return nil }
+        guard let io = context.pointee.pb else { return nil }
         return (avio_tell(io), avio_size(io), io.pointee.error, io.pointee.eof_reached != 0)
     }
 
@@ -257,12 +256,21 @@ final class MediaInput: @unchecked Sendable {
         return Array(UnsafeBufferPointer(start: data, count: Int(parameters.pointee.extradata_size)))
     }
 
+    /// The stream at `index`, if there is one (a negative index, FFmpeg's "none", gives nil).
+    private static func stream(in context: UnsafeMutablePointer<AVFormatContext>, at index: Int32) -> UnsafeMutablePointer<AVStream>? {
+        guard index >= 0, index < context.pointee.nb_streams else { return nil }
+        return context.pointee.streams[Int(index)]
+    }
+
+    private static func streams(of context: UnsafeMutablePointer<AVFormatContext>) -> [UnsafeMutablePointer<AVStream>] {
+        (0..<Int32(context.pointee.nb_streams)).compactMap { stream(in: context, at: $0) }
+    }
+
     private static func bestVideoStream(in context: UnsafeMutablePointer<AVFormatContext>) -> Int32 {
         let index = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
-        guard index >= 0 else { return -1 }
+        guard let stream = stream(in: context, at: index) else { return -1 }
         // Cover art is a "video stream" of one picture; it is not something to loop.
-        let disposition = context.pointee.streams[Int(index)]!.pointee.disposition
-        return disposition & AV_DISPOSITION_ATTACHED_PIC != 0 ? -1 : index
+        return stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 ? -1 : index
     }
 }
 

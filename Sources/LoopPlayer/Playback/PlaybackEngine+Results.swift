@@ -20,12 +20,12 @@ extension PlaybackEngine {
     }
 
     /// The frame on screen.
-    public var currentFrame: VideoFrame? { item?.presenter?.current ?? lastScene?.frame }
+    public var currentFrame: VideoFrame? { item?.presenter?.current ?? scene.lastScene?.frame }
 
     /// What the output shows now — the picture laid out in the player area with the overlays — at the
     /// player area's size (the picture's display size when there is no window).
     public func snapshot() throws(PlayerError) -> RGBImage {
-        guard let scene = lastScene, scene.frame != nil, let area = output.area else {
+        guard let scene = self.scene.lastScene, scene.frame != nil, let area = output.area else {
             throw .renderFailed(reason: "no frame has been shown yet")
         }
         return try Snapshot.image(of: scene, area: area)
@@ -39,7 +39,7 @@ extension PlaybackEngine {
     /// The snapshot key: converting and encoding a 1080p PNG takes long enough to drop frames, so it
     /// happens on its own thread, from the scene on screen (frames and planes are immutable).
     func writeSnapshotInBackground(to path: String) {
-        guard let scene = lastScene, scene.frame != nil, let area = output.area else { return }
+        guard let scene = self.scene.lastScene, scene.frame != nil, let area = output.area else { return }
         snapshotWriters.append(WorkerThread(name: "lp-snapshot") {
             do throws(PlayerError) {
                 try Snapshot.writePNG(try Snapshot.image(of: scene, area: area), to: path)

@@ -67,18 +67,13 @@ public final class PlaybackEngine {
     let itemSwitch: ItemSwitch
     /// A source that is gone but whose counters still feed `statistics` (after `close()`).
     var lastItem: PlaybackItem?
-    let overlays = OverlayStack()
-    /// The scene on screen (for redraws and snapshots).
-    var lastScene: Scene?
-    /// When overlays alone were last redrawn (animations over a still picture).
-    var overlaysDrawnAt: Double?
+    /// Composes and presents what the output shows, and keeps the scene on screen.
+    let scene: SceneComposer
     var quitRequested = false
     var pendingSpeed = 1.0
     var errorCounts: [String: Int] = [:]
     /// Snapshots being written (the snapshot action); joined when the engine closes.
     var snapshotWriters: [WorkerThread] = []
-    /// The threads of inset players being stopped (`removeAllInsets`); joined when the engine closes.
-    var stoppingInsets: [(player: ExtVideoPlayer, thread: WorkerThread)] = []
     var isClosed = false
     /// The filters and brightness/contrast applied to every frame (kept across sources).
     public internal(set) var filters = FilterStack()
@@ -104,6 +99,7 @@ public final class PlaybackEngine {
         self.output = output
         clock = configuration.untimed ? VirtualClock() : MonotonicClock()
         itemSwitch = ItemSwitch(clock: clock)
+        scene = SceneComposer(output: output, clock: clock)
         FFmpegLogBridge.install
     }
 
@@ -276,7 +272,7 @@ public final class PlaybackEngine {
     /// When to come back, from what the presenter waits for and what else is due (`WakePlan`).
     private func nextWake(after step: Presenter.Step?) -> Iteration {
         let presenter = item?.presenter
-        let plan = WakePlan(step: WakePlan.Step(step), deadlines: [hostHooks.deadline?(), overlayDeadline, itemSwitch.settlesAt],
+        let plan = WakePlan(step: WakePlan.Step(step), deadlines: [hostHooks.deadline?(), scene.animationDeadline, itemSwitch.settlesAt],
                             stopDeadline: presenter?.deadline(for: configuration.stop),
                             starvationDeadline: presenter.flatMap(starvationDeadline), exitAtEnd: itemStop.exitAtEnd,
                             virtualClock: clock.isVirtual, loading: state == .loading)
@@ -302,9 +298,7 @@ public final class PlaybackEngine {
         snapshotWriters.forEach { $0.join() }
         snapshotWriters.removeAll()
         stopPictureInPicture()  // said before the output goes
-        stoppingInsets += requestInsetsStop()  // all at once, then joined
-        stoppingInsets.forEach { $0.thread.join() }
-        stoppingInsets.removeAll()
+        scene.close()  // the insets' players stop all at once, then are joined
         output.close()
         perform(machine.handle(.close))
     }
@@ -332,11 +326,11 @@ public final class PlaybackEngine {
                 item?.presenter?.setPaused(paused)
                 waiter.wake()
             case let .showError(error):
-                overlays.showError(error.description, style: OverlayStack.ErrorStyle(
+                scene.overlays.showError(error.description, style: OverlayStack.ErrorStyle(
                     color: configuration.errorColor, fontSize: configuration.errorFontSize))
                 redraw()
             case .clearError:
-                overlays.clearError()
+                scene.overlays.clearError()
                 redraw()
             }
         }
