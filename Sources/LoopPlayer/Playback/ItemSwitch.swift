@@ -5,8 +5,9 @@
 /// item's sound is all queued, its device is lent to the queued item's sound stage (`tendSound`), so
 /// the next item's samples follow in the same ring. At the current item's end the engine promotes the
 /// queued item (`promote`); the replaced item keeps its threads until the switch has *settled*
-/// (`settleIfDue`), and is then stopped off the engine's thread. The engine owns the items' roles
-/// (current, last) and everything the user sees; this type owns the switch's state. Engine thread only.
+/// (`settleIfDue`). Replaced and dropped items stop on the retirer's thread, not the engine's. The
+/// engine owns the items' roles (current, last) and everything the user sees; this type owns the
+/// switch's state. Engine thread only.
 final class ItemSwitch {
     /// How long after a switch the replaced item's pipeline is left alone: the new item's first
     /// frame is presented and drawn by then (measured from outside, a join right after the present
@@ -39,14 +40,14 @@ final class ItemSwitch {
     /// both then reach that one device, and a seek in the current item must take it back.
     var queuedHoldsLentSound: Bool { queued?.pipeline.soundHandOff?.gaveDevice == true }
 
-    /// Forgets the queued item; its threads stop. A device `current` lent it comes back to `current`
-    /// (or is closed when there is no current item).
+    /// Forgets the queued item; its threads stop (off this thread, unless it holds a device
+    /// `current` lent it: that device comes back to `current`, or is closed when there is none).
     func dropQueued(current: PlaybackItem?) {
         guard let dropped = queued else { return }
         queued = nil
-        guard let lent = dropped.pipeline.soundHandOff?.lentDevice else { return dropped.pipeline.stop() }
-        // Given back before the stop (wakes its sound stage if blocked on the ring) and again after
-        // it (it may have taken the device over meanwhile).
+        guard let lent = dropped.pipeline.soundHandOff?.lentDevice else { return retirer.retire(dropped.pipeline) }
+        // Stopped here, between two reclaims: given back before the stop (wakes its sound stage if
+        // blocked on the ring) and again after it (it may have taken the device over meanwhile).
         lent.reclaim()
         dropped.pipeline.stop()
         lent.reclaim()
@@ -109,7 +110,7 @@ final class ItemSwitch {
         }
         // The item before stops after the new one's first frame is shown (joining its threads takes
         // a few milliseconds that would lengthen the switch).
-        stopRetired()
+        retireNow()
         retired = current
         settlesAt = clock.isVirtual ? clock.now : clock.now + Self.settlingTime
         return next
@@ -126,17 +127,14 @@ final class ItemSwitch {
     func settleIfDue() -> Bool {
         guard let due = settlesAt, clock.now >= due else { return false }
         settlesAt = nil
-        if let retired {
-            retirer.retire(retired.pipeline)
-            self.retired = nil
-        }
+        retireNow()
         return true
     }
 
     /// A new source, or the end: the last switch needs no settling; everything it kept stops now.
     func forget() {
         settlesAt = nil
-        stopRetired()
+        retireNow()
         retirer.finish()
     }
 
@@ -156,8 +154,10 @@ final class ItemSwitch {
         }
     }
 
-    private func stopRetired() {
-        retired?.pipeline.stop()
-        retired = nil
+    /// The replaced item stops on the retirer's thread.
+    private func retireNow() {
+        guard let retired else { return }
+        retirer.retire(retired.pipeline)
+        self.retired = nil
     }
 }

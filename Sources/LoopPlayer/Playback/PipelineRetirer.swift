@@ -1,4 +1,4 @@
-/// Stops the pipelines playlist switches replaced, on a thread of its own: joining a pipeline's
+/// Stops the pipelines playlist switches replaced or dropped, on a thread of its own: joining a pipeline's
 /// threads and closing its sound device takes tens of milliseconds (SDL joins its audio thread),
 /// which on the engine's thread delayed the next item's second frame past its time (measured: 47 ms
 /// late, dropped, at every switch to an item with a device of its own). Engine thread only; the
@@ -20,7 +20,9 @@ final class PipelineRetirer {
     /// Stops what is still queued and ends the thread (a later `retire` starts another).
     func finish() {
         guard let worker else { return }
-        queue.close()  // what is still queued is released: a pipeline stops in its deinit
+        // What is still queued stops here, outside the queue's lock (closing would release it under it).
+        while let pipeline = queue.tryPop() { pipeline.stop() }
+        queue.close()
         worker.join()
         self.worker = nil
         queue = BoundedQueue<MediaPipeline>(maxCount: 16)

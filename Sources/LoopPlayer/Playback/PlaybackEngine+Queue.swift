@@ -65,11 +65,9 @@ extension PlaybackEngine {
             perform(machine.handle(.advanced))
             let presenter = makePresenter(info, item: next, paused: machine.wantsPause)
             if let previous { presenter.continueRun(from: previous) }
-            next.opened(info, presenter: presenter)
+            startPresenting(next, info: info, presenter: presenter)
             // A device shared with the item before counts its underruns from before.
             next.reportedUnderruns = next.pipeline.audio.output?.underruns ?? 0
-            output.prepare(for: info, title: next.displayName)
-            if clock.isVirtual || configuration.stop.frames != nil { next.subtitles.prepareNow(timeout: 10) }
             hostHooks.ready?()
             reportDurationIfMeasured()
             return true

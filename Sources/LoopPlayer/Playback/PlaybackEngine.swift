@@ -240,17 +240,22 @@ public final class PlaybackEngine {
         case let .failed(error):
             fail(error)
         case let .ready(info):
-            let presenter = makePresenter(info, item: item, paused: machine.wantsPause || state == .ready)
-            item.opened(info, presenter: presenter)
-            output.prepare(for: info, title: item.displayName)
-            // Frames on a virtual clock wait for nothing, and a run that counts its frames (a
-            // snapshot) must show in them what a window shows a moment later: the subtitles must
-            // be ready before the first frame.
-            if clock.isVirtual || configuration.stop.frames != nil { item.subtitles.prepareNow(timeout: 10) }
+            startPresenting(item, info: info,
+                            presenter: makePresenter(info, item: item, paused: machine.wantsPause || state == .ready))
             perform(machine.handle(.opened))
             hostHooks.ready?()
             reportDurationIfMeasured()
         }
+    }
+
+    /// `item`'s stream is open: its presenter takes over, the output takes its size and title.
+    func startPresenting(_ item: PlaybackItem, info: VideoStreamInfo, presenter: Presenter) {
+        item.opened(info, presenter: presenter)
+        output.prepare(for: info, title: item.displayName)
+        // Frames on a virtual clock wait for nothing, and a run that counts its frames (a snapshot)
+        // must show in them what a window shows a moment later: the subtitles must be ready before
+        // the first frame.
+        if clock.isVirtual || configuration.stop.frames != nil { item.subtitles.prepareNow(timeout: 10) }
     }
 
     func makePresenter(_ info: VideoStreamInfo, item: PlaybackItem, paused: Bool) -> Presenter {
