@@ -35,34 +35,14 @@ extension PlaybackEngine {
         redraw()
     }
 
-    /// The external subtitle files of `configuration`, resolved like sources (a bare name looks for
-    /// .srt, .vtt, .ass and .ssa), with the protocols each may use, and the choice with a file's
-    /// name resolved the same way. A file that is not there is reported and skipped.
+    /// The external subtitle files of `configuration` and the choice, resolved; a file that is not
+    /// there is reported and skipped.
     func subtitleFiles() -> (files: [SubtitleStage.ExternalFile], choice: SubtitleChoice) {
-        var choice = configuration.subtitles.choice
-        let files = configuration.subtitles.files.compactMap { name -> SubtitleStage.ExternalFile? in
-            guard let file = resolveSubtitleFile(name) else { return nil }
-            if choice == .file(name) { choice = .file(file.source) }
-            return file
+        let resolved = configuration.subtitles.resolvedFiles()
+        for error in resolved.missing {
+            record(error)
+            onEvent?(.error(error))
         }
-        return (files, choice)
-    }
-
-    private func resolveSubtitleFile(_ name: String) -> SubtitleStage.ExternalFile? {
-        if let scheme = SourceResolver.scheme(of: name), scheme != "file" {
-            let remote = scheme == "http" || scheme == "https"
-            return SubtitleStage.ExternalFile(source: name,
-                                              allowedProtocols: remote ? SourcePolicy.protocolWhitelist(for: .remote) : "none")
-        }
-        let resolver = SourceResolver.standard()
-        for ext in ["srt", "vtt", "ass", "ssa"] {
-            if case let .file(path)? = try? resolver.resolve(name, ext: ext) {
-                return SubtitleStage.ExternalFile(source: path, allowedProtocols: "file")
-            }
-        }
-        let error = PlayerError.invalidSubtitles(.fileNotFound(path: name))
-        record(error)
-        onEvent?(.error(error))
-        return nil
+        return (resolved.files, resolved.choice)
     }
 }
