@@ -33,3 +33,14 @@ public enum YUVMatrix: Equatable, Sendable {
         }
     }
 }
+
+extension YUVMatrix {
+    /// The weights of red and blue in luma (green's is the rest).
+    public var lumaWeights: (red: Double, blue: Double) {
+        switch self {
+        case .bt601: (0.299, 0.114)
+        case .bt709: (0.2126, 0.0722)
+        case .bt2020: (0.2627, 0.0593)
+        }
+    }
+}

@@ -9,6 +9,7 @@ public final class FilterChain: @unchecked Sendable {
     private enum Segment {
         case graph(chain: String, built: FilterGraph?)
         case custom(any PixelFilter)
+        case mixer(YUVColorMixer)
     }
 
     /// The brightness/contrast LUT is cheap and memory-bound: slice threads only add synchronisation.
@@ -29,9 +30,18 @@ public final class FilterChain: @unchecked Sendable {
             if !pending.isEmpty { segments.append(.graph(chain: pending.joined(separator: ","), built: nil)) }
             pending.removeAll()
         }
-        for stage in stack.stages {
+        let mixedInYUV = Self.matricesMixedInYUV(stack.stages)
+        for (index, stage) in stack.stages.enumerated() {
             switch stage {
-            case let .filter(filter): pending.append(filter.graphDescription)
+            case let .filter(filter):
+                guard mixedInYUV.contains(index), let matrix = filter.rgbMatrix else {
+                    pending.append(filter.graphDescription)
+                    continue
+                }
+                // Like custom filters, the mixer reads 8-bit 4:2:0: a graph (at least `null`) comes first.
+                if pending.isEmpty && segments.isEmpty { pending.append("null") }
+                closeGraph()
+                segments.append(.mixer(YUVColorMixer(matrix: matrix)))
             case let .custom(custom):
                 // Custom filters get 8-bit 4:2:0 planes: a graph (at least `null`) comes first.
                 if pending.isEmpty && segments.isEmpty { pending.append("null") }
@@ -73,10 +83,45 @@ public final class FilterChain: @unchecked Sendable {
             try graph.process(picture, emit: next)
         case let .custom(filter):
             // A graph's output is ours alone, so this changes it in place (no copy).
-            guard picture.makeWritable() else { throw FilterError(filter: "custom filter", reason: "out of memory") }
-            filter.apply(to: Self.planes(of: picture.pointer), time: time)
+            guard picture.makeWritable(), let planes = Self.planes(of: picture.pointer) else {
+                throw FilterError(filter: "custom filter", reason: "out of memory")
+            }
+            filter.apply(to: planes, time: time)
             try next(picture)
+        case let .mixer(mixer):
+            guard let mixed = mixer.apply(to: picture) else {
+                throw FilterError(filter: "colour matrix", reason: "out of memory, or not an 8-bit 4:2:0 picture")
+            }
+            try next(mixed)
         }
+    }
+
+    /// The stages (by index) whose RGB colour matrix runs on the YUV picture itself (`YUVColorMixer`)
+    /// instead of in libavfilter: every run of matrices whose libavfilter neighbours work in YUV too.
+    /// Next to a filter that works in RGB anyway (curves, a LUT, a raw chain we cannot judge) the
+    /// matrix joins its graph: the conversion to RGB is paid once for both.
+    static func matricesMixedInYUV(_ stages: [FilterStack.Stage]) -> Set<Int> {
+        func isMatrix(_ index: Int) -> Bool {
+            if case let .filter(filter) = stages[index] { return filter.rgbMatrix != nil }
+            return false
+        }
+        func allowsYUV(_ index: Int) -> Bool {
+            guard stages.indices.contains(index), case let .filter(filter) = stages[index] else { return true }
+            return filter.worksInYUV
+        }
+        var chosen = Set<Int>()
+        var start = 0
+        while start < stages.count {
+            guard isMatrix(start) else {
+                start += 1
+                continue
+            }
+            var end = start
+            while end + 1 < stages.count, isMatrix(end + 1) { end += 1 }
+            if allowsYUV(start - 1) && allowsYUV(end + 1) { chosen.formUnion(start...end) }
+            start = end + 1
+        }
+        return chosen
     }
 
     /// Changes brightness/contrast in the running `eq` (no rebuild, temporal filters keep state).
@@ -117,10 +162,10 @@ public final class FilterChain: @unchecked Sendable {
         graph.send(command: "y", to: "lutyuv", argument: adjustment.lumaExpression)
     }
 
-    private static func planes(of frame: UnsafeMutablePointer<AVFrame>) -> PixelPlanes {
+    private static func planes(of frame: UnsafeMutablePointer<AVFrame>) -> PixelPlanes? {
         let picture = frame.pointee
-        return PixelPlanes(width: Int(picture.width), height: Int(picture.height),
-                           luma: picture.data.0!, lumaStride: Int(picture.linesize.0),
-                           cb: picture.data.1!, cr: picture.data.2!, chromaStride: Int(picture.linesize.1))
+        guard let luma = picture.data.0, let cb = picture.data.1, let cr = picture.data.2 else { return nil }
+        return PixelPlanes(width: Int(picture.width), height: Int(picture.height), luma: luma, lumaStride: Int(picture.linesize.0),
+                           cb: cb, cr: cr, chromaStride: Int(picture.linesize.1))
     }
 }

@@ -67,8 +67,7 @@ public enum VideoFilter: Sendable, Equatable, Hashable {
             // colorize paints hue and saturation and keeps the source's lightness (mix 1).
             let (hue, saturation, _) = Self.hsl(r, g, b)
             return "hue=s=0,colorize=hue=\(n(hue)):saturation=\(n(saturation * intensity)):lightness=0.5:mix=1"
-        case let .sepia(intensity):
-            return ColorMatrix.sepia.mixed(with: .identity, amount: 1 - intensity).graphDescription
+        case let .sepia(intensity): return Self.sepiaMatrix(intensity).graphDescription
         case .invert: return "negate"
         case let .saturation(value): return "eq=saturation=\(n(value))"
         case let .hueRotation(degrees): return "hue=h=\(n(degrees))"
@@ -99,6 +98,30 @@ public enum VideoFilter: Sendable, Equatable, Hashable {
             default: return "null"
             }
         case let .ffmpeg(chain): return chain
+        }
+    }
+
+    /// The RGB colour matrix this filter is, if it is one (it can then run on YUV pictures directly).
+    var rgbMatrix: ColorMatrix? {
+        switch self {
+        case let .sepia(intensity): Self.sepiaMatrix(intensity)
+        case let .colorMatrix(matrix): matrix
+        default: nil
+        }
+    }
+
+    private static func sepiaMatrix(_ intensity: Double) -> ColorMatrix {
+        ColorMatrix.sepia.mixed(with: .identity, amount: 1 - intensity)
+    }
+
+    /// Whether libavfilter runs it on a 4:2:0 YUV picture without converting it to RGB (checked with
+    /// FFmpeg 5.1: `exposure`, `colortemperature`, `lutrgb`, `curves`, `lut3d` and `colorchannelmixer`
+    /// convert; a raw chain is not judged). Matrices count as RGB here: they are the ones asking.
+    var worksInYUV: Bool {
+        switch self {
+        case .exposure, .colorTemperature, .posterize, .curves, .lut3D, .colorMatrix, .sepia, .ffmpeg: false
+        case .grayscale, .monochrome, .invert, .saturation, .hueRotation, .gamma, .gaussianBlur, .boxBlur, .sharpen,
+             .pixellate, .edgeDetection, .vignette, .denoise, .flipHorizontal, .flipVertical, .crop, .rotate: true
         }
     }
 

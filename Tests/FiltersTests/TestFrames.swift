@@ -20,8 +20,8 @@ final class TestFrame {
         precondition(av_frame_get_buffer(pointer, 0) >= 0)
         let planes = TestFrame.planes(pointer)
         for y in 0..<height { for x in 0..<width { planes.luma[y * planes.lumaStride + x] = luma(x, y) } }
-        for y in 0..<(height / 2) {
-            for x in 0..<(width / 2) {
+        for y in 0..<((height + 1) / 2) {
+            for x in 0..<((width + 1) / 2) {
                 let (u, v) = chroma(x, y)
                 planes.cb[y * planes.chromaStride + x] = u
                 planes.cr[y * planes.chromaStride + x] = v
@@ -56,6 +56,15 @@ struct Picture {
         u = (0..<planes.chromaHeight).map { row in (0..<planes.chromaWidth).map { planes.cb[row * planes.chromaStride + $0] } }
         v = (0..<planes.chromaHeight).map { row in (0..<planes.chromaWidth).map { planes.cr[row * planes.chromaStride + $0] } }
     }
+
+    /// The three planes as rows of samples.
+    struct Planes {
+        var y: [[UInt8]]
+        var u: [[UInt8]]
+        var v: [[UInt8]]
+    }
+
+    var planes: Planes { Planes(y: y, u: u, v: v) }
 
     var meanY: Double { Double(y.joined().map(Int.init).reduce(0, +)) / Double(width * height) }
     var meanU: Double { Double(u.joined().map(Int.init).reduce(0, +)) / Double(u.joined().count) }

@@ -117,6 +117,7 @@ final class AudioConverter {
         var layout = layout
         var text = [CChar](repeating: 0, count: 128)
         av_channel_layout_describe(&layout, &text, text.count)
-        return text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let bytes = text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -39,11 +39,12 @@ struct AudioRing {
             stretches.append(Stretch(start: written, mediaTime: mediaTime, step: step, epoch: epoch))
         }
         storage.withUnsafeMutableBufferPointer { ring in
+            guard let base = ring.baseAddress else { return }  // never: the ring has room for a buffer
             var done = 0
             while done < count {
                 let slot = Int((written + Int64(done)) % Int64(capacity))
                 let run = min(count - done, capacity - slot)
-                (ring.baseAddress! + slot * channels).update(from: samples + done * channels, count: run * channels)
+                (base + slot * channels).update(from: samples + done * channels, count: run * channels)
                 done += run
             }
         }

@@ -16,7 +16,8 @@ final class WorkerThread: @unchecked Sendable {
         let box = Unmanaged.passRetained(Body(name: name, run: body)).toOpaque()
         var thread = pthread_t()
         let status = pthread_create(&thread, nil, { raw in
-            let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
+            guard let raw else { return nil }  // never: the box below is always passed
+            let body = Unmanaged<Body>.fromOpaque(raw).takeRetainedValue()
             // Named for `top -H`, perf and the tests' thread checks.
             lp_name_this_thread(body.name)
             body.run()

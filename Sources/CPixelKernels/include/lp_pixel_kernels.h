@@ -1,0 +1,28 @@
+#ifndef LP_PIXEL_KERNELS_H
+#define LP_PIXEL_KERNELS_H
+
+#include <stdint.h>
+
+/// An RGB colour matrix applied to 8-bit 4:2:0 YUV, as if the picture had been converted to RGB,
+/// mixed (each channel clipped to 0…255 like 8-bit RGB) and converted back: the luma of each pixel
+/// from its own mixed colour, the chroma of each 2×2 block from the mean of its four mixed colours.
+/// Made by `lp_rgb_matrix_prepare` from the matrix and the picture's YUV coefficients.
+typedef struct {
+    float mix[9];          // row-major: R' = mix[0] R + mix[1] G + mix[2] B, …
+    float kr, kg, kb;      // luma weights of the picture's matrix (BT.601, BT.709, BT.2020)
+    float lumaOffset;      // 16 (limited range) or 0 (full range)
+    float lumaScale;       // 255/219 or 1: Y − offset → 0…255
+    float chromaScale;     // 255/224 or 1: Cb, Cr − 128 → −127.5…127.5
+    float crToR, cbToG, crToG, cbToB;
+} lp_rgb_matrix;
+
+void lp_rgb_matrix_prepare(lp_rgb_matrix *matrix, const double mix[9], double kr, double kb, int full_range);
+
+/// Writes the mixed picture into `dst_*` (which may not overlap `src_*`). `width` and `height` are
+/// the luma size; odd sizes are handled (the last column or row shares its chroma sample).
+void lp_rgb_matrix_apply(const lp_rgb_matrix *matrix, int width, int height,
+                         const uint8_t *src_y, int src_y_stride, const uint8_t *src_cb, const uint8_t *src_cr,
+                         int src_c_stride, uint8_t *dst_y, int dst_y_stride, uint8_t *dst_cb, uint8_t *dst_cr,
+                         int dst_c_stride);
+
+#endif
