@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "CLogBridge", dependencies: ["CFFmpeg"]),
         .target(name: "CSystem"),
         // Pixel loops C vectorises well and Swift does not (AVX2 chosen at load time where the CPU has it).
-        .target(name: "CPixelKernels", cSettings: [.unsafeFlags(["-O2"])]),
+        .target(name: "CPixelKernels"),
         .target(name: "FFmpegSupport", dependencies: ["CFFmpeg"]),
         .target(name: "Filters", dependencies: ["CFFmpeg", "CPixelKernels", "FFmpegSupport"]),
         .target(name: "Overlay", dependencies: ["COverlayGraphics"]),

@@ -1,5 +1,7 @@
 #include "lp_pixel_kernels.h"
 
+#include <stdlib.h>
+
 void lp_rgb_matrix_prepare(lp_rgb_matrix *m, const double mix[9], double kr, double kb, int full_range) {
     for (int i = 0; i < 9; i++) m->mix[i] = (float)mix[i];
     double kg = 1 - kr - kb;
@@ -15,8 +17,6 @@ void lp_rgb_matrix_prepare(lp_rgb_matrix *m, const double mix[9], double kr, dou
     m->crToG = (float)(-2 * kr * (1 - kr) / kg);
 }
 
-#include <stdlib.h>
-
 static inline float clamp255(float v) { return v < 0 ? 0 : (v > 255 ? 255 : v); }
 
 static inline uint8_t to_byte(float v) {
@@ -26,8 +26,9 @@ static inline uint8_t to_byte(float v) {
 
 /// One luma row: each pixel's colour (its luma plus its block's chroma terms), mixed and clipped;
 /// writes the new luma and adds the mixed colour to the column sums (`add`: the second row of a pair).
-static inline __attribute__((always_inline)) void mix_row(const lp_rgb_matrix *m, int width, const uint8_t *in, uint8_t *out, const float *dr,
-                    const float *dg, const float *db, float *sr, float *sg, float *sb, int add) {
+static inline __attribute__((always_inline)) void mix_row(const lp_rgb_matrix *m, int width, const uint8_t *in,
+                                                          uint8_t *out, const float *dr, const float *dg, const float *db,
+                                                          float *sr, float *sg, float *sb, int add) {
     const float m0 = m->mix[0], m1 = m->mix[1], m2 = m->mix[2], m3 = m->mix[3], m4 = m->mix[4], m5 = m->mix[5],
                 m6 = m->mix[6], m7 = m->mix[7], m8 = m->mix[8];
     const float offset = m->lumaOffset, scale = m->lumaScale, back = 1.0f / m->lumaScale;
@@ -46,35 +47,33 @@ static inline __attribute__((always_inline)) void mix_row(const lp_rgb_matrix *m
     }
 }
 
-// AVX2 is twice as fast as SSE2 here (8-wide floats, cheap byte ↔ float conversions); chosen at load time.
+// AVX2 runs the row loop about twice as fast as SSE2 (8-wide floats, cheap byte ↔ float
+// conversions); the clone is chosen at load time (an ifunc: glibc).
 __attribute__((target_clones("avx2", "default")))
-void lp_rgb_matrix_apply(const lp_rgb_matrix *m, int width, int height,
-                         const uint8_t *src_y, int src_y_stride, const uint8_t *src_cb, const uint8_t *src_cr,
-                         int src_c_stride, uint8_t *dst_y, int dst_y_stride, uint8_t *dst_cb, uint8_t *dst_cr,
-                         int dst_c_stride) {
-    if (width <= 0 || height <= 0) return;
+int lp_rgb_matrix_apply(const lp_rgb_matrix *m, int width, int height, const lp_yuv420_planes *src,
+                        const lp_yuv420_planes *dst) {
+    if (width <= 0 || height <= 0) return 0;
     const int chroma_width = (width + 1) / 2, chroma_height = (height + 1) / 2;
     const int padded = 2 * chroma_width;  // an odd width's last pixel is counted twice in its block
     // Per luma column: the chroma terms of its block (dr, dg, db) and the mixed colours' sums.
     float *rows = malloc(sizeof(float) * 6 * (size_t)padded);
-    if (!rows) return;
+    if (!rows) return -1;
     float *dr = rows, *dg = rows + padded, *db = rows + 2 * padded;
     float *sr = rows + 3 * padded, *sg = rows + 4 * padded, *sb = rows + 5 * padded;
     const float chromaIn = m->chromaScale, chromaOut = 1.0f / m->chromaScale;
     const float toCb = chromaOut / m->cbToB, toCr = chromaOut / m->crToR;
     for (int cy = 0; cy < chroma_height; cy++) {
         const int y0 = 2 * cy, y1 = y0 + 1 < height ? y0 + 1 : y0;
-        const uint8_t *inCb = src_cb + (long)cy * src_c_stride, *inCr = src_cr + (long)cy * src_c_stride;
+        const uint8_t *inCb = src->cb + (long)cy * src->cb_stride, *inCr = src->cr + (long)cy * src->cr_stride;
         for (int x = 0; x < padded; x++) {
             const float cb = ((float)inCb[x >> 1] - 128.0f) * chromaIn, cr = ((float)inCr[x >> 1] - 128.0f) * chromaIn;
             dr[x] = m->crToR * cr;
             dg[x] = m->cbToG * cb + m->crToG * cr;
             db[x] = m->cbToB * cb;
         }
-        // The second row is read before the first is written (`dst` may be a different picture only).
-        mix_row(m, width, src_y + (long)y0 * src_y_stride, dst_y + (long)y0 * dst_y_stride, dr, dg, db, sr, sg, sb, 0);
+        mix_row(m, width, src->y + (long)y0 * src->y_stride, dst->y + (long)y0 * dst->y_stride, dr, dg, db, sr, sg, sb, 0);
         if (y1 != y0) {
-            mix_row(m, width, src_y + (long)y1 * src_y_stride, dst_y + (long)y1 * dst_y_stride, dr, dg, db, sr, sg, sb, 1);
+            mix_row(m, width, src->y + (long)y1 * src->y_stride, dst->y + (long)y1 * dst->y_stride, dr, dg, db, sr, sg, sb, 1);
         } else {
             for (int x = 0; x < width; x++) { sr[x] *= 2; sg[x] *= 2; sb[x] *= 2; }
         }
@@ -83,7 +82,7 @@ void lp_rgb_matrix_apply(const lp_rgb_matrix *m, int width, int height,
             sg[width] = sg[width - 1];
             sb[width] = sb[width - 1];
         }
-        uint8_t *outCb = dst_cb + (long)cy * dst_c_stride, *outCr = dst_cr + (long)cy * dst_c_stride;
+        uint8_t *outCb = dst->cb + (long)cy * dst->cb_stride, *outCr = dst->cr + (long)cy * dst->cr_stride;
         for (int cx = 0; cx < chroma_width; cx++) {
             const float r = (sr[2 * cx] + sr[2 * cx + 1]) * 0.25f;
             const float g = (sg[2 * cx] + sg[2 * cx + 1]) * 0.25f;
@@ -94,4 +93,5 @@ void lp_rgb_matrix_apply(const lp_rgb_matrix *m, int width, int height,
         }
     }
     free(rows);
+    return 0;
 }

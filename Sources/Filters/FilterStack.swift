@@ -39,8 +39,9 @@ public struct FilterStack: Sendable {
 
     public var isIdentity: Bool { stages.isEmpty && adjustment.isIdentity }
 
-    /// The whole stack as one libavfilter chain, as the player runs it (nil if it holds Swift filters):
-    /// for comparing with `ffmpeg -vf` or mpv's `--vf=lavfi=[…]`.
+    /// The whole stack as one libavfilter chain that does what the player does (nil if it holds Swift
+    /// filters): for comparing with `ffmpeg -vf` or mpv's `--vf=lavfi=[…]`. The player itself runs
+    /// colour matrices (sepia, `colorMatrix`) on the YUV picture where it can (`YUVColorMixer`).
     public var graphDescription: String? {
         var parts: [String] = []
         for stage in stages {

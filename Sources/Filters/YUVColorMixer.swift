@@ -35,9 +35,11 @@ struct YUVColorMixer {
         matrix.values.withUnsafeBufferPointer { values in
             lp_rgb_matrix_prepare(&mixer, values.baseAddress, space.lumaWeights.red, space.lumaWeights.blue, fullRange ? 1 : 0)
         }
-        lp_rgb_matrix_apply(&mixer, picture.width, picture.height,
-                            sourceY, picture.linesize.0, sourceCb, sourceCr, picture.linesize.1,
-                            targetY, target.pointee.linesize.0, targetCb, targetCr, target.pointee.linesize.1)
+        var from = lp_yuv420_planes(y: sourceY, cb: sourceCb, cr: sourceCr, y_stride: picture.linesize.0,
+                                    cb_stride: picture.linesize.1, cr_stride: picture.linesize.2)
+        var into = lp_yuv420_planes(y: targetY, cb: targetCb, cr: targetCr, y_stride: target.pointee.linesize.0,
+                                    cb_stride: target.pointee.linesize.1, cr_stride: target.pointee.linesize.2)
+        guard lp_rgb_matrix_apply(&mixer, picture.width, picture.height, &from, &into) == 0 else { return nil }
         // The picture is tagged with the matrix it was mixed with (an untagged one stays readable the same way).
         target.pointee.colorspace = space.colorSpace
         return output

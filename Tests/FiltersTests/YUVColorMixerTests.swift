@@ -15,15 +15,16 @@ final class YUVColorMixerTests: XCTestCase {
     }
 
     /// Smooth colours inside the gamut, as a camera gives them: RGB gradients in YUV (BT.709 or
-    /// BT.601 by `kr`/`kb`, limited range).
-    private func natural(width: Int, height: Int, kr: Double, kb: Double) -> TestFrame {
+    /// BT.601 by `kr`/`kb`, limited range unless `fullRange`).
+    private func natural(width: Int, height: Int, kr: Double, kb: Double, fullRange: Bool = false) -> TestFrame {
         func rgb(_ x: Double, _ y: Double) -> (Double, Double, Double) {
             (40 + 180 * x / Double(width), 30 + 200 * y / Double(height), 220 - 150 * (x + y) / Double(width + height))
         }
         func yuv(_ colour: (Double, Double, Double)) -> (Double, Double, Double) {
             let luma = kr * colour.0 + (1 - kr - kb) * colour.1 + kb * colour.2
-            return (16 + luma * 219 / 255, 128 + (colour.2 - luma) / (2 * (1 - kb)) * 224 / 255,
-                    128 + (colour.0 - luma) / (2 * (1 - kr)) * 224 / 255)
+            let (offset, lumaScale, chromaScale) = fullRange ? (0.0, 1.0, 1.0) : (16.0, 219.0 / 255, 224.0 / 255)
+            return (offset + luma * lumaScale, 128 + (colour.2 - luma) / (2 * (1 - kb)) * chromaScale,
+                    128 + (colour.0 - luma) / (2 * (1 - kr)) * chromaScale)
         }
         return TestFrame(width: width, height: height,
                          luma: { x, y in UInt8(yuv(rgb(Double(x), Double(y))).0.rounded()) },
@@ -127,6 +128,24 @@ final class YUVColorMixerTests: XCTestCase {
         }
     }
 
+    /// The identity matrix gives the picture back (its block's chroma is the mean of four colours
+    /// whose chroma it was), in limited and full range: the conversions both ways agree.
+    func testTheIdentityMatrixGivesThePictureBack() throws {
+        for fullRange in [false, true] {
+            let frame = natural(width: 320, height: 180, kr: 0.2126, kb: 0.0722, fullRange: fullRange)
+            frame.pointer.pointee.colorspace = AVCOL_SPC_BT709
+            if fullRange {
+                frame.pointer.pointee.format = AV_PIX_FMT_YUVJ420P.rawValue
+                frame.pointer.pointee.color_range = AVCOL_RANGE_JPEG
+            }
+            guard let output = YUVColorMixer(matrix: .identity).apply(to: frame.frame) else { return XCTFail("no output") }
+            for (name, plane) in zip(["Y", "Cb", "Cr"], differences(Picture(output).planes, Picture(frame.frame).planes)) {
+                XCTAssertLessThanOrEqual(plane.max, 1, "\(name), full range \(fullRange)")
+                XCTAssertLessThan(plane.mean, 0.1, "\(name), full range \(fullRange)")
+            }
+        }
+    }
+
     func testSepiaOfWhiteIsCreamAndOfBlackStaysBlack() throws {
         // White through sepia: R and G clip at 255, B = 0.937 · 255 (an untagged 64x32 picture is BT.601).
         let white = try filter(TestFrame(grey: 235, width: 64, height: 32), .sepia())
@@ -134,6 +153,15 @@ final class YUVColorMixerTests: XCTestCase {
         XCTAssertEqual(white.meanY, 16 + (0.299 * 255 + 0.587 * 255 + 0.114 * 0.937 * 255) * 219 / 255, accuracy: 0.6)
         XCTAssertLessThan(white.meanU, 128, "blue falls below the others: Cb goes down")
         XCTAssertEqual(black.meanY, 16, accuracy: 0.01)
+        // Full range: white is Y 255 and comes back at the same cream, on the full scale (read as
+        // limited range it would come back near 234).
+        let fullWhite = TestFrame(grey: 255, width: 64, height: 32)
+        fullWhite.pointer.pointee.format = AV_PIX_FMT_YUVJ420P.rawValue
+        fullWhite.pointer.pointee.color_range = AVCOL_RANGE_JPEG
+        guard let mixed = YUVColorMixer(matrix: try XCTUnwrap(VideoFilter.sepia().rgbMatrix)).apply(to: fullWhite.frame) else {
+            return XCTFail("no output")
+        }
+        XCTAssertEqual(Picture(mixed).meanY, 0.299 * 255 + 0.587 * 255 + 0.114 * 0.937 * 255, accuracy: 0.6)
         XCTAssertEqual(black.meanU, 128, accuracy: 0.01)
         XCTAssertEqual(black.meanV, 128, accuracy: 0.01)
     }

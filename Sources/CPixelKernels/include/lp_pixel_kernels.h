@@ -18,11 +18,16 @@ typedef struct {
 
 void lp_rgb_matrix_prepare(lp_rgb_matrix *matrix, const double mix[9], double kr, double kb, int full_range);
 
-/// Writes the mixed picture into `dst_*` (which may not overlap `src_*`). `width` and `height` are
-/// the luma size; odd sizes are handled (the last column or row shares its chroma sample).
-void lp_rgb_matrix_apply(const lp_rgb_matrix *matrix, int width, int height,
-                         const uint8_t *src_y, int src_y_stride, const uint8_t *src_cb, const uint8_t *src_cr,
-                         int src_c_stride, uint8_t *dst_y, int dst_y_stride, uint8_t *dst_cb, uint8_t *dst_cr,
-                         int dst_c_stride);
+/// One 8-bit 4:2:0 picture's planes (strides in bytes; Cb and Cr may differ).
+typedef struct {
+    uint8_t *y, *cb, *cr;
+    int y_stride, cb_stride, cr_stride;
+} lp_yuv420_planes;
+
+/// Writes the mixed picture into `dst` (which may not overlap `src`). `width` and `height` are the
+/// luma size; odd sizes are handled (the last column or row shares its chroma sample). Returns 0, or
+/// −1 when out of memory (`dst` is then unchanged).
+int lp_rgb_matrix_apply(const lp_rgb_matrix *matrix, int width, int height, const lp_yuv420_planes *src,
+                        const lp_yuv420_planes *dst);
 
 #endif

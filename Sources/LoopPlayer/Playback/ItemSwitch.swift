@@ -90,9 +90,9 @@ final class ItemSwitch {
         return nil
     }
 
-    /// The queued item becomes current and is returned; `current` is retired. Its sound device goes
-    /// to the new item if that one's sound stage still waits for a device (a skip), and otherwise
-    /// fades out over one buffer before it closes with its item.
+    /// Takes the queued item to make it current (`retire` the current one next). The current item's
+    /// sound device goes to it if its sound stage still waits for a device (a skip); otherwise that
+    /// device fades out over one buffer before it closes with its item.
     func promote(replacing current: PlaybackItem?) -> PlaybackItem? {
         guard let next = queued else { return nil }
         queued = nil
@@ -108,12 +108,15 @@ final class ItemSwitch {
         if next.pipeline.soundHandOff?.gaveDevice != true {
             current?.pipeline.audio.change { $0.paused = true }
         }
-        // The item before stops after the new one's first frame is shown (joining its threads takes
-        // a few milliseconds that would lengthen the switch).
-        retireNow()
-        retired = current
-        settlesAt = clock.isVirtual ? clock.now : clock.now + Self.settlingTime
         return next
+    }
+
+    /// The item a switch replaced: it stops once the switch has settled (joining its threads takes a
+    /// few milliseconds that would lengthen the switch).
+    func retire(_ item: PlaybackItem?) {
+        retireNow()
+        retired = item
+        settlesAt = clock.isVirtual ? clock.now : clock.now + Self.settlingTime
     }
 
     /// Settles the last switch now (an item shorter than the settling time has ended).

@@ -65,9 +65,9 @@ extension PlaybackEngine {
             perform(machine.handle(.advanced))
             let presenter = makePresenter(info, item: next, paused: machine.wantsPause)
             if let previous { presenter.continueRun(from: previous) }
-            startPresenting(next, info: info, presenter: presenter)
             // A device shared with the item before counts its underruns from before.
             next.reportedUnderruns = next.pipeline.audio.output?.underruns ?? 0
+            startPresenting(next, info: info, presenter: presenter)
             hostHooks.ready?()
             reportDurationIfMeasured()
             return true
@@ -79,6 +79,7 @@ extension PlaybackEngine {
     private func promoteQueued() -> PlaybackItem? {
         guard let next = itemSwitch.promote(replacing: item) else { return nil }
         refilter.finish()
+        itemSwitch.retire(item)
         if let item { lastItem = item }
         item = next
         network.beginSource(preference: configuration.network.variant, outputSize: output.variantLimit)
