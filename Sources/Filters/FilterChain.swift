@@ -2,27 +2,29 @@ import CFFmpeg
 import FFmpegSupport
 
 /// A `FilterStack` compiled for running: consecutive libavfilter filters become one graph, split
-/// around custom Swift filters; brightness/contrast is a last graph of its own (a `lutyuv` with the
-/// exact `ColorAdjustment` math, changed by command). Graphs are built at the first frame (when the
-/// input is known) and again only if the input changes. One thread.
+/// around custom Swift filters and colour matrices run on YUV (`YUVColorMixer`); brightness/contrast
+/// comes last, on its own (`LumaAdjuster`: a table over luma, chroma shared; for formats it does not
+/// take, a `lutyuv` with the same math, changed by command). Graphs are built at the first frame (when
+/// the input is known) and again only if the input changes. One thread.
 public final class FilterChain: @unchecked Sendable {
     private enum Segment {
         case graph(chain: String, built: FilterGraph?)
         case custom(any PixelFilter)
         case mixer(YUVColorMixer)
+        /// Brightness/contrast, always last; the `lutyuv` graph only for formats `LumaAdjuster` does not take.
+        case adjustment(fallback: FilterGraph?)
     }
-
-    /// The brightness/contrast LUT is cheap and memory-bound: slice threads only add synchronisation.
-    private var lastGraphThreads: Int32 { 1 }
 
     private var segments: [Segment]
     private let timeBase: AVRational
     public private(set) var adjustment: ColorAdjustment
     public let revision: Int
+    private let adjuster: LumaAdjuster
 
     public init(stack: FilterStack, timeBase: AVRational) {
         self.timeBase = timeBase
         adjustment = stack.adjustment
+        adjuster = LumaAdjuster(stack.adjustment)
         revision = stack.revision
         var segments: [Segment] = []
         var pending: [String] = []
@@ -50,8 +52,8 @@ public final class FilterChain: @unchecked Sendable {
             }
         }
         closeGraph()
-        // Always last and on its own, so brightness/contrast change by command, without a rebuild.
-        segments.append(.graph(chain: Self.adjustmentGraph(stack.adjustment), built: nil))
+        // Always last and on its own, so brightness/contrast change without a rebuild.
+        segments.append(.adjustment(fallback: nil))
         self.segments = segments
     }
 
@@ -76,9 +78,26 @@ public final class FilterChain: @unchecked Sendable {
             if let built, built.input == input {
                 graph = built
             } else {
-                graph = try FilterGraph(chain: chain, input: input, threads: index == segments.count - 1 ? lastGraphThreads : 0)
+                graph = try FilterGraph(chain: chain, input: input)
                 segments[index] = .graph(chain: chain, built: graph)
-                applyAdjustmentCommands(to: graph)
+            }
+            try graph.process(picture, emit: next)
+        case let .adjustment(fallback):
+            if adjustment.isIdentity { return try next(picture) }
+            if LumaAdjuster.accepts(picture.pointer.pointee.format) {
+                guard let adjusted = adjuster.apply(to: picture) else {
+                    throw FilterError(filter: "brightness/contrast", reason: "out of memory")
+                }
+                return try next(adjusted)
+            }
+            let input = FilterGraph.Input(frame: picture.pointer, timeBase: timeBase)
+            let graph: FilterGraph
+            if let fallback, fallback.input == input {
+                graph = fallback
+            } else {
+                // The LUT is cheap and memory-bound: slice threads would only add synchronisation.
+                graph = try FilterGraph(chain: Self.adjustmentGraph(adjustment), input: input, threads: 1)
+                segments[index] = .adjustment(fallback: graph)
             }
             try graph.process(picture, emit: next)
         case let .custom(filter):
@@ -124,10 +143,13 @@ public final class FilterChain: @unchecked Sendable {
         return chosen
     }
 
-    /// Changes brightness/contrast in the running `eq` (no rebuild, temporal filters keep state).
+    /// Changes brightness/contrast from the next picture on (no rebuild: temporal filters keep state).
     public func setAdjustment(_ adjustment: ColorAdjustment) {
         self.adjustment = adjustment
-        if case let .graph(_, built?) = segments.last { applyAdjustmentCommands(to: built) }
+        adjuster.set(adjustment)
+        if case let .adjustment(fallback?) = segments.last {
+            fallback.send(command: "y", to: "lutyuv", argument: adjustment.lumaExpression)
+        }
     }
 
     /// Builds every graph segment for `input` without running a frame: the check made when a
@@ -157,10 +179,6 @@ public final class FilterChain: @unchecked Sendable {
         "lutyuv=y='\(adjustment.lumaExpression.replacingOccurrences(of: ",", with: "\\,"))'"
     }
 
-    private func applyAdjustmentCommands(to graph: FilterGraph) {
-        guard case let .graph(_, last?) = segments.last, last === graph else { return }
-        graph.send(command: "y", to: "lutyuv", argument: adjustment.lumaExpression)
-    }
 
     private static func planes(of frame: UnsafeMutablePointer<AVFrame>) -> PixelPlanes? {
         let picture = frame.pointee

@@ -30,4 +30,9 @@ typedef struct {
 int lp_rgb_matrix_apply(const lp_rgb_matrix *matrix, int width, int height, const lp_yuv420_planes *src,
                         const lp_yuv420_planes *dst);
 
+/// Maps every sample of a `width`×`height` 8-bit plane through `table` into `dst` (brightness and
+/// contrast on luma).
+void lp_plane_table_apply(const uint8_t table[256], int width, int height, const uint8_t *src, int src_stride,
+                          uint8_t *dst, int dst_stride);
+
 #endif
