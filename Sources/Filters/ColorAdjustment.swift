@@ -3,7 +3,8 @@
 /// Pixel math on 8-bit luma code values, centred on mid-grey, rounded to nearest and clamped:
 /// `Y' = clamp(round((Y − 128)·contrast + 128 + brightness·255), 0, 255)`; chroma is left alone.
 /// So brightness 0.1 adds 25.5 levels, contrast 2 doubles every distance from 128. The player applies
-/// exactly this as a libavfilter `lutyuv` after the filter stack (`lumaExpression`).
+/// exactly this after the filter stack: a table over luma (`LumaAdjuster`), or for other formats a
+/// libavfilter `lutyuv` (`lumaExpression`).
 public struct ColorAdjustment: Sendable, Equatable {
     public static let brightnessRange: ClosedRange<Float> = -1...1
     public static let contrastRange: ClosedRange<Float> = 0...4

@@ -252,9 +252,13 @@ public final class PlaybackEngine {
     func startPresenting(_ item: PlaybackItem, info: VideoStreamInfo, presenter: Presenter) {
         item.opened(info, presenter: presenter)
         output.prepare(for: info, title: item.displayName)
-        // Frames on a virtual clock wait for nothing, and a run that counts its frames (a snapshot)
-        // must show in them what a window shows a moment later: the subtitles must be ready before
-        // the first frame.
+        prepareSubtitlesIfFramesCannotWait(item)
+    }
+
+    /// Frames on a virtual clock wait for nothing, and a run that counts its frames (a snapshot) must
+    /// show in them what a window shows a moment later: the chosen subtitles must be ready before the
+    /// next frame (at an open, and after a switch of track: libass's renderer is made on a worker).
+    func prepareSubtitlesIfFramesCannotWait(_ item: PlaybackItem) {
         if clock.isVirtual || configuration.stop.frames != nil { item.subtitles.prepareNow(timeout: 10) }
     }
 
