@@ -27,6 +27,17 @@ public struct ColorAdjustment: Sendable, Equatable {
         return UInt8(max(0, min(255, value.rounded())))
     }
 
+    /// Every 8-bit luma value adjusted as `lutyuv` evaluates `lumaExpression`: in double precision,
+    /// with the expression's six-decimal constants, rounding halves up. `adjust(luma:)` computes in
+    /// Float and may land one level lower where the exact value is a half.
+    public var lumaTable: [UInt8] {
+        let contrast = Double(String(format: "%.6f", self.contrast)) ?? 1
+        let brightness = Double(String(format: "%.6f", self.brightness)) ?? 0
+        return (0..<256).map { value in
+            UInt8(min(255, max(0, ((Double(value) - 128) * contrast + 128 + brightness * 255 + 0.5).rounded(.down))))
+        }
+    }
+
     /// The same math as a libavfilter expression of `val`, for `lutyuv` (as a command argument;
     /// inside a graph string its commas must be escaped).
     public var lumaExpression: String {

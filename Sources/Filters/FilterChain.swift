@@ -84,9 +84,9 @@ public final class FilterChain: @unchecked Sendable {
             try graph.process(picture, emit: next)
         case let .adjustment(fallback):
             if adjustment.isIdentity { return try next(picture) }
-            if LumaAdjuster.accepts(picture.pointer.pointee.format) {
+            if LumaAdjuster.accepts(picture.pointer) {
                 guard let adjusted = adjuster.apply(to: picture) else {
-                    throw FilterError(filter: "brightness/contrast", reason: "out of memory")
+                    throw FilterError(filter: "brightness/contrast", reason: "out of memory, or a plane without a buffer")
                 }
                 return try next(adjusted)
             }
