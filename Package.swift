@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "CPixelKernels"),
         .target(name: "FFmpegSupport", dependencies: ["CFFmpeg"]),
         .target(name: "Filters", dependencies: ["CFFmpeg", "CPixelKernels", "FFmpegSupport"]),
-        .target(name: "Overlay", dependencies: ["COverlayGraphics"]),
+        .target(name: "Overlay", dependencies: ["COverlayGraphics", "CPixelKernels"]),
         .target(
             name: "LoopPlayer",
             dependencies: ["CFFmpeg", "CLogBridge", "CSystem", "CSDL", "CLibass", "FFmpegSupport", "Filters", "Overlay",

@@ -13,13 +13,13 @@ final class CompositingTests: XCTestCase {
         return buffer
     }
 
-    /// Blends one source pixel onto one destination pixel, alone and as five copies side by side (four
+    /// Blends one source pixel onto one destination pixel, alone and as nine copies side by side (eight
     /// go through the vector path, one through the scalar path); fails if the copies disagree.
     private func blendOne(_ source: [UInt8], onto destination: [UInt8], file: StaticString = #filePath, line: UInt = #line) -> [UInt8] {
         let single = blend(dot(source[0], source[1], source[2], source[3]), onto: destination, width: 1, height: 1, stride: 4)
-        let row = OverlayImage(x: 0, y: 0, width: 5, height: 1, pixels: Array([[UInt8]](repeating: source, count: 5).joined()))
-        let wide = blend(row, onto: Array([[UInt8]](repeating: destination, count: 5).joined()), width: 5, height: 1, stride: 20)
-        XCTAssertEqual(wide, Array([[UInt8]](repeating: single, count: 5).joined()), "vector and scalar paths agree", file: file, line: line)
+        let row = OverlayImage(x: 0, y: 0, width: 9, height: 1, pixels: Array([[UInt8]](repeating: source, count: 9).joined()))
+        let wide = blend(row, onto: Array([[UInt8]](repeating: destination, count: 9).joined()), width: 9, height: 1, stride: 36)
+        XCTAssertEqual(wide, Array([[UInt8]](repeating: single, count: 9).joined()), "vector and scalar paths agree", file: file, line: line)
         return single
     }
 

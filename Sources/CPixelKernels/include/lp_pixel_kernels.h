@@ -35,4 +35,8 @@ int lp_rgb_matrix_apply(const lp_rgb_matrix *matrix, int width, int height, cons
 void lp_plane_table_apply(const uint8_t table[256], int width, int height, const uint8_t *src, int src_stride,
                           uint8_t *dst, int dst_stride);
 
+/// Premultiplied B, G, R, A pixels over opaque B, G, R, X ones (source-over), `width`×`height`: each
+/// byte becomes src + round(dst·(255 − a)/255), at most 255 (`OverlayImage.composite`'s math).
+void lp_blend_premultiplied(const uint8_t *src, int src_stride, uint8_t *dst, int dst_stride, int width, int height);
+
 #endif

@@ -1,8 +1,10 @@
 import CSDL
 import Overlay
 
-/// Overlay planes blended onto a window surface by SDL's blitter (the CPU path: no renderer).
-/// Each plane becomes an SDL surface once per revision. Over a still picture the pixels under each
+/// Overlay planes blended onto a window surface on the CPU (no renderer). On the usual 32-bit
+/// B, G, R, X surface the premultiplied plane is blended straight from its image
+/// (`OverlayImage.composite`, 0.7 ms for a whole 1080p plane, where SDL's blitter took about 5.6);
+/// on other surfaces each plane becomes an SDL surface once per revision, blended by SDL. Over a still picture the pixels under each
 /// plane are saved before it is blended, so the next redraw of the overlays alone (an animation
 /// over a paused picture, new error text) restores those few pixels instead of converting and
 /// scaling the whole picture again. The save buffers are reused from redraw to redraw.
@@ -52,16 +54,30 @@ final class SurfacePlanes {
             prepared[layer] = nil
         }
         let bounds = SDL_Rect(x: 0, y: 0, w: target.pointee.w, h: target.pointee.h)
+        let direct = Self.blendsDirectly(onto: target) ? target.pointee.pixels?.assumingMemoryBound(to: UInt8.self) : nil
         for plane in planes where !plane.image.isEmpty {
-            guard let source = surface(for: plane) else { continue }
             var place = SDL_Rect(x: Int32(plane.image.x), y: Int32(plane.image.y),
                                  w: Int32(plane.image.width), h: Int32(plane.image.height))
             let visible = place.intersection(bounds)
             guard visible.w > 0, visible.h > 0 else { continue }
+            if let direct {
+                if saving { saved.append(SavedPixels(rect: visible, pixels: read(target, at: visible))) }
+                plane.image.composite(ontoBGRA: direct, width: Int(bounds.w), height: Int(bounds.h), stride: Int(target.pointee.pitch))
+                continue
+            }
+            guard let source = surface(for: plane) else { continue }
             if saving { saved.append(SavedPixels(rect: visible, pixels: read(target, at: visible))) }
             SDL_UpperBlit(source, nil, target, &place)
         }
         hasSaved = saving
+    }
+
+    /// A surface whose bytes are B, G, R, X (SDL's RGB888 and ARGB8888 on little-endian machines)
+    /// and that needs no lock: the premultiplied planes blend onto it as they are.
+    private static func blendsDirectly(onto target: UnsafeMutablePointer<SDL_Surface>) -> Bool {
+        let format = target.pointee.format.pointee.format
+        return (format == SDL_PIXELFORMAT_RGB888.rawValue || format == SDL_PIXELFORMAT_ARGB8888.rawValue)
+            && target.pointee.flags & UInt32(SDL_RLEACCEL) == 0 && target.pointee.pixels != nil
     }
 
     private func surface(for plane: OverlayPlane) -> UnsafeMutablePointer<SDL_Surface>? {
