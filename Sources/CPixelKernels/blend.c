@@ -1,7 +1,10 @@
 #include "lp_pixel_kernels.h"
 
-#include <immintrin.h>
 #include <string.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define LP_HAS_AVX2_PATH 1
+#endif
 
 /// One pixel, as `OverlayImage.sourceOver`: per byte src + round(dst·(255 − a)/255), at most 255.
 static inline void blend_pixel(const uint8_t *s, uint8_t *d) {
@@ -26,6 +29,7 @@ static void blend_row_scalar(const uint8_t *src, uint8_t *dst, int width) {
     }
 }
 
+#ifdef LP_HAS_AVX2_PATH
 /// Eight pixels at a time; groups that are all transparent are skipped, all opaque copied.
 __attribute__((target("avx2")))
 static void blend_row_avx2(const uint8_t *src, uint8_t *dst, int width) {
@@ -58,13 +62,22 @@ static void blend_row_avx2(const uint8_t *src, uint8_t *dst, int width) {
     }
     blend_row_scalar(src + 4 * x, dst + 4 * x, width - x);
 }
+#endif
 
 void lp_blend_premultiplied(const uint8_t *src, int src_stride, uint8_t *dst, int dst_stride, int width, int height) {
-    // The AVX2 path is chosen once per call (the CPU does not change); the scalar one is exact too.
+    // The AVX2 path where the CPU has it (x86 only); the scalar one gives the same bytes.
+#ifdef LP_HAS_AVX2_PATH
     const int wide = __builtin_cpu_supports("avx2");
+#else
+    const int wide = 0;
+#endif
     for (int y = 0; y < height; y++) {
         const uint8_t *s = src + (long)y * src_stride;
         uint8_t *d = dst + (long)y * dst_stride;
-        if (wide) blend_row_avx2(s, d, width); else blend_row_scalar(s, d, width);
+#ifdef LP_HAS_AVX2_PATH
+        if (wide) { blend_row_avx2(s, d, width); continue; }
+#endif
+        (void)wide;
+        blend_row_scalar(s, d, width);
     }
 }

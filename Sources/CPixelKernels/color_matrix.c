@@ -49,7 +49,9 @@ static inline __attribute__((always_inline)) void mix_row(const lp_rgb_matrix *m
 
 // AVX2 runs the row loop about twice as fast as SSE2 (8-wide floats, cheap byte ↔ float
 // conversions); the clone is chosen at load time (an ifunc: glibc).
+#if defined(__x86_64__) || defined(__i386__)
 __attribute__((target_clones("avx2", "default")))
+#endif
 int lp_rgb_matrix_apply(const lp_rgb_matrix *m, int width, int height, const lp_yuv420_planes *src,
                         const lp_yuv420_planes *dst) {
     if (width <= 0 || height <= 0) return 0;

@@ -51,6 +51,26 @@ final class CompositingTests: XCTestCase {
         }
     }
 
+    /// A row of twelve different pixels (transparent, opaque, half, colour above its alpha, alpha 0 with
+    /// colour) two pixels left of a nine-pixel buffer: eight go through the vector path as one mixed
+    /// group, the rest through the scalar one; every byte against the formula in Double.
+    func testAMixedRowClippedOnBothSides() {
+        let sources: [[UInt8]] = [[0, 0, 0, 0], [10, 20, 30, 255], [0, 64, 128, 128], [200, 0, 9, 100], [5, 6, 7, 0],
+                                  [60, 60, 60, 60], [0, 0, 0, 0], [255, 255, 255, 255], [1, 2, 3, 4], [90, 80, 70, 200],
+                                  [0, 0, 0, 0], [30, 30, 30, 31]]
+        let destination = (0..<9).flatMap { column -> [UInt8] in [UInt8(column * 25), 100, UInt8(255 - column * 20), 255] }
+        let image = OverlayImage(x: -2, y: 0, width: 12, height: 1, pixels: Array(sources.joined()))
+        let result = blend(image, onto: destination, width: 9, height: 1, stride: 36)
+        for column in 0..<9 {
+            let source = sources[column + 2]
+            for byte in 0..<4 {
+                let before = Double(destination[column * 4 + byte])
+                let exact = min(255, Double(source[byte]) + (before * Double(255 - source[3]) / 255).rounded())
+                XCTAssertEqual(Double(result[column * 4 + byte]), exact, "column \(column), byte \(byte)")
+            }
+        }
+    }
+
     func testImageIsClippedToTheBuffer() {
         // A 4×4 opaque white image at (−2, −2) on a 3×3 buffer with 4 spare bytes per row.
         let image = OverlayImage(x: -2, y: -2, width: 4, height: 4, pixels: [UInt8](repeating: 255, count: 64))
