@@ -21,22 +21,18 @@ public struct ColorAdjustment: Sendable, Equatable {
 
     public var isIdentity: Bool { brightness == 0 && contrast == 1 }
 
-    /// The adjusted 8-bit luma value.
+    /// The adjusted 8-bit luma value, computed exactly as `lutyuv` evaluates `lumaExpression` (in
+    /// double precision, with the expression's six-decimal constants, halves rounded up), so the
+    /// table and the graph give the same picture to the level.
     public func adjust(luma: UInt8) -> UInt8 {
-        let value = (Float(luma) - 128) * contrast + 128 + brightness * 255
-        return UInt8(max(0, min(255, value.rounded())))
-    }
-
-    /// Every 8-bit luma value adjusted as `lutyuv` evaluates `lumaExpression`: in double precision,
-    /// with the expression's six-decimal constants, rounding halves up. `adjust(luma:)` computes in
-    /// Float and may land one level lower where the exact value is a half.
-    public var lumaTable: [UInt8] {
         let contrast = Double(String(format: "%.6f", self.contrast)) ?? 1
         let brightness = Double(String(format: "%.6f", self.brightness)) ?? 0
-        return (0..<256).map { value in
-            UInt8(min(255, max(0, ((Double(value) - 128) * contrast + 128 + brightness * 255 + 0.5).rounded(.down))))
-        }
+        let value = ((Double(luma) - 128) * contrast + 128 + brightness * 255 + 0.5).rounded(.down)
+        return UInt8(max(0, min(255, value)))
     }
+
+    /// `adjust(luma:)` for every 8-bit value (what `LumaAdjuster` maps luma through).
+    public var lumaTable: [UInt8] { (0...255).map { adjust(luma: UInt8($0)) } }
 
     /// The same math as a libavfilter expression of `val`, for `lutyuv` (as a command argument;
     /// inside a graph string its commas must be escaped).

@@ -32,6 +32,13 @@ public final class FilterChain: @unchecked Sendable {
             if !pending.isEmpty { segments.append(.graph(chain: pending.joined(separator: ","), built: nil)) }
             pending.removeAll()
         }
+        /// A segment that is not libavfilter's: it reads 8-bit 4:2:0, so a graph (at least `null`)
+        /// comes first, and the graph before it ends here.
+        func append(native segment: Segment) {
+            if pending.isEmpty && segments.isEmpty { pending.append("null") }
+            closeGraph()
+            segments.append(segment)
+        }
         let mixedInYUV = Self.matricesMixedInYUV(stack.stages)
         for (index, stage) in stack.stages.enumerated() {
             switch stage {
@@ -40,15 +47,9 @@ public final class FilterChain: @unchecked Sendable {
                     pending.append(filter.graphDescription)
                     continue
                 }
-                // Like custom filters, the mixer reads 8-bit 4:2:0: a graph (at least `null`) comes first.
-                if pending.isEmpty && segments.isEmpty { pending.append("null") }
-                closeGraph()
-                segments.append(.mixer(YUVColorMixer(matrix: matrix)))
+                append(native: .mixer(YUVColorMixer(matrix: matrix)))
             case let .custom(custom):
-                // Custom filters get 8-bit 4:2:0 planes: a graph (at least `null`) comes first.
-                if pending.isEmpty && segments.isEmpty { pending.append("null") }
-                closeGraph()
-                segments.append(.custom(custom))
+                append(native: .custom(custom))
             }
         }
         closeGraph()
@@ -73,14 +74,8 @@ public final class FilterChain: @unchecked Sendable {
         }
         switch segments[index] {
         case let .graph(chain, built):
-            let input = FilterGraph.Input(frame: picture.pointer, timeBase: timeBase)
-            let graph: FilterGraph
-            if let built, built.input == input {
-                graph = built
-            } else {
-                graph = try FilterGraph(chain: chain, input: input)
-                segments[index] = .graph(chain: chain, built: graph)
-            }
+            let graph = try Self.graph(built, chain: chain, for: picture.pointer, timeBase: timeBase)
+            if graph !== built { segments[index] = .graph(chain: chain, built: graph) }
             try graph.process(picture, emit: next)
         case let .adjustment(fallback):
             if adjustment.isIdentity { return try next(picture) }
@@ -90,15 +85,10 @@ public final class FilterChain: @unchecked Sendable {
                 }
                 return try next(adjusted)
             }
-            let input = FilterGraph.Input(frame: picture.pointer, timeBase: timeBase)
-            let graph: FilterGraph
-            if let fallback, fallback.input == input {
-                graph = fallback
-            } else {
-                // The LUT is cheap and memory-bound: slice threads would only add synchronisation.
-                graph = try FilterGraph(chain: Self.adjustmentGraph(adjustment), input: input, threads: 1)
-                segments[index] = .adjustment(fallback: graph)
-            }
+            // The LUT is cheap and memory-bound: slice threads would only add synchronisation.
+            let graph = try Self.graph(fallback, chain: Self.adjustmentGraph(adjustment), for: picture.pointer,
+                                       timeBase: timeBase, threads: 1)
+            if graph !== fallback { segments[index] = .adjustment(fallback: graph) }
             try graph.process(picture, emit: next)
         case let .custom(filter):
             // A graph's output is ours alone, so this changes it in place (no copy).
@@ -113,6 +103,14 @@ public final class FilterChain: @unchecked Sendable {
             }
             try next(mixed)
         }
+    }
+
+    /// `built` if it was built for pictures like `frame`, else a new graph of `chain` for them.
+    private static func graph(_ built: FilterGraph?, chain: String, for frame: UnsafeMutablePointer<AVFrame>,
+                              timeBase: AVRational, threads: Int32 = 0) throws(FilterError) -> FilterGraph {
+        let input = FilterGraph.Input(frame: frame, timeBase: timeBase)
+        if let built, built.input == input { return built }
+        return try FilterGraph(chain: chain, input: input, threads: threads)
     }
 
     /// The stages (by index) whose RGB colour matrix runs on the YUV picture itself (`YUVColorMixer`)
@@ -178,7 +176,6 @@ public final class FilterChain: @unchecked Sendable {
     static func adjustmentGraph(_ adjustment: ColorAdjustment) -> String {
         "lutyuv=y='\(adjustment.lumaExpression.replacingOccurrences(of: ",", with: "\\,"))'"
     }
-
 
     private static func planes(of frame: UnsafeMutablePointer<AVFrame>) -> PixelPlanes? {
         let picture = frame.pointee

@@ -3,9 +3,9 @@ import Overlay
 
 /// Overlay planes blended onto a window surface on the CPU (no renderer). On the usual 32-bit
 /// B, G, R, X surface the premultiplied plane is blended straight from its image
-/// (`OverlayImage.composite`, 0.7 ms for a whole 1080p plane, where SDL's blitter took about 5.6);
-/// on other surfaces each plane becomes an SDL surface once per revision, blended by SDL. Over a still picture the pixels under each
-/// plane are saved before it is blended, so the next redraw of the overlays alone (an animation
+/// (`OverlayImage.composite`: several times faster than SDL's blitter, `docs/benchmarks.md`); on
+/// other surfaces each plane becomes an SDL surface once per revision, blended by SDL. Over a still
+/// picture the pixels under each plane are saved before it is blended, so the next redraw of the overlays alone (an animation
 /// over a paused picture, new error text) restores those few pixels instead of converting and
 /// scaling the whole picture again. The save buffers are reused from redraw to redraw.
 final class SurfacePlanes {

@@ -17,7 +17,6 @@ extension PlaybackEngine {
             throw error
         }
         configuration.subtitles.choice = choice
-        if let item, item.presenter != nil { prepareSubtitlesIfFramesCannotWait(item) }
         redraw()
     }
 
@@ -26,7 +25,6 @@ extension PlaybackEngine {
         guard let item else { return }
         item.subtitles.cycle()
         configuration.subtitles.choice = item.subtitles.choice
-        if item.presenter != nil { prepareSubtitlesIfFramesCannotWait(item) }
         redraw()
     }
 

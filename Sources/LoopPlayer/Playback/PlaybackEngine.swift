@@ -151,7 +151,8 @@ public final class PlaybackEngine {
                                      audioDriver: audioDriver(), audioControls: sound, soundHandOff: soundHandOff,
                                      subtitleFiles: subtitleSetup.files, frameReady: waiter.wake)
         pipeline.setFilters(filters)
-        let subtitles = SubtitleOverlay(library: pipeline.subtitles, choice: subtitleSetup.choice, wake: waiter.wake)
+        let subtitles = SubtitleOverlay(library: pipeline.subtitles, choice: subtitleSetup.choice,
+                                        framesCannotWait: framesCannotWait, wake: waiter.wake)
         subtitles.visible = configuration.subtitles.visible
         return PlaybackItem(location: location, pipeline: pipeline, subtitles: subtitles, loadStartedAt: realClock.now)
     }
@@ -252,15 +253,14 @@ public final class PlaybackEngine {
     func startPresenting(_ item: PlaybackItem, info: VideoStreamInfo, presenter: Presenter) {
         item.opened(info, presenter: presenter)
         output.prepare(for: info, title: item.displayName)
-        prepareSubtitlesIfFramesCannotWait(item)
+        // The subtitle files must be loaded before the first frame too (a track chosen later waits
+        // for its renderer in `SubtitleOverlay` itself).
+        if framesCannotWait { item.subtitles.prepareNow(timeout: 10) }
     }
 
     /// Frames on a virtual clock wait for nothing, and a run that counts its frames (a snapshot) must
-    /// show in them what a window shows a moment later: the chosen subtitles must be ready before the
-    /// next frame (at an open, and after a switch of track: libass's renderer is made on a worker).
-    func prepareSubtitlesIfFramesCannotWait(_ item: PlaybackItem) {
-        if clock.isVirtual || configuration.stop.frames != nil { item.subtitles.prepareNow(timeout: 10) }
-    }
+    /// show in them what a window shows a moment later: what they show must be ready before they are.
+    var framesCannotWait: Bool { clock.isVirtual || configuration.stop.frames != nil }
 
     func makePresenter(_ info: VideoStreamInfo, item: PlaybackItem, paused: Bool) -> Presenter {
         let presenter = Presenter(clock: clock, nominalFrameInterval: info.nominalFrameInterval)

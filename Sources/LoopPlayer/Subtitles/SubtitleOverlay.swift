@@ -25,8 +25,14 @@ final class SubtitleOverlay {
     private var plane: OverlayPlane?
     private var bitmapShown: (cue: Int, videoRect: CGRect)?
     private var revision = 0
+    /// Frames do not wait (a virtual clock, a run that counts its frames): a track chosen later (a
+    /// switch, a cycle, a file that loaded) is rendered from the frame it is chosen at, so its
+    /// renderer is waited for there instead of being picked up by a later frame.
+    private let framesCannotWait: Bool
 
-    init(library: SubtitleLibrary, choice: SubtitleChoice, wake: @escaping @Sendable () -> Void) {
+    init(library: SubtitleLibrary, choice: SubtitleChoice, framesCannotWait: Bool = false,
+         wake: @escaping @Sendable () -> Void) {
+        self.framesCannotWait = framesCannotWait
         self.library = library
         self.choice = choice
         self.wake = wake
@@ -106,7 +112,10 @@ final class SubtitleOverlay {
         bitmapShown = nil
         guard let wanted, let entry = library.read(track: wanted, from: 0) else { return }
         isBitmap = entry.track.isBitmap
-        if !isBitmap { preparing = RendererPreparation(header: entry.header, done: wake) }
+        if !isBitmap {
+            preparing = RendererPreparation(header: entry.header, done: wake)
+            if framesCannotWait { preparing?.wait() }
+        }
     }
 
     private func readNewCues(of track: Int) {
