@@ -2,7 +2,7 @@
 # Benchmarks, not tests: loopplay against ffplay, mpv and `ffmpeg -f null` on the same machine in the
 # same run, with ../shared/bench (fixtures, Xvfb, watchers). Results go to docs/benchmarks.md by hand.
 #
-#   scripts/bench.sh [seam|cpu|throughput|firstframe|filters|audio|overlay|subtitles|several|scale|all]   (default all; about 40 minutes)
+#   scripts/bench.sh [seam|cpu|throughput|firstframe|kernels|filters|layers|audio|overlay|subtitles|several|scale|all]   (default all; about 40 minutes)
 # Env: F=/tmp/lp-fixtures  OUT=/tmp/lp-bench-loopplay  DISP=:7 (below :10, see the bench README)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -53,6 +53,38 @@ if [[ $what == firstframe || $what == all ]]; then
   /usr/bin/python3 scripts/bench/first_frame.py 7 8 300 -- "$LP" --source "$SWIPE" --loop
   /usr/bin/python3 scripts/bench/first_frame.py 7 8 300 -- ffplay -loglevel quiet -loop 0 -left 0 -top 0 "$SWIPE"
   /usr/bin/python3 scripts/bench/first_frame.py 7 8 300 -- mpv --no-config --vo=x11 --ao=null --loop-file=inf --geometry=+0+0 "$SWIPE"
+fi
+
+if [[ $what == kernels || $what == all ]]; then
+  echo "## Pixel kernels, one picture on one core (scripts/bench/kernels.c, clang -O2 as a release build)"
+  k=$OUT/kernels; mkdir -p "$k"
+  cflags=(-O2 -I Sources/CPixelKernels/include $(pkg-config --cflags sdl2 libswscale))
+  libs=($(pkg-config --libs sdl2 libswscale libavutil))
+  clang "${cflags[@]}" Sources/CPixelKernels/*.c scripts/bench/kernels.c -o "$k/kernels" "${libs[@]}"
+  clang "${cflags[@]}" -DLP_KERNELS_WITHOUT_CLONES Sources/CPixelKernels/*.c scripts/bench/kernels.c -o "$k/kernels-sse2" "${libs[@]}"
+  echo "### AVX2 clones (where the CPU has them)"; "$k/kernels"
+  echo "### the default clone alone (SSE2)"; "$k/kernels-sse2" | grep "colour mixer"
+fi
+
+if [[ $what == layers || $what == all ]]; then
+  echo "## Overlay layers by number, 20 s of 1080p30 in a window: logos, then planes over the whole picture"
+  l=$OUT/layers; mkdir -p "$l"
+  for i in $(seq 16); do
+    x=$(( (i - 1) % 4 * 440 + 40 )) y=$(( (i - 1) / 4 * 250 + 40 ))
+    printf '<svg xmlns="http://www.w3.org/2000/svg" width="1920" height="1080"><rect x="%d" y="%d" width="240" height="120" rx="16" fill="#2060c0" fill-opacity="0.7" stroke="white" stroke-width="6"/></svg>\n' "$x" "$y" >"$l/logo$i.svg"
+    printf '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="90"><rect x="4" y="4" width="152" height="82" rx="12" fill="#2060c0" fill-opacity="0.7"/></svg>\n' >"$l/whole$i.svg"
+  done
+  Xvfb "$DISP" -screen 0 1920x1080x24 -nolisten tcp >/dev/null 2>&1 & xvfb3=$!
+  sleep 1
+  for kind in logo whole; do
+    for n in 0 1 4 16; do
+      args=(); for i in $(seq "$n"); do args+=(--overlay "$l/$kind$i.svg"); done
+      DISPLAY=$DISP SDL_AUDIODRIVER=dummy /usr/bin/time -f "$kind x $n: cpu %U+%S s, max RSS %M KB" \
+        "$LP" --source "$HD" --loop --duration 20 "${args[@]}" --stats-json "$l/$kind-$n.json" 2>&1 | tail -1
+      python3 -c "import json,sys; d = json.load(open(sys.argv[1])); print('  shown', d['framesPresented'], 'dropped', d['framesDropped'])" "$l/$kind-$n.json"
+    done
+  done
+  kill $xvfb3
 fi
 
 if [[ $what == filters || $what == all ]]; then

@@ -48,8 +48,9 @@ static inline __attribute__((always_inline)) void mix_row(const lp_rgb_matrix *m
 }
 
 // AVX2 runs the row loop about twice as fast as SSE2 (8-wide floats, cheap byte ↔ float
-// conversions); the clone is chosen at load time (an ifunc: glibc).
-#if defined(__x86_64__) || defined(__i386__)
+// conversions); the clone is chosen at load time (an ifunc: glibc). LP_KERNELS_WITHOUT_CLONES builds
+// the default one alone (for `scripts/bench.sh kernels`).
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(LP_KERNELS_WITHOUT_CLONES)
 __attribute__((target_clones("avx2", "default")))
 #endif
 int lp_rgb_matrix_apply(const lp_rgb_matrix *m, int width, int height, const lp_yuv420_planes *src,
