@@ -2,7 +2,7 @@
 # Benchmarks, not tests: loopplay against ffplay, mpv and `ffmpeg -f null` on the same machine in the
 # same run, with ../shared/bench (fixtures, Xvfb, watchers). Results go to docs/benchmarks.md by hand.
 #
-#   scripts/bench.sh [seam|cpu|throughput|firstframe|kernels|filters|layers|audio|overlay|subtitles|several|scale|all]   (default all; about 40 minutes)
+#   scripts/bench.sh [seam|cpu|throughput|firstframe|kernels|filters|layers|audio|overlay|subtitles|several|scale|realtime|cache|all]   (default all; about 60 minutes)
 # Env: F=/tmp/lp-fixtures  OUT=/tmp/lp-bench-loopplay  DISP=:7 (below :10, see the bench README)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -119,6 +119,45 @@ if [[ $what == filters || $what == all ]]; then
   DISPLAY=$DISP /usr/bin/time -f "mpv --vo=x11: cpu %U+%S s, max RSS %M KB" timeout 20 mpv --no-config --really-quiet \
     --vo=x11 --ao=null --loop-file=inf --vf="lavfi=[$graph]" "$HD" 2>&1 | grep -v "^$" | tail -1
   kill $xvfb2
+fi
+
+if [[ $what == realtime || $what == all ]]; then
+  echo "## Decoding at the pace of real time against all at once: 20 s of the 1080p30 clip, CPU-s, three alternating rounds"
+  Xvfb "$DISP" -screen 0 1920x1080x24 -nolisten tcp >/dev/null 2>&1 & xvfb5=$!
+  sleep 1
+  for run in 1 2 3; do
+    for threads in auto 1; do
+      /usr/bin/time -f "ffmpeg -threads $threads -f null, all at once: cpu %U+%S s" ffmpeg -hide_banner -nostdin -loglevel error \
+        -threads $threads -stream_loop 1 -i "$HD" -t 20 -f null - 2>&1
+      /usr/bin/time -f "ffmpeg -threads $threads -re -f null, paced:     cpu %U+%S s" ffmpeg -hide_banner -nostdin -loglevel error \
+        -threads $threads -re -stream_loop 1 -i "$HD" -t 20 -f null - 2>&1
+    done
+    SDL_AUDIODRIVER=dummy /usr/bin/time -f "loopplay --headless, paced:           cpu %U+%S s" \
+      "$LP" --source "$HD" --loop --duration 20 --headless 2>&1
+    DISPLAY=$DISP SDL_AUDIODRIVER=dummy /usr/bin/time -f "loopplay in the window, paced:       cpu %U+%S s" \
+      "$LP" --source "$HD" --loop --duration 20 2>&1
+  done
+  kill $xvfb5
+fi
+
+if [[ $what == cache || $what == all ]]; then
+  echo "## A short loop decoded once (--frame-cache): in a window under Xvfb, with and without, two alternating rounds"
+  c=$OUT/cache; mkdir -p "$c"
+  [[ -s $c/hd-3s.mp4 ]] || ffmpeg -hide_banner -nostdin -loglevel error -i "$HD" -t 3 -c copy -y "$c/hd-3s.mp4"
+  Xvfb "$DISP" -screen 0 1920x1080x24 -nolisten tcp >/dev/null 2>&1 & xvfb6=$!
+  sleep 1
+  for case in "$HD|20|1024" "$HD|60|1024" "$c/hd-3s.mp4|40|512" "$F/b-720p30-h264.mp4|40|512" "$SWIPE|40|256"; do
+    IFS='|' read -r clip seconds budget <<<"$case"
+    echo "### $(basename "$clip"), $seconds s, --frame-cache $budget"
+    for run in 1 2; do
+      for cache in 0 "$budget"; do
+        DISPLAY=$DISP SDL_AUDIODRIVER=dummy /usr/bin/time -f "frame cache $cache MiB: cpu %U+%S s, max RSS %M KB" \
+          "$LP" --source "$clip" --loop --duration "$seconds" --frame-cache "$cache" --stats-json "$c/run.json" 2>&1
+        python3 -c "import json; d = json.load(open('$c/run.json')); print('  decoded', d['framesDecoded'], 'replayed', d['framesReplayed'], 'shown', d['framesPresented'], 'dropped', d['framesDropped'])"
+      done
+    done
+  done
+  kill $xvfb6
 fi
 
 if [[ $what == scale || $what == all ]]; then

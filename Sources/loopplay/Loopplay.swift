@@ -74,6 +74,11 @@ struct Loopplay: ParsableCommand {
     @Option(parsing: .unconditional, help: "Stop after this many frames have been shown.")
     var frames: Int?
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("MiB of decoded pictures a looping local file may keep, so that a loop which fits is decoded once and replayed (\(FrameCache.validRange.lowerBound)…\(FrameCache.validRange.upperBound); default 0, off).",
+                               valueName: "MiB"))
+    var frameCache: Int?
+
     @Flag(help: "Hold the last frame at the end instead of exiting; in a window, keep a failed source's error on screen until the window is closed (the exit code still says it failed).")
     var keepOpen = false
 
@@ -401,6 +406,12 @@ struct Loopplay: ParsableCommand {
         var layers: [any ShapeLayerBuilderProtocol] = overlay.map { SVGLayer(file: $0) }
         if !overlayText.isEmpty { layers.append(TextLayer(overlayText.joined(separator: "\n"))) }
         settings.vectorLayers = layers
+        if let frameCache {
+            guard FrameCache.validRange.contains(frameCache) else {
+                throw ValidationError("--frame-cache must be \(FrameCache.validRange.lowerBound)…\(FrameCache.validRange.upperBound) MiB")
+            }
+            settings.frameCacheMegabytes = frameCache
+        }
         let network = try networkSettings()
         if let variant = network.variant { settings.hlsVariant = variant }
         if let timeout = network.timeout { settings.networkTimeout = timeout }

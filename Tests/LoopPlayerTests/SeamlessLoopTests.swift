@@ -5,9 +5,19 @@ import XCTest
 final class SeamlessLoopTests: XCTestCase {
     private let interval = 1.0 / 30
 
-    /// 10 passes of 120 frames: exactly 1200 frames, every step one frame interval, 10 wraps.
+    /// 10 passes of 120 frames: exactly 1200 frames, every step one frame interval, 10 wraps; the same
+    /// when later passes replay the first from the frame cache.
     private func assertTenSeamlessPasses(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let record = try playUntimed(path, looping: true, stop: StopCondition(loops: 10))
+        try assertTenSeamlessPasses(path, frameCacheBytes: 0, file: file, line: line)
+        try assertTenSeamlessPasses(path, frameCacheBytes: 64 << 20, file: file, line: line)
+    }
+
+    private func assertTenSeamlessPasses(_ path: String, frameCacheBytes: Int, file: StaticString, line: UInt) throws {
+        let record = try playUntimed(path, looping: true, stop: StopCondition(loops: 10), frameCacheBytes: frameCacheBytes)
+        if frameCacheBytes > 0 {
+            XCTAssertEqual(record.statistics.framesDecoded, 120, "decoded once", file: file, line: line)
+            XCTAssertGreaterThanOrEqual(record.statistics.framesReplayed, 1080, file: file, line: line)
+        }
         let stats = record.statistics
         XCTAssertEqual(record.outcome, .finished, file: file, line: line)
         XCTAssertEqual(stats.framesPresented, 1200, file: file, line: line)
@@ -62,15 +72,18 @@ final class SeamlessLoopTests: XCTestCase {
         let fileSteps = zip(fileTimes, fileTimes.dropFirst()).map { $1 - $0 }
         XCTAssertGreaterThan(fileSteps.max()! - fileSteps.min()!, 0.03, "the clip really is variable")
 
-        let record = try playUntimed(path, looping: true, stop: StopCondition(loops: 3))
-        XCTAssertEqual(record.statistics.framesPresented, 360)
-        let passLength = fileTimes.last! + lastDuration - fileTimes.first!
-        XCTAssertEqual(record.statistics.loopDurationMs ?? 0, passLength * 1000, accuracy: 0.01)
-        let expected = Array(repeating: fileSteps + [lastDuration], count: 3).joined().dropLast()
-        let steps = zip(record.times, record.times.dropFirst()).map { $1 - $0 }
-        XCTAssertEqual(steps.count, expected.count)
-        let worst = zip(steps, expected).map { abs($0 - $1) }.max() ?? 1
-        XCTAssertLessThan(worst, 1e-6, "presentation steps follow the file's timestamps across wraps")
+        for cache in [0, 64 << 20] {
+            let record = try playUntimed(path, looping: true, stop: StopCondition(loops: 3), frameCacheBytes: cache)
+            XCTAssertEqual(record.statistics.framesPresented, 360)
+            XCTAssertEqual(record.statistics.framesReplayed > 0, cache > 0)
+            let passLength = fileTimes.last! + lastDuration - fileTimes.first!
+            XCTAssertEqual(record.statistics.loopDurationMs ?? 0, passLength * 1000, accuracy: 0.01)
+            let expected = Array(repeating: fileSteps + [lastDuration], count: 3).joined().dropLast()
+            let steps = zip(record.times, record.times.dropFirst()).map { $1 - $0 }
+            XCTAssertEqual(steps.count, expected.count)
+            let worst = zip(steps, expected).map { abs($0 - $1) }.max() ?? 1
+            XCTAssertLessThan(worst, 1e-6, "presentation steps follow the file's timestamps across wraps")
+        }
     }
 
     func testWithoutLoopPlaybackEndsAfterOnePassAndHoldsTheLastFrame() throws {

@@ -50,6 +50,7 @@ final class PlayerSession {
         configuration.errorFontSize = settings.errorFontSize
         configuration.network = settings.networkOptions
         configuration.pictureInPicture = settings.pictureInPicture
+        configuration.frameCacheBytes = settings.frameCacheMegabytes << 20
         if let custom { return PlaybackEngine(configuration: configuration, output: custom) }
         return try PlaybackEngine(configuration: configuration)
     }
@@ -266,6 +267,9 @@ final class PlayerSession {
         }
         if settings.networkOptions != previous.networkOptions { engine.setNetworkOptions(settings.networkOptions) }
         if settings.pictureInPicture != previous.pictureInPicture { engine.setPictureInPicture(settings.pictureInPicture) }
+        if settings.frameCacheMegabytes != previous.frameCacheMegabytes {
+            engine.setFrameCache(bytes: settings.frameCacheMegabytes << 20)
+        }
         if !settings.sameVectorLayers(as: previous) {
             engine.removeAllVectors()
             settings.vectorLayers.forEach { engine.addVector($0) }

@@ -1,6 +1,8 @@
 /// What the engine saw while playing: the counters behind `loopplay --stats-json`.
 public struct PlaybackStatistics: Sendable, Equatable, Codable {
     public var framesDecoded = 0
+    /// Frames given again from the loop's frame cache (`FrameCache`) instead of decoded.
+    public var framesReplayed = 0
     public var framesPresented = 0
     /// Frames skipped because they were late by more than one frame.
     public var framesDropped = 0

@@ -39,10 +39,11 @@ final class MediaPipeline: Sendable {
     /// `subtitleFiles` are external subtitle files loaded with the source (their tracks come after
     /// the source's own). `soundHandOff` (a playlist's next item) makes the sound stage wait for the
     /// device of the item before instead of opening one, and `soundEndsWithPicture` cuts its sound
-    /// at its picture's end without looping too.
+    /// at its picture's end without looping too. `frameCacheBytes` lets a loop that fits be decoded
+    /// once (`LoopFrameCache`).
     init(plan: SourcePlan, looping: Bool, soundEndsWithPicture: Bool = false, audio options: AudioOptions = AudioOptions(),
          audioDriver: Result<String, PlayerError>? = nil, audioControls: AudioSlot.Controls = AudioSlot.Controls(),
-         soundHandOff: AudioHandOff? = nil, subtitleFiles: [SubtitleStage.ExternalFile] = [],
+         soundHandOff: AudioHandOff? = nil, subtitleFiles: [SubtitleStage.ExternalFile] = [], frameCacheBytes: Int = 0,
          frameReady: @escaping @Sendable () -> Void) {
         FFmpegLogBridge.install
         let location = plan.location
@@ -70,7 +71,8 @@ final class MediaPipeline: Sendable {
         }
         let launcher = Demuxer.Launcher(
             start: { [self] opened in
-                startStages(opened, sound: setup, subtitleFiles: subtitleFiles, frameReady: frameReady)
+                startStages(opened, sound: setup, subtitleFiles: subtitleFiles, frameCacheBytes: frameCacheBytes,
+                            frameReady: frameReady)
             },
             startAudio: { [self] start in setup.map { startSound(start, setup: $0) } ?? false })
         let demuxer = Demuxer(plan: plan, audioChoice: options.track, soundWanted: setup != nil,
@@ -82,9 +84,12 @@ final class MediaPipeline: Sendable {
     }
 
     private func startStages(_ opened: OpenedSource, sound: AudioDecodeStage.Setup?,
-                             subtitleFiles: [SubtitleStage.ExternalFile], frameReady: @escaping @Sendable () -> Void) -> Bool {
+                             subtitleFiles: [SubtitleStage.ExternalFile], frameCacheBytes: Int,
+                             frameReady: @escaping @Sendable () -> Void) -> Bool {
         let pictures = VideoDecodeStage(opened: opened, input: videoPackets, output: frames, filters: filters,
-                                        status: status, sourceName: location.description, frameReady: frameReady)
+                                        status: status, sourceName: location.description,
+                                        frameCacheBytes: frameCacheBytes, isLooping: { [control] in control.isLooping },
+                                        frameReady: frameReady)
         guard threads.launch("lp-vdecode", { pictures.run() }) else { return false }
         if let start = opened.sound, let sound { _ = startSound(start, setup: sound) }
         if !opened.subtitleDecoders.isEmpty || !subtitleFiles.isEmpty {

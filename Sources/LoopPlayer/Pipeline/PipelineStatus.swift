@@ -37,6 +37,8 @@ final class PipelineStatus: Sendable {
     /// Guards nothing; lets `waitUntilOpened` sleep until the phase changes.
     private let opened = MonotonicCondition()
     private let decoded = Atomic<Int>(0)
+    private let replayed = Atomic<Int>(0)
+    private let cached = Atomic<Int>(0)
     private let decodeErrorCount = Atomic<Int>(0)
     private let wake: @Sendable () -> Void
 
@@ -51,6 +53,10 @@ final class PipelineStatus: Sendable {
     var audioTrack: AudioTrack? { state.withLock { $0.audioTrack } }
 
     var framesDecoded: Int { decoded.load(ordering: .relaxed) }
+    /// Pictures given again from the loop's frame cache instead of decoded.
+    var framesReplayed: Int { replayed.load(ordering: .relaxed) }
+    /// Bytes of pictures the loop's frame cache holds.
+    var frameCacheBytes: Int { cached.load(ordering: .relaxed) }
     var decodeErrors: Int { decodeErrorCount.load(ordering: .relaxed) }
 
     /// Everything posted since the last call, oldest first.
@@ -97,5 +103,7 @@ final class PipelineStatus: Sendable {
     }
 
     func countDecodedFrame() { decoded.add(1, ordering: .relaxed) }
+    func countReplayedFrame() { replayed.add(1, ordering: .relaxed) }
+    func setFrameCacheBytes(_ bytes: Int) { cached.store(bytes, ordering: .relaxed) }
     func setDecodeErrors(_ count: Int) { decodeErrorCount.store(count, ordering: .relaxed) }
 }

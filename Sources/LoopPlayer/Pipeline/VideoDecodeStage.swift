@@ -9,6 +9,12 @@ import Filters
 /// It learns everything from its input, in order: seeks (flush, skip to the floor), the end of each
 /// pass (the loop's length), the end of the stream (drain). A source whose packets decode to no
 /// picture at all ends with `noDecodableFrames` instead of looping over nothing.
+///
+/// With a `LoopFrameCache`, a loop whose whole pass fits it is decoded once: at the end of the
+/// collected pass the decoder gives up its last pictures (drained), and from then on each packet
+/// brings the next cached picture, stamped for its pass, instead of a decode. The demuxer still
+/// reads, so seeks, the loop's end and looping switched off arrive as before; a seek decodes again
+/// until the next pass begins.
 final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, then used only on its thread
     private let source: any FrameSource
     private let info: VideoStreamInfo
@@ -29,9 +35,17 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
     private var progress = DecodeProgress()
     /// Where the HLS variant changes: pictures from each timestamp on come from that variant.
     private var variants = VariantMarks()
+    /// The pictures of one whole pass, for later passes (nil: not kept).
+    private let cache: LoopFrameCache?
+    /// Replaying `cache`: the pass being replayed and the index of its next picture.
+    private var replay: (pass: Int, next: Int)?
+    /// The pass of the last packet of this generation (nil after a seek, until its first packet).
+    private var packetPass: Int?
+    private let isLooping: @Sendable () -> Bool
 
     init(opened: OpenedSource, input: BoundedQueue<StageMessage>, output: BoundedQueue<FrameItem>,
-         filters: FilterMailbox, status: PipelineStatus, sourceName: String, frameReady: @escaping @Sendable () -> Void) {
+         filters: FilterMailbox, status: PipelineStatus, sourceName: String, frameCacheBytes: Int = 0,
+         isLooping: @escaping @Sendable () -> Bool = { true }, frameReady: @escaping @Sendable () -> Void) {
         source = opened.pictures
         info = opened.info
         timeline = opened.timeline
@@ -41,10 +55,17 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
         self.status = status
         self.sourceName = sourceName
         self.frameReady = frameReady
+        self.isLooping = isLooping
         // MPEG-TS may jump in time; ten seconds is ffplay's limit for such formats.
         timestamps = TimestampRepair(jumpLimit: opened.discontinuousTimestamps
                                      ? Int64((10 / opened.timeline.tick).rounded()) : nil)
         filterRunner = VideoFilterRunner(timeBase: opened.info.timeBase)
+        // Only a decoder's pictures are kept (the black picture of audio-only media is not), and only
+        // when the file's announced length may fit: a long clip never fills memory up to the budget.
+        let mayFit = LoopFrameCache.mayFit(budget: frameCacheBytes, width: opened.info.width, height: opened.info.height,
+                                           duration: opened.info.announcedDuration,
+                                           frameInterval: opened.info.nominalFrameInterval)
+        cache = mayFit && opened.pictures is StreamDecoder ? LoopFrameCache(budget: frameCacheBytes) : nil
     }
 
     /// The thread's body: returns when the input is closed or the source proved undecodable.
@@ -53,11 +74,27 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
             switch consume message {
             case let .packet(packet, context):
                 guard context.generation == generation else { continue }
+                if context.pass != packetPass {
+                    // The file's first packet (a pass's first, or the first read after opening) must
+                    // start a picture alone: a pass replayed forever must not begin with pictures
+                    // that could not be decoded, and a drained decoder decodes again from there.
+                    let startsAPass = packetPass != nil || generation == 0
+                    if startsAPass && packet.pointer.pointee.flags & AV_PKT_FLAG_KEY == 0 { cache?.refuse() }
+                    packetPass = context.pass
+                }
+                if replay != nil {
+                    progress.packet(pts: packet.pointer.pointee.pts, tick: timeline.tick)
+                    replayNext()
+                    continue
+                }
                 variants.packet(context.variant, pts: packet.pointer.pointee.pts)
                 progress.packet(pts: packet.pointer.pointee.pts, tick: timeline.tick)
                 source.decode(packet.pointer, timeline: timeline) { emit($0) }
                 if let problem = progress.verdict() { return fail(problem) }
             case let .seek(marker):
+                replay = nil
+                packetPass = nil
+                cache?.interrupt()
                 generation = marker.generation
                 floor = (marker.floor, marker.pass)
                 source.flush()
@@ -66,17 +103,26 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
                 variants = VariantMarks()
             case let .passEnded(boundary):
                 timeline.learn(loopDuration: boundary.loopDuration)
+                endPass(boundary.pass)
                 progress.passEnded()
                 if let problem = progress.verdict() { return fail(problem) }
             case let .endOfStream(endGeneration):
                 guard endGeneration == generation else { continue }
-                source.decode(nil, timeline: timeline) { emit($0) }
-                source.flush()  // accept packets again if the user seeks or switches looping on
+                if replay != nil {
+                    replayRest()
+                    // Looping switched on again: the next pass's end drains the (flushed) decoder
+                    // and replay resumes; a seek decodes.
+                    replay = nil
+                } else {
+                    source.decode(nil, timeline: timeline) { emit($0) }
+                    source.flush()  // accept packets again if the user seeks or switches looping on
+                }
                 if let problem = progress.verdictAtEnd() { return fail(problem) }
                 guard output.push(.endOfStream(generation: endGeneration)) == .queued else { return }
                 frameReady()
             }
             status.setDecodeErrors(source.errorCount)
+            if let cache { status.setFrameCacheBytes(cache.bytes) }
         }
     }
 
@@ -102,20 +148,72 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
             }
         }
         decoded.pointer.pointee.pts = timestamp
+        let normalized = normalizer.normalize(decoded)
+        if let cache {
+            // A source played once (no loop, a playlist's item) keeps nothing.
+            if isLooping() {
+                cache.offer(normalized, timestamp: timestamp, duration: duration, pass: timeline.pass(of: timestamp))
+            } else {
+                cache.interrupt()
+            }
+        }
+        deliver(normalized, timestamp: timestamp, duration: duration, replayed: false)
+    }
+
+    /// Filters a picture stamped `timestamp` on the timeline and queues it for the presenter.
+    private func deliver(_ picture: consuming OwnedFrame, timestamp: Int64, duration: Int64, replayed: Bool) {
         let pass = timeline.pass(of: timestamp)
         let time = timeline.seconds(timestamp)
         let position = time - timeline.seconds(timeline.origin + timeline.offset(forPass: pass))
-        let normalized = normalizer.normalize(decoded)
         let generation = self.generation
         let variant = variants.variant(at: timestamp)
-        filterRunner.run(normalized, time: time, mailbox: filters, status: status) { shown, unfiltered, stamp in
+        filterRunner.run(picture, time: time, mailbox: filters, status: status) { shown, unfiltered, stamp in
             let frame = VideoFrame(picture: shown, unfiltered: unfiltered, filtering: stamp, time: time,
                                    duration: Double(duration) * timeline.tick, pass: pass, positionInPass: position,
                                    generation: generation, rotation: info.rotation, streamAspect: info.sampleAspectRatio,
                                    variant: variant)
-            status.countDecodedFrame()
+            if replayed { status.countReplayedFrame() } else { status.countDecodedFrame() }
             if output.push(.frame(frame), bytes: frame.byteCount) == .queued { frameReady() }
         }
+    }
+
+    // MARK: Replaying a whole pass
+
+    /// The demuxer finished reading `pass`. A replayed pass gives its remaining pictures and the
+    /// next one begins; a pass that completes the cache (or the first after a seek, once it is
+    /// complete) drains the decoder of its last pictures, and replay begins with the next pass.
+    private func endPass(_ pass: Int) {
+        if replay != nil {
+            replayRest()
+            replay = (pass + 1, 0)
+            return
+        }
+        guard let cache else { return }
+        guard cache.wantsDrain(atEndOf: pass) else {
+            _ = cache.passEnded(pass)
+            return
+        }
+        source.decode(nil, timeline: timeline) { emit($0) }
+        source.flush()
+        if cache.passEnded(pass) {
+            replay = (pass + 1, 0)
+            floor = nil  // a seek's floor concerned decoded pictures only
+        }
+    }
+
+    /// Delivers the replayed pass's next picture, if any is left.
+    private func replayNext() {
+        guard let cache, let (pass, next) = replay, next < cache.count else { return }
+        replay = (pass, next + 1)
+        guard let replayed = cache.picture(at: next, forPass: pass, offset: timeline.offset(forPass:)) else { return }
+        progress.picture()
+        let timestamp = replayed.timestamp, duration = replayed.duration
+        deliver(replayed.picture, timestamp: timestamp, duration: duration, replayed: true)
+    }
+
+    /// Delivers every picture left in the replayed pass (its packets were fewer than its pictures).
+    private func replayRest() {
+        while let cache, let (_, next) = replay, next < cache.count { replayNext() }
     }
 }
 

@@ -27,6 +27,9 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var network = NetworkOptions()
     /// Picture-in-picture: where the mini window goes; nil: refused (`notSupportedPiP`).
     public var pictureInPicture: PictureInPicture?
+    /// Bytes of decoded pictures a looping local file may keep so that it is decoded once
+    /// (`FrameCache`); 0: every pass is decoded.
+    public var frameCacheBytes = 0
 
     public init(output: Output = .window(WindowOptions()), looping: Bool = false, gravity: VideoGravity = .default,
                 untimed: Bool = false, stop: StopCondition = .never, audio: AudioOptions = AudioOptions()) {

@@ -44,6 +44,9 @@ extension PlaybackEngine {
         network.setPreference(options.variant)
     }
 
+    /// The frame cache's budget (`FrameCache`) for the sources loaded from now on.
+    public func setFrameCache(bytes: Int) { configuration.frameCacheBytes = max(0, bytes) }
+
     public func setGravity(_ gravity: VideoGravity) {
         configuration.gravity = gravity
         redraw()

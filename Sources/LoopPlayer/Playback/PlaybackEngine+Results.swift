@@ -7,6 +7,7 @@ extension PlaybackEngine {
         var statistics = source?.presenter?.statistics ?? PlaybackStatistics()
         if let info = source?.info { statistics.nominalFrameIntervalMs = info.nominalFrameInterval * 1000 }
         statistics.framesDecoded = source?.pipeline.status.framesDecoded ?? 0
+        statistics.framesReplayed = source?.pipeline.status.framesReplayed ?? 0
         statistics.decodeErrors = source?.pipeline.status.decodeErrors ?? 0
         statistics.loopDurationMs = source?.pipeline.status.loopDuration.map { $0 * 1000 }
         statistics.firstFrameMs = source?.firstFrameMs

@@ -149,7 +149,9 @@ public final class PlaybackEngine {
         let pipeline = MediaPipeline(plan: plan, looping: configuration.looping,
                                      soundEndsWithPicture: endsSoundWithPicture, audio: configuration.audio,
                                      audioDriver: audioDriver(), audioControls: sound, soundHandOff: soundHandOff,
-                                     subtitleFiles: subtitleSetup.files, frameReady: waiter.wake)
+                                     subtitleFiles: subtitleSetup.files,
+                                     frameCacheBytes: plan.reading == .file ? configuration.frameCacheBytes : 0,
+                                     frameReady: waiter.wake)
         pipeline.setFilters(filters)
         let subtitles = SubtitleOverlay(library: pipeline.subtitles, choice: subtitleSetup.choice,
                                         framesCannotWait: framesCannotWait, wake: waiter.wake)

@@ -305,6 +305,22 @@ public struct NetworkTimeout: Setting, Equatable {
     }
 }
 
+/// Lets a looping local file keep the decoded pictures of one whole pass, up to `megabytes`, and
+/// replay them on later passes instead of decoding again: a short loop then costs its decoding
+/// once, however long it runs (its picture path, filters and sound go on as before). A loop that
+/// does not fit decodes every pass. Default 0 (off); memory is the price, so it is chosen.
+public struct FrameCache: Setting, Equatable {
+    public static let defaultValue = 0
+    public static let validRange = 0...65_536
+    public var megabytes: Int
+    public init(megabytes: Int) { self.megabytes = megabytes }
+    public func apply(to settings: inout VideoSettings) { settings.frameCacheMegabytes = megabytes }
+
+    public static func validate(_ megabytes: Int) throws(PlayerError) {
+        try checkRange(megabytes, validRange, setting: "FrameCache", unit: "MiB")
+    }
+}
+
 /// The sources the player may open (the seed's navigation policy): `AllowedSources(schemes:
 /// ["https"], hosts: ["*.example.com"])`. A refused source fails with `sourceNotAllowed`.
 extension AllowedSources: Setting {

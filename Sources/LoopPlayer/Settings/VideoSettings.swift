@@ -45,6 +45,8 @@ public struct VideoSettings: Sendable, Equatable {
     public var networkTimeout: Double = NetworkTimeout.defaultValue
     /// The sources the player may open.
     public var allowedSources: AllowedSources = .standard
+    /// MiB of decoded pictures a short loop may keep to be decoded once (`FrameCache`); 0: off.
+    public var frameCacheMegabytes = FrameCache.defaultValue
     /// Vector overlay layers present from the first frame (`VectorLayers { … }`).
     public var vectorLayers: [any ShapeLayerBuilderProtocol] {
         get { layerList.builders }
@@ -95,6 +97,7 @@ public struct VideoSettings: Sendable, Equatable {
         do { try filterStack.validate() } catch { throw .invalidFilter(error) }
         try HLSVariant.validate(hlsVariant)
         try NetworkTimeout.validate(networkTimeout)
+        try FrameCache.validate(frameCacheMegabytes)
         try pictureInPicture?.validate()
     }
 

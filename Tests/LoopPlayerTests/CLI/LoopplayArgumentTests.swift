@@ -19,6 +19,7 @@ final class LoopplayArgumentTests: XCTestCase {
             ("--audio-channels", "-1", "--audio-channels must be 1…8"),
             ("--audio-track", "-1", "--audio-track number must not be negative"),
             ("--time-publishing", "-2", "--time-publishing must be 0.01…3600.0 seconds"),
+            ("--frame-cache", "-1", "--frame-cache must be 0…65536 MiB"),
         ]
         for (option, value, message) in rejected {
             let result = try LoopplayTool.run(["--source", "swipe", "--headless", option, value])
@@ -26,6 +27,17 @@ final class LoopplayArgumentTests: XCTestCase {
             XCTAssertFalse(result.stderr.contains("Missing value"), "\(option) \(value): \(result.stderr)")
             XCTAssertTrue(result.stderr.contains(message), "\(option) \(value): \(result.stderr)")
         }
+    }
+
+    func testFrameCacheReplaysLaterPassesAndSaysSoInTheStatistics() throws {
+        let clip = try TestMedia.loopClip()  // 120 pictures of 320x180: about 10 MB
+        let played = try LoopplayTool.run(["--source", clip, "--headless", "--untimed", "--loops", "3",
+                                           "--frame-cache", "32", "--stats-json", "-"])
+        XCTAssertEqual(played.status, 0, played.stderr)
+        let stats = LoopplayTool.json(played.stdout)
+        XCTAssertEqual(stats?["framesPresented"] as? Int, 360)
+        XCTAssertEqual(stats?["framesDecoded"] as? Int, 120)
+        XCTAssertGreaterThanOrEqual(stats?["framesReplayed"] as? Int ?? 0, 240)
     }
 
     func testNegativeBrightnessPlaysAndReachesTheFilterGraph() throws {

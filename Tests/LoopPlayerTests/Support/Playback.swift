@@ -12,9 +12,10 @@ struct PlaybackRecord {
 
 /// Plays `source` offscreen on the virtual clock and records every presented frame.
 func playUntimed(_ source: String, looping: Bool = false, stop: StopCondition = StopCondition(exitAtEnd: true),
-                 gravity: VideoGravity = .default) throws -> PlaybackRecord {
-    let engine = try PlaybackEngine(configuration: EngineConfiguration(
-        output: .offscreen, looping: looping, gravity: gravity, untimed: true, stop: stop))
+                 gravity: VideoGravity = .default, frameCacheBytes: Int = 0) throws -> PlaybackRecord {
+    var configuration = EngineConfiguration(output: .offscreen, looping: looping, gravity: gravity, untimed: true, stop: stop)
+    configuration.frameCacheBytes = frameCacheBytes
+    let engine = try PlaybackEngine(configuration: configuration)
     var record = PlaybackRecord()
     engine.onFramePresented = { frame in
         record.times.append(frame.time)

@@ -1,0 +1,152 @@
+import CFFmpeg
+import FFmpegSupport
+
+/// The decoded pictures of one whole pass of a short loop, kept so that later passes replay them
+/// instead of decoding the same packets again: a loop that fits the budget costs its decoding once,
+/// however long it runs. It holds references to the decoder's pictures (no copies), up to a byte
+/// budget; a loop that does not fit is refused for good and decodes as before. One thread (the
+/// picture stage's).
+///
+/// A pass is collected only from its first picture: the one after opening, or the first of a pass
+/// that began while nothing was being collected (the last pictures of the pass before, which the
+/// decoder gives late, are not part of it). A seek, or playing on without a loop, abandons a
+/// collection in progress (the pass is no longer whole, or will not come again); a complete one
+/// stays.
+final class LoopFrameCache {  // owns the frames it holds; used by one thread
+    struct Entry {
+        /// A reference of its own to the picture (its pts on the collected pass's timeline).
+        let picture: UnsafeMutablePointer<AVFrame>
+        let timestamp: Int64
+        let duration: Int64
+    }
+
+    enum State: Equatable {
+        /// Until a pass begins: a collection starts with a pass's first picture.
+        case waiting
+        /// Pictures of this pass go in.
+        case collecting(pass: Int)
+        /// Every picture of this pass is held.
+        case complete(pass: Int)
+        /// The loop does not fit the budget, or the source cannot be replayed.
+        case refused
+    }
+
+    let budget: Int
+    private(set) var state: State
+    private var entries: [Entry] = []
+    private(set) var bytes = 0
+
+    /// `budget` in bytes; the first pass is collected from the first picture on.
+    init(budget: Int) {
+        self.budget = budget
+        state = budget > 0 ? .collecting(pass: 0) : .refused
+    }
+
+    deinit { dropAll() }
+
+    var count: Int { entries.count }
+    var isComplete: Bool { if case .complete = state { true } else { false } }
+
+    /// A picture the decoder made, at `timestamp` in `pass`: kept while collecting that pass.
+    func offer(_ picture: borrowing OwnedFrame, timestamp: Int64, duration: Int64, pass: Int) {
+        guard case let .collecting(collected) = state, pass >= collected else { return }
+        guard pass == collected else {
+            // A picture of another pass before this one ended: it was not whole. Start again later.
+            dropAll()
+            state = .waiting
+            return
+        }
+        let size = Self.byteCount(picture.pointer)
+        guard bytes + size <= budget, let reference = av_frame_clone(picture.pointer) else { return refuse() }
+        entries.append(Entry(picture: reference, timestamp: timestamp, duration: duration))
+        bytes += size
+    }
+
+    /// The demuxer finished reading `pass`, and the decoder has given every picture of it (it was
+    /// drained). Returns whether the cache now holds a whole pass to replay.
+    func passEnded(_ pass: Int) -> Bool {
+        switch state {
+        case let .collecting(collected) where collected == pass:
+            guard !entries.isEmpty else {
+                state = .collecting(pass: pass + 1)
+                return false
+            }
+            state = .complete(pass: pass)
+            return true
+        case .waiting, .collecting:
+            dropAll()
+            state = .collecting(pass: pass + 1)
+            return false
+        case .complete:
+            return true
+        case .refused:
+            return false
+        }
+    }
+
+    /// Whether the end of `pass` should drain the decoder: it completes this collection, or
+    /// replay starts again after a seek.
+    func wantsDrain(atEndOf pass: Int) -> Bool {
+        switch state {
+        case let .collecting(collected): collected == pass
+        case .complete: true
+        case .waiting, .refused: false
+        }
+    }
+
+    /// A seek, or playback without a loop: a collection in progress is no longer a whole pass.
+    func interrupt() {
+        guard case .collecting = state else { return }
+        dropAll()
+        state = .waiting
+    }
+
+    /// Never collect again (the source cannot be replayed, or the budget is exceeded).
+    func refuse() {
+        dropAll()
+        state = .refused
+    }
+
+    /// The `index`th picture of the whole pass, as a new reference stamped for `pass`: its
+    /// timestamp moves by whole loop lengths (`offset(pass)` − `offset(collected)`).
+    func picture(at index: Int, forPass pass: Int, offset: (Int) -> Int64) -> Replayed? {
+        guard case let .complete(collected) = state, entries.indices.contains(index),
+              let reference = av_frame_clone(entries[index].picture) else { return nil }
+        let entry = entries[index]
+        let timestamp = entry.timestamp + offset(pass) - offset(collected)
+        reference.pointee.pts = timestamp
+        return Replayed(picture: OwnedFrame(taking: reference), timestamp: timestamp, duration: entry.duration)
+    }
+
+    struct Replayed: ~Copyable {
+        var picture: OwnedFrame
+        let timestamp: Int64
+        let duration: Int64
+    }
+
+    private func dropAll() {
+        for entry in entries {
+            var picture: UnsafeMutablePointer<AVFrame>? = entry.picture
+            av_frame_free(&picture)
+        }
+        entries.removeAll()
+        bytes = 0
+    }
+
+    /// Whether a pass of `duration` seconds at one picture per `frameInterval` may fit `budget`
+    /// bytes, at 4:2:0's 1.5 bytes a pixel (the running count decides; this only keeps a clip that
+    /// cannot fit from filling memory up to the budget first). An unknown length may fit.
+    static func mayFit(budget: Int, width: Int, height: Int, duration: Double?, frameInterval: Double) -> Bool {
+        guard budget > 0 else { return false }
+        guard let duration, duration.isFinite, duration > 0, frameInterval > 0 else { return true }
+        let pictures = (duration / frameInterval).rounded(.up)
+        return pictures * Double(width * height) * 1.5 <= Double(budget)
+    }
+
+    /// The memory a picture holds: its data buffers.
+    static func byteCount(_ frame: UnsafeMutablePointer<AVFrame>) -> Int {
+        withUnsafeBytes(of: frame.pointee.buf) { raw in
+            raw.bindMemory(to: UnsafeMutablePointer<AVBufferRef>?.self).reduce(0) { $0 + ($1.map { Int($0.pointee.size) } ?? 0) }
+        }
+    }
+}
