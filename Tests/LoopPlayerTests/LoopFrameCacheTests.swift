@@ -192,8 +192,8 @@ final class LoopFrameCacheTests: XCTestCase {
         let size = LoopFrameCache.byteCount(first.pointer)
         XCTAssertGreaterThanOrEqual(size, 64 * 32 * 3 / 2)
         let cache = LoopFrameCache(budget: 2 * size)
-        cache.offer(first, timestamp: 0, duration: 10, pass: 0)
-        cache.offer(second, timestamp: 10, duration: 10, pass: 0)
+        cache.offer(first, timestamp: 0, duration: 10, pass: 0, passStart: 0, tolerance: 5)
+        cache.offer(second, timestamp: 10, duration: 10, pass: 0, passStart: 0, tolerance: 5)
         XCTAssertTrue(cache.wantsDrain(atEndOf: 0))
         XCTAssertTrue(cache.passEnded(0))
         XCTAssertEqual(cache.state, .complete(pass: 0))
@@ -218,8 +218,8 @@ final class LoopFrameCacheTests: XCTestCase {
     func testOverTheBudgetIsRefusedForGood() throws {
         let first = try picture(1)
         let cache = LoopFrameCache(budget: LoopFrameCache.byteCount(first.pointer) + 1)
-        cache.offer(first, timestamp: 0, duration: 10, pass: 0)
-        cache.offer(try picture(2), timestamp: 10, duration: 10, pass: 0)
+        cache.offer(first, timestamp: 0, duration: 10, pass: 0, passStart: 0, tolerance: 5)
+        cache.offer(try picture(2), timestamp: 10, duration: 10, pass: 0, passStart: 0, tolerance: 5)
         XCTAssertEqual(cache.state, .refused)
         XCTAssertEqual(cache.count, 0)
         XCTAssertEqual(cache.bytes, 0, "what was held is let go")
@@ -230,25 +230,40 @@ final class LoopFrameCacheTests: XCTestCase {
 
     func testASeekOrAPictureOfAnotherPassRestartsTheCollectionAtTheNextPass() throws {
         let cache = LoopFrameCache(budget: 1 << 20)
-        cache.offer(try picture(1), timestamp: 0, duration: 10, pass: 0)
+        cache.offer(try picture(1), timestamp: 0, duration: 10, pass: 0, passStart: 0, tolerance: 5)
         cache.interrupt()
         XCTAssertEqual(cache.state, .waiting)
         XCTAssertEqual(cache.count, 0)
-        cache.offer(try picture(2), timestamp: 30, duration: 10, pass: 0)
+        cache.offer(try picture(2), timestamp: 30, duration: 10, pass: 0, passStart: 0, tolerance: 5)
         XCTAssertEqual(cache.count, 0, "nothing is collected in the middle of a pass")
         XCTAssertFalse(cache.wantsDrain(atEndOf: 0))
         XCTAssertFalse(cache.passEnded(0))
         XCTAssertEqual(cache.state, .collecting(pass: 1))
 
-        cache.offer(try picture(3), timestamp: 38, duration: 2, pass: 0)
+        cache.offer(try picture(3), timestamp: 38, duration: 2, pass: 0, passStart: 0, tolerance: 5)
         XCTAssertEqual(cache.state, .collecting(pass: 1), "pass 0's last picture, given late, is left out")
         XCTAssertEqual(cache.count, 0)
-        cache.offer(try picture(4), timestamp: 40, duration: 10, pass: 1)
+        cache.offer(try picture(4), timestamp: 40, duration: 10, pass: 1, passStart: 40, tolerance: 5)
         XCTAssertEqual(cache.count, 1)
         XCTAssertTrue(cache.wantsDrain(atEndOf: 1))
-        cache.offer(try picture(5), timestamp: 80, duration: 10, pass: 2)
+        cache.offer(try picture(5), timestamp: 80, duration: 10, pass: 2, passStart: 80, tolerance: 5)
         XCTAssertEqual(cache.state, .waiting, "a picture of a later pass: pass 1 was not whole")
         XCTAssertEqual(cache.count, 0)
+    }
+
+    /// A pass whose first picture comes late lost its leading pictures (a decoder drops those that
+    /// reference the pass before it, after opening): it is not replayed; the next pass is.
+    func testAPassThatStartsLateIsNotCollected() throws {
+        let cache = LoopFrameCache(budget: 1 << 20)
+        cache.offer(try picture(1), timestamp: 20, duration: 10, pass: 0, passStart: 0, tolerance: 5)
+        XCTAssertEqual(cache.state, .waiting)
+        XCTAssertEqual(cache.count, 0)
+        XCTAssertFalse(cache.passEnded(0))
+        cache.offer(try picture(2), timestamp: 42, duration: 10, pass: 1, passStart: 40, tolerance: 5)
+        cache.offer(try picture(3), timestamp: 52, duration: 10, pass: 1, passStart: 40, tolerance: 5)
+        XCTAssertEqual(cache.count, 2, "within the tolerance, and later pictures of a started pass")
+        XCTAssertTrue(cache.passEnded(1))
+        XCTAssertEqual(cache.state, .complete(pass: 1))
     }
 
     func testWhetherALoopMayFitItsAnnouncedLength() {

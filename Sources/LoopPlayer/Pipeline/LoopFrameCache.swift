@@ -48,10 +48,15 @@ final class LoopFrameCache {  // owns the frames it holds; used by one thread
     var isComplete: Bool { if case .complete = state { true } else { false } }
 
     /// A picture the decoder made, at `timestamp` in `pass`: kept while collecting that pass.
-    func offer(_ picture: borrowing OwnedFrame, timestamp: Int64, duration: Int64, pass: Int) {
+    /// `passStart` is where the pass begins on the timeline: a pass whose first picture comes later
+    /// than `tolerance` after it lost its leading pictures (pictures that reference the pass before,
+    /// which a decoder drops after opening) and is not replayed; the next pass is collected instead.
+    func offer(_ picture: borrowing OwnedFrame, timestamp: Int64, duration: Int64, pass: Int,
+               passStart: Int64, tolerance: Int64) {
         guard case let .collecting(collected) = state, pass >= collected else { return }
-        guard pass == collected else {
-            // A picture of another pass before this one ended: it was not whole. Start again later.
+        guard pass == collected, !entries.isEmpty || timestamp <= passStart + tolerance else {
+            // A picture of a later pass before this one ended, or a pass that starts late: it is not
+            // whole. Start again with the next pass.
             dropAll()
             state = .waiting
             return

@@ -152,7 +152,9 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
         if let cache {
             // A source played once (no loop, a playlist's item) keeps nothing.
             if isLooping() {
-                cache.offer(normalized, timestamp: timestamp, duration: duration, pass: timeline.pass(of: timestamp))
+                let pass = timeline.pass(of: timestamp)
+                cache.offer(normalized, timestamp: timestamp, duration: duration, pass: pass,
+                            passStart: timeline.origin + timeline.offset(forPass: pass), tolerance: timeline.nominalFrameTicks / 2)
             } else {
                 cache.interrupt()
             }
