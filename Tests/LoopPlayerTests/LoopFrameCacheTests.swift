@@ -121,19 +121,38 @@ final class LoopFrameCacheTests: XCTestCase {
         }
     }
 
-    /// Over the budget while collecting (the announced length seemed to fit: 30 × 86 400 bytes at
-    /// 1.5 bytes a pixel, but the decoder's padded buffers hold about 112 000 each).
+    /// Over the budget while collecting: the announced length seems to fit (30 × 86 400 bytes at
+    /// 1.5 bytes a pixel), but 28 of the decoder's padded pictures are all the budget holds.
     func testALoopLargerThanTheBudgetDecodesEveryPass() throws {
         let path = try clip()
-        let budget = 3 << 20
+        var pictureBytes = 0
+        let decoded = try play(path, cacheBytes: 0, stop: StopCondition(loops: 3)) { engine, _ in
+            if let frame = engine.currentFrame { pictureBytes = max(pictureBytes, LoopFrameCache.byteCount(frame.pointer)) }
+        }
+        let budget = 28 * pictureBytes
         XCTAssertTrue(LoopFrameCache.mayFit(budget: budget, width: 320, height: 180, duration: 1, frameInterval: interval))
         let run = try play(path, cacheBytes: budget, stop: StopCondition(loops: 3))
-        let decoded = try play(path, cacheBytes: 0, stop: StopCondition(loops: 3))
         XCTAssertEqual(run.statistics.framesReplayed, 0)
         XCTAssertGreaterThanOrEqual(run.statistics.framesDecoded, 90)
         XCTAssertEqual(run.statistics.framesPresented, 90)
         XCTAssertEqual(run.shown.map(\.picture), decoded.shown.map(\.picture), "refused while draining: nothing lost")
         XCTAssertEqual(run.shown.map(\.time), decoded.shown.map(\.time))
+    }
+
+    /// A file whose first packet is not a keyframe (cut with its leading non-key packets kept) is
+    /// never replayed: its first pictures cannot be decoded, later passes decode them from the pass
+    /// before, and a replay of either would repeat that forever.
+    func testAFileThatDoesNotStartOnAKeyframeIsNotReplayed() throws {
+        let whole = try TestMedia.testPattern("cache-keyed.mp4", frames: 60, codec: TestMedia.h264 + ["-bf", "0"])
+        let cut = try TestMedia.clip("cache-not-keyed.ts", ["-i", whole, "-ss", "0.5", "-c", "copy", "-copyinkf", "-f", "mpegts"])
+        let first = try TestMedia.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "packet=flags",
+                                                  "-of", "csv=p=0", "-read_intervals", "%+#1", cut])
+        XCTAssertFalse(first.output.contains("K"), "the cut starts on a non-key packet: \(first.output)")
+        let cached = try play(cut, cacheBytes: 64 << 20, stop: StopCondition(loops: 4))
+        let decoded = try play(cut, cacheBytes: 0, stop: StopCondition(loops: 4))
+        XCTAssertEqual(cached.statistics.framesReplayed, 0)
+        XCTAssertEqual(cached.shown.map(\.picture), decoded.shown.map(\.picture))
+        XCTAssertEqual(cached.shown.map(\.time), decoded.shown.map(\.time))
     }
 
     /// A seek in the first pass: the collection starts again with the next pass (the pictures the

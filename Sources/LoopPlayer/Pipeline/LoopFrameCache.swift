@@ -4,8 +4,9 @@ import FFmpegSupport
 /// The decoded pictures of one whole pass of a short loop, kept so that later passes replay them
 /// instead of decoding the same packets again: a loop that fits the budget costs its decoding once,
 /// however long it runs. It holds references to the decoder's pictures (no copies), up to a byte
-/// budget; a loop that does not fit is refused for good and decodes as before. One thread (the
-/// picture stage's).
+/// budget; a loop that does not fit is refused for good and decodes as before. The pictures are the
+/// decoder's own buffers, or the 4:2:0 copies of pictures the stage had to convert (10-bit, 4:4:4,
+/// RGB). One thread (the picture stage's).
 ///
 /// A pass is collected only from its first picture: the one after opening, or the first of a pass
 /// that began while nothing was being collected (the last pictures of the pass before, which the
@@ -46,6 +47,7 @@ final class LoopFrameCache {  // owns the frames it holds; used by one thread
 
     var count: Int { entries.count }
     var isComplete: Bool { if case .complete = state { true } else { false } }
+    var isCollecting: Bool { if case .collecting = state { true } else { false } }
 
     /// A picture the decoder made, at `timestamp` in `pass`: kept while collecting that pass.
     /// `passStart` is where the pass begins on the timeline: a pass whose first picture comes later
@@ -67,8 +69,9 @@ final class LoopFrameCache {  // owns the frames it holds; used by one thread
         bytes += size
     }
 
-    /// The demuxer finished reading `pass`, and the decoder has given every picture of it (it was
-    /// drained). Returns whether the cache now holds a whole pass to replay.
+    /// The demuxer finished reading `pass` (the decoder was drained when `wantsDrain` said so).
+    /// Returns whether the cache now holds a whole pass to replay; otherwise the next pass is
+    /// collected.
     func passEnded(_ pass: Int) -> Bool {
         switch state {
         case let .collecting(collected) where collected == pass:

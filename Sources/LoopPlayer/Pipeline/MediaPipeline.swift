@@ -11,7 +11,9 @@ import Filters
 /// `FilterMailbox`, the `AudioSlot` (sound controls and device) and `PipelineStatus` (what the
 /// threads report back). Lock order, outermost first: the demuxer's condition (shared by the packet
 /// queues) › the frame queue's condition; the audio slot › the device's lock; the status, the
-/// mailbox and the thread group are leaves. Nothing blocking runs under any of them.
+/// mailbox and the thread group are leaves. Nothing blocking runs under any of them. The picture stage
+/// takes the demuxer's condition (a packet, whether it loops) and the frame queue's one after the other,
+/// never one inside the other.
 final class MediaPipeline: Sendable {
     let location: MediaLocation
     let status: PipelineStatus

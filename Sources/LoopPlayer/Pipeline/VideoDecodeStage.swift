@@ -61,7 +61,7 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
                                      ? Int64((10 / opened.timeline.tick).rounded()) : nil)
         filterRunner = VideoFilterRunner(timeBase: opened.info.timeBase)
         // Only a decoder's pictures are kept (the black picture of audio-only media is not), and only
-        // when the file's announced length may fit: a long clip never fills memory up to the budget.
+        // when the file's announced length may fit: a clip far too long never starts filling memory.
         let mayFit = LoopFrameCache.mayFit(budget: frameCacheBytes, width: opened.info.width, height: opened.info.height,
                                            duration: opened.info.announcedDuration,
                                            frameInterval: opened.info.nominalFrameInterval)
@@ -75,11 +75,14 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
             case let .packet(packet, context):
                 guard context.generation == generation else { continue }
                 if context.pass != packetPass {
-                    // The file's first packet (a pass's first, or the first read after opening) must
-                    // start a picture alone: a pass replayed forever must not begin with pictures
-                    // that could not be decoded, and a drained decoder decodes again from there.
+                    // Until a pass is held, the file's first packet (a pass's first, or the first read
+                    // after opening) must start a picture alone: a pass replayed forever must not
+                    // begin with pictures that could not be decoded, and a drained decoder decodes
+                    // again from there. Once a pass is held no pass start is decoded again.
                     let startsAPass = packetPass != nil || generation == 0
-                    if startsAPass && packet.pointer.pointee.flags & AV_PKT_FLAG_KEY == 0 { cache?.refuse() }
+                    if let cache, !cache.isComplete, startsAPass, packet.pointer.pointee.flags & AV_PKT_FLAG_KEY == 0 {
+                        cache.refuse()
+                    }
                     packetPass = context.pass
                 }
                 if replay != nil {
@@ -116,6 +119,7 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
                 } else {
                     source.decode(nil, timeline: timeline) { emit($0) }
                     source.flush()  // accept packets again if the user seeks or switches looping on
+                    if !isLooping() { cache?.interrupt() }  // the pass will not come again as it is
                 }
                 if let problem = progress.verdictAtEnd() { return fail(problem) }
                 guard output.push(.endOfStream(generation: endGeneration)) == .queued else { return }
@@ -149,14 +153,15 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
         }
         decoded.pointer.pointee.pts = timestamp
         let normalized = normalizer.normalize(decoded)
-        if let cache {
-            // A source played once (no loop, a playlist's item) keeps nothing.
-            if isLooping() {
+        if let cache, cache.isCollecting {
+            if !isLooping() {
+                cache.interrupt()  // a source played once (no loop, a playlist's item) keeps nothing
+            } else if timestamps.offset != 0 {
+                cache.refuse()  // timestamps that jump were repaired: a replay could not follow them
+            } else {
                 let pass = timeline.pass(of: timestamp)
                 cache.offer(normalized, timestamp: timestamp, duration: duration, pass: pass,
                             passStart: timeline.origin + timeline.offset(forPass: pass), tolerance: timeline.nominalFrameTicks / 2)
-            } else {
-                cache.interrupt()
             }
         }
         deliver(normalized, timestamp: timestamp, duration: duration, replayed: false)
