@@ -79,6 +79,47 @@ final class LoopFrameCacheTests: XCTestCase {
         }
     }
 
+    /// Other codecs and containers, whose decoders hold pictures back differently at a pass's end
+    /// (HEVC's reordering, VP9's hidden frames, 10-bit pictures that are converted before they are
+    /// kept): the same pictures and times as decoding every pass.
+    func testOtherCodecsReplayWhatTheyDecode() throws {
+        var clips = [
+            try TestMedia.clip("cache-10bit.mkv", ["-f", "lavfi", "-i", "testsrc2=s=320x180:r=30", "-frames:v", "30",
+                                                   "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p10le"]),
+        ]
+        if TestMedia.hasEncoder("libx265") {
+            clips.append(try TestMedia.testPattern("cache-hevc.mkv", frames: 30, codec: [
+                "-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=error"]))
+        }
+        if TestMedia.hasEncoder("libvpx-vp9") {
+            clips.append(try TestMedia.testPattern("cache-vp9.webm", frames: 30, codec: [
+                "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "300k"]))
+        }
+        for path in clips {
+            let name = (path as NSString).lastPathComponent
+            let cached = try play(path, cacheBytes: 64 << 20, stop: StopCondition(loops: 3))
+            let decoded = try play(path, cacheBytes: 0, stop: StopCondition(loops: 3))
+            XCTAssertEqual(cached.statistics.framesPresented, 90, name)
+            XCTAssertEqual(cached.statistics.framesDecoded, 30, name)
+            XCTAssertGreaterThanOrEqual(cached.statistics.framesReplayed, 60, name)
+            XCTAssertEqual(cached.shown.map(\.picture), decoded.shown.map(\.picture), name)
+            let worst = zip(cached.shown, decoded.shown).map { abs($0.time - $1.time) }.max() ?? 1
+            XCTAssertLessThan(worst, 1e-9, name)
+        }
+    }
+
+    /// MPEG-4 part 2 with packed B-frames in AVI: the first picture has no timestamp and the guessed
+    /// ones put a pass's last picture on the next pass's first instant, so no pass is ever whole and
+    /// nothing is replayed; what is shown is what decoding every pass shows.
+    func testAFileWhosePicturesDoNotFollowItsPassesIsDecodedAsBefore() throws {
+        let path = try TestMedia.testPattern("cache-mpeg4.avi", frames: 30, codec: ["-c:v", "mpeg4", "-q:v", "4", "-bf", "2"])
+        let cached = try play(path, cacheBytes: 64 << 20, stop: StopCondition(loops: 3))
+        let decoded = try play(path, cacheBytes: 0, stop: StopCondition(loops: 3))
+        XCTAssertEqual(cached.statistics.framesReplayed, 0)
+        XCTAssertEqual(cached.shown.map(\.picture), decoded.shown.map(\.picture))
+        XCTAssertEqual(cached.shown.map(\.time), decoded.shown.map(\.time))
+    }
+
     func testFiltersApplyToReplayedPictures() throws {
         let path = try clip()
         let stack = FilterStack([.invert], adjustment: ColorAdjustment(brightness: 0.1, contrast: 1.3))
@@ -283,6 +324,25 @@ final class LoopFrameCacheTests: XCTestCase {
         XCTAssertEqual(cache.count, 2, "within the tolerance, and later pictures of a started pass")
         XCTAssertTrue(cache.passEnded(1))
         XCTAssertEqual(cache.state, .complete(pass: 1))
+    }
+
+    /// Every pass starting equally late is the file's own timing, not lost pictures: the second
+    /// pass is collected.
+    func testPassesThatAllStartEquallyLateAreCollectedFromTheSecond() throws {
+        let cache = LoopFrameCache(budget: 1 << 20)
+        cache.offer(try picture(1), timestamp: 10, duration: 10, pass: 0, passStart: 0, tolerance: 5)
+        XCTAssertEqual(cache.state, .waiting)
+        XCTAssertFalse(cache.passEnded(0))
+        cache.offer(try picture(2), timestamp: 110, duration: 10, pass: 1, passStart: 100, tolerance: 5)
+        XCTAssertEqual(cache.count, 1)
+        XCTAssertTrue(cache.passEnded(1))
+        XCTAssertEqual(cache.state, .complete(pass: 1))
+
+        let later = LoopFrameCache(budget: 1 << 20)
+        later.offer(try picture(3), timestamp: 10, duration: 10, pass: 0, passStart: 0, tolerance: 5)
+        XCTAssertFalse(later.passEnded(0))
+        later.offer(try picture(4), timestamp: 130, duration: 10, pass: 1, passStart: 100, tolerance: 5)
+        XCTAssertEqual(later.state, .waiting, "later than the pass before: pictures were lost")
     }
 
     func testWhetherALoopMayFitItsAnnouncedLength() {

@@ -36,6 +36,8 @@ final class LoopFrameCache {  // owns the frames it holds; used by one thread
     private(set) var state: State
     private var entries: [Entry] = []
     private(set) var bytes = 0
+    /// How late after its start the last pass seen began (its first picture), if it was late.
+    private var lastLateness: Int64?
 
     /// `budget` in bytes; the first pass is collected from the first picture on.
     init(budget: Int) {
@@ -50,15 +52,25 @@ final class LoopFrameCache {  // owns the frames it holds; used by one thread
     var isCollecting: Bool { if case .collecting = state { true } else { false } }
 
     /// A picture the decoder made, at `timestamp` in `pass`: kept while collecting that pass.
-    /// `passStart` is where the pass begins on the timeline: a pass whose first picture comes later
-    /// than `tolerance` after it lost its leading pictures (pictures that reference the pass before,
-    /// which a decoder drops after opening) and is not replayed; the next pass is collected instead.
+    /// `passStart` is where the pass begins on the timeline. A pass whose first picture comes more
+    /// than `tolerance` after it, and later than the pass before did, lost leading pictures (those
+    /// that reference the pass before, which a decoder drops after opening): it is not replayed, the
+    /// next pass is collected instead. A file whose every pass starts equally late (an AVI whose
+    /// first timestamp is a frame in) is collected from its second pass.
     func offer(_ picture: borrowing OwnedFrame, timestamp: Int64, duration: Int64, pass: Int,
                passStart: Int64, tolerance: Int64) {
         guard case let .collecting(collected) = state, pass >= collected else { return }
-        guard pass == collected, !entries.isEmpty || timestamp <= passStart + tolerance else {
-            // A picture of a later pass before this one ended, or a pass that starts late: it is not
-            // whole. Start again with the next pass.
+        if pass == collected, entries.isEmpty {
+            let lateness = timestamp - passStart
+            defer { lastLateness = lateness > tolerance ? lateness : nil }
+            if lateness > tolerance, lateness > (lastLateness ?? .min) + tolerance {
+                state = .waiting
+                return
+            }
+        }
+        guard pass == collected else {
+            // A picture of a later pass before this one ended: this one is not whole. Start again
+            // with the next pass.
             dropAll()
             state = .waiting
             return
