@@ -113,11 +113,16 @@ final class LoopFrameCacheTests: XCTestCase {
     /// nothing is replayed; what is shown is what decoding every pass shows.
     func testAFileWhosePicturesDoNotFollowItsPassesIsDecodedAsBefore() throws {
         let path = try TestMedia.testPattern("cache-mpeg4.avi", frames: 30, codec: ["-c:v", "mpeg4", "-q:v", "4", "-bf", "2"])
-        let cached = try play(path, cacheBytes: 64 << 20, stop: StopCondition(loops: 3))
-        let decoded = try play(path, cacheBytes: 0, stop: StopCondition(loops: 3))
-        XCTAssertEqual(cached.statistics.framesReplayed, 0)
-        XCTAssertEqual(cached.shown.map(\.picture), decoded.shown.map(\.picture))
-        XCTAssertEqual(cached.shown.map(\.time), decoded.shown.map(\.time))
+        try assertNothingReplayed(path, loops: 3)
+    }
+
+    /// With the cache on, `path` replays nothing and shows exactly what decoding every pass shows.
+    private func assertNothingReplayed(_ path: String, loops: Int, file: StaticString = #filePath, line: UInt = #line) throws {
+        let cached = try play(path, cacheBytes: 64 << 20, stop: StopCondition(loops: loops))
+        let decoded = try play(path, cacheBytes: 0, stop: StopCondition(loops: loops))
+        XCTAssertEqual(cached.statistics.framesReplayed, 0, file: file, line: line)
+        XCTAssertEqual(cached.shown.map(\.picture), decoded.shown.map(\.picture), file: file, line: line)
+        XCTAssertEqual(cached.shown.map(\.time), decoded.shown.map(\.time), file: file, line: line)
     }
 
     func testFiltersApplyToReplayedPictures() throws {
@@ -189,11 +194,7 @@ final class LoopFrameCacheTests: XCTestCase {
         let first = try TestMedia.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "packet=flags",
                                                   "-of", "csv=p=0", "-read_intervals", "%+#1", cut])
         XCTAssertFalse(first.output.contains("K"), "the cut starts on a non-key packet: \(first.output)")
-        let cached = try play(cut, cacheBytes: 64 << 20, stop: StopCondition(loops: 4))
-        let decoded = try play(cut, cacheBytes: 0, stop: StopCondition(loops: 4))
-        XCTAssertEqual(cached.statistics.framesReplayed, 0)
-        XCTAssertEqual(cached.shown.map(\.picture), decoded.shown.map(\.picture))
-        XCTAssertEqual(cached.shown.map(\.time), decoded.shown.map(\.time))
+        try assertNothingReplayed(cut, loops: 4)
     }
 
     /// A seek in the first pass: the collection starts again with the next pass (the pictures the
