@@ -3,22 +3,29 @@ import FFmpegSupport
 
 /// The decoded pictures of one whole pass of a short loop, kept so that later passes replay them
 /// instead of decoding the same packets again: a loop that fits the budget costs its decoding once,
-/// however long it runs. It holds references to the decoder's pictures (no copies), up to a byte
-/// budget; a loop that does not fit is refused for good and decodes as before. The pictures are the
-/// decoder's own buffers, or the 4:2:0 copies of pictures the stage had to convert (10-bit, 4:4:4,
-/// RGB). One thread (the picture stage's).
+/// however long it runs. It holds references (no copies of its own) to the pictures the stage
+/// delivers: the decoder's buffers, or the 4:2:0 pictures the stage converted (10-bit, 4:4:4, RGB),
+/// up to a byte budget; a loop that does not fit is refused for good and decodes as before. One
+/// thread (the picture stage's).
 ///
 /// A pass is collected only from its first picture: the one after opening, or the first of a pass
 /// that began while nothing was being collected (the last pictures of the pass before, which the
 /// decoder gives late, are not part of it). A seek, or playing on without a loop, abandons a
 /// collection in progress (the pass is no longer whole, or will not come again); a complete one
 /// stays.
-final class LoopFrameCache {  // owns the frames it holds; used by one thread
-    struct Entry {
+final class LoopFrameCache {  // used by one thread
+    /// One kept picture (a class: an array cannot hold the noncopyable owner itself).
+    final class Entry {
         /// A reference of its own to the picture (its pts on the collected pass's timeline).
-        let picture: UnsafeMutablePointer<AVFrame>
+        let picture: OwnedFrame
         let timestamp: Int64
         let duration: Int64
+
+        init(picture: consuming OwnedFrame, timestamp: Int64, duration: Int64) {
+            self.picture = picture
+            self.timestamp = timestamp
+            self.duration = duration
+        }
     }
 
     enum State: Equatable {
@@ -44,8 +51,6 @@ final class LoopFrameCache {  // owns the frames it holds; used by one thread
         self.budget = budget
         state = budget > 0 ? .collecting(pass: 0) : .refused
     }
-
-    deinit { dropAll() }
 
     var count: Int { entries.count }
     var isComplete: Bool { if case .complete = state { true } else { false } }
@@ -76,7 +81,7 @@ final class LoopFrameCache {  // owns the frames it holds; used by one thread
             return
         }
         let size = Self.byteCount(picture.pointer)
-        guard bytes + size <= budget, let reference = av_frame_clone(picture.pointer) else { return refuse() }
+        guard bytes + size <= budget, let reference = picture.reference() else { return refuse() }
         entries.append(Entry(picture: reference, timestamp: timestamp, duration: duration))
         bytes += size
     }
@@ -130,12 +135,12 @@ final class LoopFrameCache {  // owns the frames it holds; used by one thread
     /// The `index`th picture of the whole pass, as a new reference stamped for `pass`: its
     /// timestamp moves by whole loop lengths (`offset(pass)` − `offset(collected)`).
     func picture(at index: Int, forPass pass: Int, offset: (Int) -> Int64) -> Replayed? {
-        guard case let .complete(collected) = state, entries.indices.contains(index),
-              let reference = av_frame_clone(entries[index].picture) else { return nil }
+        guard case let .complete(collected) = state, entries.indices.contains(index) else { return nil }
         let entry = entries[index]
+        guard let reference = entry.picture.reference() else { return nil }
         let timestamp = entry.timestamp + offset(pass) - offset(collected)
-        reference.pointee.pts = timestamp
-        return Replayed(picture: OwnedFrame(taking: reference), timestamp: timestamp, duration: entry.duration)
+        reference.pointer.pointee.pts = timestamp
+        return Replayed(picture: reference, timestamp: timestamp, duration: entry.duration)
     }
 
     struct Replayed: ~Copyable {
@@ -145,10 +150,6 @@ final class LoopFrameCache {  // owns the frames it holds; used by one thread
     }
 
     private func dropAll() {
-        for entry in entries {
-            var picture: UnsafeMutablePointer<AVFrame>? = entry.picture
-            av_frame_free(&picture)
-        }
         entries.removeAll()
         bytes = 0
     }

@@ -44,8 +44,8 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
     private let isLooping: @Sendable () -> Bool
 
     init(opened: OpenedSource, input: BoundedQueue<StageMessage>, output: BoundedQueue<FrameItem>,
-         filters: FilterMailbox, status: PipelineStatus, sourceName: String, frameCacheBytes: Int = 0,
-         isLooping: @escaping @Sendable () -> Bool = { true }, frameReady: @escaping @Sendable () -> Void) {
+         filters: FilterMailbox, status: PipelineStatus, sourceName: String, frameCacheBytes: Int,
+         isLooping: @escaping @Sendable () -> Bool, frameReady: @escaping @Sendable () -> Void) {
         source = opened.pictures
         info = opened.info
         timeline = opened.timeline
