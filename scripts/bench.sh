@@ -123,6 +123,14 @@ fi
 
 if [[ $what == realtime || $what == all ]]; then
   echo "## Decoding at the pace of real time against all at once: 20 s of the 1080p30 clip, CPU-s, three alternating rounds"
+  echo "### The same work in a C loop, back to back and with 30 ms sleeps (scripts/bench/paced.c, 300 pictures)"
+  clang -O2 scripts/bench/paced.c -o "$OUT/paced"
+  for run in 1 2; do
+    for args in "1 300 0 1" "1 300 0.030 1" "1 300 0.030 8" "0 300 0 1" "0 300 0.030 1"; do
+      # shellcheck disable=SC2086
+      "$OUT/paced" $args
+    done
+  done
   Xvfb "$DISP" -screen 0 1920x1080x24 -nolisten tcp >/dev/null 2>&1 & xvfb5=$!
   sleep 1
   for run in 1 2 3; do
