@@ -346,6 +346,19 @@ final class LoopFrameCacheTests: XCTestCase {
         XCTAssertEqual(later.state, .waiting, "later than the pass before: pictures were lost")
     }
 
+    func testTheSettingIsCheckedAgainstItsRange() throws {
+        for megabytes in [-1, FrameCache.validRange.upperBound + 1] {
+            let settings = VideoSettings { SourceName("swipe"); FrameCache(megabytes: megabytes) }
+            XCTAssertThrowsError(try settings.validate(), "\(megabytes) MiB") { error in
+                guard case let .invalidSetting(name, _, _)? = error as? PlayerError else { return XCTFail("\(error)") }
+                XCTAssertEqual(name, "FrameCache")
+            }
+        }
+        let settings = VideoSettings { SourceName("swipe"); FrameCache(megabytes: 48) }
+        XCTAssertNoThrow(try settings.validate())
+        XCTAssertEqual(settings.frameCacheMegabytes, 48)
+    }
+
     func testWhetherALoopMayFitItsAnnouncedLength() {
         let rows: [(budget: Int, width: Int, height: Int, duration: Double?, fits: Bool)] = [
             (64 << 20, 320, 180, 1, true),           // 30 × 86 400 B
