@@ -4,11 +4,12 @@
 #                                    files, and the default font of overlay text and subtitles)
 #   scripts/install-deps.sh --tests  also what the tests use (ffmpeg tool, Xvfb, xwininfo, xdotool, python3 for
 #                                    the loopback HTTP servers, openbox: a window manager for the
-#                                    picture-in-picture window, which only one can keep on top)
+#                                    picture-in-picture window, which only one can keep on top; openssl: the
+#                                    certificate of the https test server)
 set -euo pipefail
 packages=(pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
           libavfilter-dev libsdl2-dev libcairo2-dev libpango1.0-dev librsvg2-dev libass-dev fonts-dejavu-core)
-[[ ${1:-} == --tests ]] && packages+=(ffmpeg xvfb x11-utils xdotool python3 openbox)
+[[ ${1:-} == --tests ]] && packages+=(ffmpeg xvfb x11-utils xdotool python3 openbox openssl)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -11,7 +11,8 @@
 # Env: JOBS=1 (build jobs), LEAKS=1 (LeakSanitizer too; off by default: the Swift runtime's and the
 #      system libraries' one-time allocations drown real leaks, which LifecycleTests measures instead),
 #      OUT=/tmp/lp-sanitize (reports and logs).
-# Exit status: 0 when every class passed with no report, 1 otherwise.
+# Exit status: 0 when every class passed with no report, 1 otherwise (also when a build or the test
+# listing failed, or no class ran: a sanitizer run that ran nothing is not a pass).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
@@ -44,13 +45,26 @@ for kind in "${kinds[@]}"; do
   if ! nice -n 10 swift build --build-tests --sanitize="$kind" --scratch-path "$scratch" -j "${JOBS:-1}" \
       >"$logs/build.log" 2>&1; then
     tail -30 "$logs/build.log"; echo "sanitize.sh: the $kind build failed (log: $logs/build.log)" >&2
-    exit 1
+    summary+=("$kind: FAILED: the build failed (log: $logs/build.log)"); status=1
+    continue
   fi
   built=$(date +%s)
-  classes=$(swift test --list-tests --skip-build --sanitize="$kind" --scratch-path "$scratch" 2>/dev/null \
-            | sed -n 's/^\([A-Za-z]*Tests\)\.\([A-Za-z]*\)\/.*/\1.\2/p' | sort -u)
+  # Listing runs the instrumented test binary: if it fails (e.g. a crash at load, as the ifunc
+  # resolver under TSan did) nothing would run and the summary would read "0 failed"; stop instead.
+  if ! swift test --list-tests --skip-build --sanitize="$kind" --scratch-path "$scratch" \
+      >"$logs/list.log" 2>&1; then
+    tail -20 "$logs/list.log"; echo "sanitize.sh: listing the $kind tests failed (log: $logs/list.log)" >&2
+    summary+=("$kind: FAILED: the test listing failed (log: $logs/list.log)"); status=1
+    continue
+  fi
+  classes=$(sed -n 's/^\([A-Za-z]*Tests\)\.\([A-Za-z]*\)\/.*/\1.\2/p' "$logs/list.log" | sort -u)
   ((fast)) && classes=$(grep -E "\.($FAST)\$" <<<"$classes")
   [[ -n $filter ]] && classes=$(grep -E "$filter" <<<"$classes")
+  if [[ -z $classes ]]; then
+    echo "sanitize.sh: no $kind test class to run (listing: $logs/list.log; --fast/--filter: '$filter')" >&2
+    summary+=("$kind: FAILED: no test class ran (listing: $logs/list.log)"); status=1
+    continue
+  fi
   export UBSAN_OPTIONS="print_stacktrace=1" LOOPPLAYER_SANITIZER=$kind
   # The runtimes find llvm-symbolizer on PATH (the Swift toolchain has one) for file:line frames.
   passed=0 failed=()
@@ -66,11 +80,16 @@ for kind in "${kinds[@]}"; do
     code=$?
     t1=$(date +%s)
     reports=$(ls "$logs/$class".report.* 2>/dev/null | wc -l)
-    if ((code == 0 && reports == 0)); then
+    # A crash (signal) fails the class whatever the exit code says, and so does a run in which no
+    # test executed (XCTest prints "Executed N test(s), with ..." per suite).
+    why="exit $code"
+    grep -q 'unexpected signal' "$logs/$class.log" && why="CRASHED, exit $code"
+    grep -Eq 'Executed [1-9][0-9]* tests?, with' "$logs/$class.log" || why="$why, no test executed"
+    if [[ $why == "exit 0" ]] && ((reports == 0)); then
       passed=$((passed + 1)); printf '  %-50s ok        %4ss\n' "$class" $((t1 - t0))
     else
       failed+=("$class")
-      printf '  %-50s FAILED    %4ss  exit %s, %s report(s), log %s\n' "$class" $((t1 - t0)) "$code" "$reports" "$logs/$class.log"
+      printf '  %-50s FAILED    %4ss  %s, %s report(s), log %s\n' "$class" $((t1 - t0)) "$why" "$reports" "$logs/$class.log"
     fi
   done
   done_at=$(date +%s)
@@ -87,7 +106,7 @@ for kind in "${kinds[@]}"; do
   nreports=$(ls "$logs"/*.report.* 2>/dev/null | wc -l)
   summary+=("$kind: build $((built - start)) s, tests $((done_at - built)) s; $passed classes passed, ${#failed[@]} failed; $nreports report files in $logs")
   [[ -n $findings ]] && summary+=("$findings")
-  ((${#failed[@]} == 0 && nreports == 0)) || status=1
+  ((passed > 0 && ${#failed[@]} == 0 && nreports == 0)) || status=1
 done
 
 echo

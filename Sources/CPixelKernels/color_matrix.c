@@ -49,10 +49,20 @@ static inline __attribute__((always_inline)) void mix_row(const lp_rgb_matrix *m
 
 // AVX2 runs the row loop about twice as fast as SSE2 (8-wide floats, cheap byte ↔ float
 // conversions); the clone is chosen at load time (an ifunc: glibc). LP_KERNELS_WITHOUT_CLONES builds
-// the default one alone (for `scripts/bench.sh kernels`).
-#if (defined(__x86_64__) || defined(__i386__)) && !defined(LP_KERNELS_WITHOUT_CLONES)
-__attribute__((target_clones("avx2", "default")))
+// the default one alone (for `scripts/bench.sh kernels`). So does ThreadSanitizer: the ifunc
+// resolver is instrumented (__tsan_func_entry) and the dynamic loader runs it while relocating,
+// before the TSan runtime is initialised, so every TSan binary crashed at load (`scripts/sanitize.sh
+// thread`).
+#ifndef __has_feature
+#define __has_feature(x) 0
 #endif
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(LP_KERNELS_WITHOUT_CLONES) && \
+    !__has_feature(thread_sanitizer) && !defined(__SANITIZE_THREAD__)
+#define LP_TARGET_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define LP_TARGET_CLONES
+#endif
+LP_TARGET_CLONES
 int lp_rgb_matrix_apply(const lp_rgb_matrix *m, int width, int height, const lp_yuv420_planes *src,
                         const lp_yuv420_planes *dst) {
     if (width <= 0 || height <= 0) return 0;

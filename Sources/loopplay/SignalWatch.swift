@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 
-/// SIGINT and SIGTERM (a service manager's stop) end loopplay cleanly in every mode: the first one
+/// SIGINT, SIGTERM (a service manager's stop) and SIGHUP (a closed terminal; there is no
+/// configuration to reload yet) end loopplay cleanly in every mode: the first one
 /// stops the player (threads joined, the sound device closed, `--stats-json` written); a second one
 /// exits at once. The signals are blocked in every thread and taken by one thread with `sigwait`,
 /// so no code runs in a signal handler.
@@ -15,6 +16,7 @@ enum SignalWatch {
         sigemptyset(&signals)
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
+        sigaddset(&signals, SIGHUP)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         let watched = signals
         let watcher = Thread {

@@ -65,6 +65,12 @@ public final class ExtVideoPlayer: @unchecked Sendable {
 
     func endRun() { shared.withLock { $0.isRunning = false } }
 
+    /// Wakes the running `run…` call, if any, to look at what changed (from any thread).
+    func wakeRun() {
+        let wake = shared.withLock { $0.wake }
+        wake?()
+    }
+
     let shared: Mutex<Shared>
     /// The engine of the current or last run; touched only on the run thread.
     var session: PlayerSession?
@@ -235,10 +241,15 @@ public final class ExtVideoPlayer: @unchecked Sendable {
     public func runFrames(timing: Timing = .realTime, until stop: StopCondition = .never,
                           _ handler: @escaping (VideoFrame) -> Void) -> PlaybackEngine.RunOutcome {
         var last: VideoFrame?
+        let target = RunHandler(handler)
         let output = OffscreenOutput { scene, _ in
             guard let frame = scene.frame, frame !== last else { return }
             last = frame
-            handler(frame)
+            target.call?(frame)
+        }
+        defer {
+            target.call = nil
+            last = nil
         }
         return run(output: .offscreen, custom: output, timing: timing, stop: stop)
     }
@@ -249,7 +260,9 @@ public final class ExtVideoPlayer: @unchecked Sendable {
     @discardableResult
     public func runScenes(area: PixelSize? = nil, timing: Timing = .realTime, until stop: StopCondition = .never,
                           _ handler: @escaping (ComposedFrame) -> Void) -> PlaybackEngine.RunOutcome {
-        let output = OffscreenOutput(area: area) { scene, size in handler(ComposedFrame(scene: scene, area: size)) }
+        let target = RunHandler(handler)
+        let output = OffscreenOutput(area: area) { scene, size in target.call?(ComposedFrame(scene: scene, area: size)) }
+        defer { target.call = nil }
         return run(output: .offscreen, custom: output, timing: timing, stop: stop)
     }
 
@@ -275,4 +288,12 @@ public final class ExtVideoPlayer: @unchecked Sendable {
         self.session = session
         return session.run()
     }
+}
+
+/// A run's frame handler, dropped when the run returns: the player keeps its session (for
+/// `snapshot()`), and so the run's output, and a handler referring to the player (an inset's does)
+/// must not keep it alive.
+private final class RunHandler<Value> {
+    var call: ((Value) -> Void)?
+    init(_ call: @escaping (Value) -> Void) { self.call = call }
 }

@@ -59,9 +59,12 @@ public final class PlayerInset: Sendable {
         guard starting else { return }
         let thread = WorkerThread(name: "lp-inset") { [self] in
             let scaler = ScalerCache()
-            player.runScenes(area: area) { composed in
+            // Weakly: the player keeps its session, whose output keeps this handler; a strong inset
+            // here closed the loop inset → player → session → engine → output → handler → inset.
+            player.runScenes(area: area) { [weak self] composed in
                 // Opaque BGRA is its own premultiplied form: the rows are the plane's pixels.
-                guard let pixels = try? Snapshot.bgra(of: composed.scene, area: composed.area, scaler: scaler) else { return }
+                guard let self,
+                      let pixels = try? Snapshot.bgra(of: composed.scene, area: composed.area, scaler: scaler) else { return }
                 let image = OverlayImage(x: origin.x, y: origin.y, width: max(1, composed.area.width),
                                          height: max(1, composed.area.height), pixels: pixels)
                 let wake = self.state.withLock { state -> (@Sendable () -> Void)? in

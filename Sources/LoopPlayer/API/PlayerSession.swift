@@ -68,7 +68,8 @@ final class PlayerSession {
             $0.retryRequested = false
         }
         ExclusivePlaybackRegistry.join(player, group: settings.exclusiveGroup)
-        engine.onEvent = { [unowned self] event in batcher.record(event, at: engine.clock.now) }
+        // `self.engine`: the parameter `engine` captured here would make the engine hold itself.
+        engine.onEvent = { [unowned self] event in batcher.record(event, at: self.engine.clock.now) }
         engine.hostHooks.tick = { [unowned self] in tick() }
         engine.hostHooks.ready = { [unowned self] in applyQueuedCommands() }
         engine.hostHooks.deadline = { [unowned self] in earliest(batcher.nextDeadline, publisher.nextDeadline) }
@@ -131,6 +132,7 @@ final class PlayerSession {
         }
         if stop { engine.requestQuit() }
         if version != appliedVersion { apply(settings, version: version) }
+        yieldIfAnotherStartedLater()
         playlist?.tick()
         if retry, case .failed = engine.state {
             if let playlist { playlist.retry() } else { load(applied) }
@@ -146,6 +148,13 @@ final class PlayerSession {
             let statistics = engine.statistics
             player.shared.withLock { $0.statistics = statistics }
         }
+    }
+
+    /// A player of this one's exclusive group started after it: this one pauses. Only a player that
+    /// plays yields (one loading or held will start later, and then be the last to start).
+    private func yieldIfAnotherStartedLater() {
+        guard ExclusivePlaybackRegistry.mustPause(player) else { return }
+        if engine.state == .playing || engine.state == .buffering { engine.setPaused(true) }
     }
 
     private func applyQueuedCommands(playlistOnly: Bool = false) {

@@ -140,6 +140,11 @@ final class MediaInput: @unchecked Sendable {
         guard status != FFmpegError.invalidData else {
             return InputFailure(.unreadableMedia(source: name, cause: FFmpegError(code: status)), transient: false)
         }
+        // FFmpeg's http answers EINVAL when a redirect leads to a protocol outside the whitelist.
+        if status == -EINVAL, name.hasPrefix("http") {
+            return InputFailure(.sourceNotAllowed(SourceRefusal(target: name, reason: "it redirects to a resource that is not http(s)")),
+                                transient: false)
+        }
         // Anything else about a URL is about getting the bytes: a network error naming it.
         return InputFailure(.networkError(url: name, reason: FFmpegError(code: status).message),
                             transient: InputAccess.isNetworkFailure(status))

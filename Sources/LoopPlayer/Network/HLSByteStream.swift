@@ -242,6 +242,14 @@ final class HLSByteStream: @unchecked Sendable {
         }
     }
 
+    /// Seconds of the server's time one attempt at a segment may take (waits for the demuxer do
+    /// not count): a link that cannot bring it in twice its duration, plus a stall limit for the
+    /// answer, cannot keep the picture going, however steadily it trickles. The attempt then fails
+    /// as timed out and is retried (resumed) like a stall, until `giveUpAfter`.
+    private func attemptDeadline(_ segment: Segment) -> Double {
+        2 * segment.duration + fetcher.http.options.stallTimeout
+    }
+
     /// Fetches `url` (or `range` of it) into the pipe, from the cache when it has it, retrying
     /// transient failures and resuming where the bytes stopped. Returns the bytes, the network
     /// seconds of the last attempt, the number of retries and whether it came from the cache.
@@ -264,7 +272,8 @@ final class HLSByteStream: @unchecked Sendable {
             let resumeAt = rangesWork ? delivered : 0
             var closed = false
             do {
-                let transfer = try fetcher.fetch(url, range: range, resumeAt: resumeAt, abort: abort) { chunk in
+                let transfer = try fetcher.fetch(url, range: range, resumeAt: resumeAt, timeout: attemptDeadline(segment),
+                                                 abort: abort) { chunk in
                     var chunk = chunk
                     if skip > 0 {
                         let dropped = min(skip, chunk.count)
@@ -276,6 +285,10 @@ final class HLSByteStream: @unchecked Sendable {
                     closed = !result.written
                     if result.written {
                         delivered += chunk.count
+                        if let cache, kept != nil, !cache.canHold(delivered) {
+                            kept = nil
+                            cache.refuse(variant: segment.variant)
+                        }
                         kept?.append(contentsOf: chunk)
                     }
                     return result.written

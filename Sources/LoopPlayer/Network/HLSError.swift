@@ -14,6 +14,8 @@ public enum HLSError: Error, Sendable, Equatable, CustomStringConvertible {
     case lineTooLong(url: String, line: Int, limit: Int)
     /// More variants or segments than `HLSLimits.maxEntries`.
     case tooManyEntries(url: String, limit: Int)
+    /// More variants plus renditions than `HLSLimits.maxVariants`.
+    case tooManyVariants(url: String, limit: Int)
     /// A tag whose value cannot be used (a negative duration, a malformed byte range…).
     case invalidTag(url: String, line: Int, tag: String, reason: String)
     /// A variant or segment tag with no URI line after it.
@@ -38,6 +40,7 @@ public enum HLSError: Error, Sendable, Equatable, CustomStringConvertible {
         case .playlistTooLarge: "playlistTooLarge"
         case .lineTooLong: "lineTooLong"
         case .tooManyEntries: "tooManyEntries"
+        case .tooManyVariants: "tooManyVariants"
         case .invalidTag: "invalidTag"
         case .missingURI: "missingURI"
         case .invalidURI: "invalidURI"
@@ -53,7 +56,7 @@ public enum HLSError: Error, Sendable, Equatable, CustomStringConvertible {
     public var url: String {
         switch self {
         case let .notAPlaylist(url), let .playlistTooLarge(url, _, _), let .lineTooLong(url, _, _),
-             let .tooManyEntries(url, _), let .invalidTag(url, _, _, _), let .missingURI(url, _),
+             let .tooManyEntries(url, _), let .tooManyVariants(url, _), let .invalidTag(url, _, _, _), let .missingURI(url, _),
              let .invalidURI(url, _, _), let .mixedPlaylist(url), let .empty(url), let .selfReference(url),
              let .nestedMaster(url, _), let .unsupportedEncryption(url, _):
             url
@@ -66,6 +69,7 @@ public enum HLSError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .playlistTooLarge(url, _, limit): "\(url): the playlist is larger than the \(limit) bytes allowed"
         case let .lineTooLong(url, line, limit): "\(url): line \(line) is longer than \(limit) bytes"
         case let .tooManyEntries(url, limit): "\(url): the playlist has more than \(limit) entries"
+        case let .tooManyVariants(url, limit): "\(url): the master playlist lists more than \(limit) variants and renditions"
         case let .invalidTag(url, line, tag, reason): "\(url): line \(line): invalid \(tag): \(reason)"
         case let .missingURI(url, line): "\(url): line \(line): a variant or segment without a URI"
         case let .invalidURI(url, line, uri): "\(url): line \(line): '\(uri)' is not a valid URL"

@@ -44,6 +44,10 @@ private struct HLSPlaylistParser {
     let limits: HLSLimits
     /// Seconds a segment may last in a playlist that gives no target duration.
     static let longestSegmentWithoutTarget = 60.0
+    /// The largest media or discontinuity sequence number accepted (2^53, what players built on
+    /// JavaScript numbers handle): numbering a playlist's segments from it, and counting its
+    /// discontinuities, then never overflows, however the playlist is made.
+    static let largestSequenceNumber = 1 << 53
     private var lineNumber = 0
 
     // Master playlist state.
@@ -129,9 +133,9 @@ private struct HLSPlaylistParser {
         case "#EXT-X-TARGETDURATION":
             targetDuration = Double(try integer(value, tag: tag))
         case "#EXT-X-MEDIA-SEQUENCE":
-            mediaSequence = try integer(value, tag: tag)
+            mediaSequence = try sequenceNumber(value, tag: tag)
         case "#EXT-X-DISCONTINUITY-SEQUENCE":
-            discontinuitySequence = try integer(value, tag: tag)
+            discontinuitySequence = try sequenceNumber(value, tag: tag)
         case "#EXT-X-BYTERANGE":
             pendingByteRange = try byteRange(String(value), tag: tag)
         case "#EXT-X-DISCONTINUITY":
@@ -190,7 +194,7 @@ private struct HLSPlaylistParser {
         var variant = pending
         variant.url = try resolve(uri)
         if Self.sameResource(variant.url, url) { throw .selfReference(url: name) }
-        try countEntry()
+        try countEntry(variant: true)
         variants.append(variant)
     }
 
@@ -206,7 +210,7 @@ private struct HLSPlaylistParser {
             renditionURL = try resolve(uri)
             if let resolved = renditionURL, Self.sameResource(resolved, url) { throw .selfReference(url: name) }
         }
-        try countEntry()
+        try countEntry(variant: true)
         renditions.append(HLSRendition(type: type, groupID: group, name: renditionName, language: list.string("LANGUAGE"),
                                        url: renditionURL, isDefault: list.enumerated("DEFAULT") == "YES",
                                        autoselect: list.enumerated("AUTOSELECT") == "YES", channels: list.string("CHANNELS")))
@@ -238,9 +242,12 @@ private struct HLSPlaylistParser {
         initSection = HLSInitSection(url: try resolve(uri), byteRange: range)
     }
 
-    private mutating func countEntry() throws(HLSError) {
+    private mutating func countEntry(variant: Bool = false) throws(HLSError) {
         guard variants.count + segments.count + renditions.count < limits.maxEntries else {
             throw .tooManyEntries(url: name, limit: limits.maxEntries)
+        }
+        if variant, variants.count + renditions.count >= limits.maxVariants {
+            throw .tooManyVariants(url: name, limit: limits.maxVariants)
         }
     }
 
@@ -302,6 +309,14 @@ private struct HLSPlaylistParser {
     private func integer(_ text: Substring, tag: String) throws(HLSError) -> Int {
         let trimmed = String(text).trimmingSpaces
         guard let value = Int(trimmed), value >= 0 else { throw invalid(tag, "'\(trimmed.prefix(40))' is not a non-negative integer") }
+        return value
+    }
+
+    private func sequenceNumber(_ text: Substring, tag: String) throws(HLSError) -> Int {
+        let value = try integer(text, tag: tag)
+        guard value <= Self.largestSequenceNumber else {
+            throw invalid(tag, "\(value) is out of range (0…\(Self.largestSequenceNumber))")
+        }
         return value
     }
 

@@ -24,13 +24,17 @@ public struct HLSLimits: Sendable, Equatable {
     public var maxLineLength: Int
     /// The most variants plus segments (and renditions) accepted.
     public var maxEntries: Int
+    /// The most variants plus renditions a master playlist may list (real ones list a few dozen).
+    public var maxVariants: Int
 
-    public static let standard = HLSLimits(maxBytes: 4 << 20, maxLineLength: 64 << 10, maxEntries: 100_000)
+    /// 4 MiB, 64 KiB lines, 50 000 entries (a day of 2 s segments is 43 200), 1 000 variants.
+    public static let standard = HLSLimits(maxBytes: 4 << 20, maxLineLength: 64 << 10, maxEntries: 50_000, maxVariants: 1_000)
 
-    public init(maxBytes: Int, maxLineLength: Int, maxEntries: Int) {
+    public init(maxBytes: Int, maxLineLength: Int, maxEntries: Int, maxVariants: Int = 1_000) {
         self.maxBytes = maxBytes
         self.maxLineLength = maxLineLength
         self.maxEntries = maxEntries
+        self.maxVariants = maxVariants
     }
 }
 

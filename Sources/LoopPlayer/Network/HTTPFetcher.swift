@@ -56,7 +56,8 @@ final class HTTPFetcher: BodyFetcher {
     /// returns false to stop early (the fetch then ends as `aborted`). `resumeAt` skips that many
     /// bytes of the body (or range) with a Range request: how a broken transfer continues.
     ///
-    /// Time spent in `consume` counts as progress, not as a stall; it does count toward `timeout`.
+    /// `timeout` bounds the server's time: time spent in `consume` counts neither toward it nor
+    /// as a stall.
     func fetch(_ url: URL, range: HLSByteRange? = nil, resumeAt skipped: Int = 0, timeout: Double? = nil,
                abort: AbortFlag? = nil, maxBytes: Int? = nil,
                consume: (UnsafeRawBufferPointer) -> Bool) throws(FetchError) -> Transfer {
@@ -65,36 +66,37 @@ final class HTTPFetcher: BodyFetcher {
         let limit = maxBytes ?? options.maxBytes
         let watch = NetworkWatch(abort: abort, timeout: timeout, stallTimeout: options.stallTimeout)
         let start = (range?.offset ?? 0) + skipped
-        return try withExtendedLifetime(watch) { () throws(FetchError) -> Transfer in
-            let stream = try open(url, from: start, to: range?.end, watch: watch)
-            let headers = watch.elapsed
-            if let location = stream.location, location != name {
-                let landed = URL(string: location) ?? url
-                if case let .refuse(refusal) = options.policy.check(landed, from: .remote) { throw .refused(refusal) }
-            }
-            // What is left to come: to the range's end, or to the end of the resource.
-            let end = range.map { range in stream.size.map { min(range.end, $0) } ?? range.end } ?? stream.size
-            let expected = end.map { max(0, $0 - start) }
-            var received = 0
-            var buffer = [UInt8](repeating: 0, count: 64 << 10)
-            while true {
-                let wanted = expected.map { min(buffer.count, $0 - received) } ?? buffer.count
-                if wanted <= 0 { break }
-                let count = buffer.withUnsafeMutableBufferPointer { avio_read_partial(stream.context, $0.baseAddress, Int32(wanted)) }
-                if count == FFmpegError.endOfFile { break }
-                if count < 0 { throw failure(count, url: name, watch: watch, received: received, expected: expected) }
-                if count == 0 { continue }
-                watch.progressed()
-                received += Int(count)
-                guard received <= limit else { throw .tooLarge(url: name, limit: limit) }
-                let keepGoing = buffer.withUnsafeBytes { consume(UnsafeRawBufferPointer(rebasing: $0[0..<Int(count)])) }
-                guard keepGoing else { throw .aborted(url: name) }
-                watch.progressed()   // a slow consumer is not a stalled server
-            }
-            if let expected, received < expected { throw .truncated(url: name, expected: expected, received: received) }
-            return Transfer(finalURL: stream.location.flatMap(URL.init(string:)) ?? url, byteCount: received,
-                            seconds: watch.elapsed, secondsToHeaders: headers)
+        let stream = try open(url, from: start, to: range?.end, watch: watch)
+        let headers = watch.elapsed
+        if let location = stream.location, location != name {
+            let landed = URL(string: location) ?? url
+            if case let .refuse(refusal) = options.policy.check(landed, from: .remote) { throw .refused(refusal) }
         }
+        // What is left to come: to the range's end, or to the end of the resource.
+        let end = range.map { range in stream.size.map { min(range.end, $0) } ?? range.end } ?? stream.size
+        let expected = end.map { max(0, $0 - start) }
+        var received = 0
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let wanted = expected.map { min(buffer.count, $0 - received) } ?? buffer.count
+            if wanted <= 0 { break }
+            let count = buffer.withUnsafeMutableBufferPointer { stream.readPartial(into: $0, maximum: wanted) }
+            if count == FFmpegError.endOfFile { break }
+            if count < 0 { throw failure(count, url: name, watch: watch, received: received, expected: expected) }
+            if count == 0 { continue }
+            watch.progressed()
+            received += Int(count)
+            guard received <= limit else { throw .tooLarge(url: name, limit: limit) }
+            let consuming = NetworkWatch.now()
+            let keepGoing = buffer.withUnsafeBytes { consume(UnsafeRawBufferPointer(rebasing: $0[0..<Int(count)])) }
+            guard keepGoing else { throw .aborted(url: name) }
+            // A slow consumer is neither a stalled server nor a slow one.
+            watch.excuse(nanoseconds: NetworkWatch.now() &- consuming)
+            watch.progressed()
+        }
+        if let expected, received < expected { throw .truncated(url: name, expected: expected, received: received) }
+        return Transfer(finalURL: stream.location.flatMap(URL.init(string:)) ?? url, byteCount: received,
+                        seconds: watch.elapsed, secondsToHeaders: headers)
     }
 
     // MARK: Opening
@@ -116,8 +118,7 @@ final class HTTPFetcher: BodyFetcher {
             av_dict_set(&dictionary, "reconnect_on_network_error", "1", 0)
             av_dict_set(&dictionary, "reconnect_delay_max", "2", 0)
         }
-        var interrupt = AVIOInterruptCB(callback: networkInterrupt, opaque: Unmanaged.passUnretained(watch).toOpaque())
-        let (stream, code) = AVIOStream.open(url.absoluteString, options: &dictionary, interrupt: &interrupt)
+        let (stream, code) = AVIOStream.open(url.absoluteString, options: &dictionary, watch: watch)
         if let stream { return stream }
         // FFmpeg's http fails an offset request answered without Content-Range with -1.
         if start > 0, code == -1 { throw .rangeNotSupported(url: url.absoluteString) }
@@ -140,7 +141,14 @@ final class HTTPFetcher: BodyFetcher {
         if (code == -EIO || code == -ETIMEDOUT) && watch.sinceProgress >= options.stallTimeout {
             return .stalled(url: url, seconds: watch.sinceProgress)
         }
-        guard let received else { return .connectionFailed(url: url, cause: cause) }
+        guard let received else {
+            // The URL passed the policy, so FFmpeg's EINVAL at the open means a redirect led to a
+            // protocol outside the whitelist (file://…): a refusal, not a connection problem.
+            if code == -EINVAL {
+                return .refused(SourceRefusal(target: url, reason: "it redirects to a resource that is not http(s)"))
+            }
+            return .connectionFailed(url: url, cause: cause)
+        }
         // FFmpeg's http says EIO ("Stream ends prematurely") when a body ends short of its length.
         if code == -EIO, let expected, received < expected { return .truncated(url: url, expected: expected, received: received) }
         return .connectionLost(url: url, received: received, cause: cause)
@@ -165,22 +173,37 @@ extension HTTPErrorStatus {
     }
 }
 
-/// The one owner of an `AVIOContext` opened for reading.
+/// The one owner of an `AVIOContext` opened for reading, and of the `NetworkWatch` its interrupt
+/// callback reads: closing can still call the callback (TLS sends its close-notify through it), so
+/// the watch lives exactly as long as the context, by construction.
 private final class AVIOStream {
-    private(set) var context: UnsafeMutablePointer<AVIOContext>?
+    private var context: UnsafeMutablePointer<AVIOContext>?
+    private let watch: NetworkWatch
 
-    private init(context: UnsafeMutablePointer<AVIOContext>) { self.context = context }
+    private init(context: UnsafeMutablePointer<AVIOContext>, watch: NetworkWatch) {
+        self.context = context
+        self.watch = watch
+    }
 
-    /// The opened stream, or nil and FFmpeg's error code.
-    static func open(_ url: String, options: inout OpaquePointer?,
-                     interrupt: inout AVIOInterruptCB) -> (AVIOStream?, Int32) {
+    /// The opened stream, or nil and FFmpeg's error code. A failed open has closed everything it
+    /// opened before it returns, so `watch` need not outlive this call then.
+    static func open(_ url: String, options: inout OpaquePointer?, watch: NetworkWatch) -> (AVIOStream?, Int32) {
         var context: UnsafeMutablePointer<AVIOContext>?
-        let status = avio_open2(&context, url, AVIO_FLAG_READ, &interrupt, &options)
+        let status = withExtendedLifetime(watch) { () -> Int32 in
+            var interrupt = AVIOInterruptCB(callback: networkInterrupt, opaque: Unmanaged.passUnretained(watch).toOpaque())
+            return avio_open2(&context, url, AVIO_FLAG_READ, &interrupt, &options)
+        }
         guard status >= 0, let context else { return (nil, status < 0 ? status : -EIO) }
-        return (AVIOStream(context: context), 0)
+        return (AVIOStream(context: context, watch: watch), 0)
     }
 
     deinit { avio_closep(&context) }
+
+    /// Reads what has arrived (at least one byte, waiting for it), up to `maximum` bytes; FFmpeg's
+    /// result (a count, or an error code).
+    func readPartial(into buffer: UnsafeMutableBufferPointer<UInt8>, maximum: Int) -> Int32 {
+        avio_read_partial(context, buffer.baseAddress, Int32(min(maximum, buffer.count)))
+    }
 
     /// The resource's total size (Content-Length, or the total of a Content-Range), when known.
     var size: Int? {

@@ -9,8 +9,8 @@ final class NetworkWatch: Sendable {
 
     private let abort: AbortFlag?
     private let start: UInt64
-    /// Nanoseconds on the monotonic clock; `UInt64.max` for none.
-    private let deadline: UInt64
+    /// Nanoseconds on the monotonic clock; `UInt64.max` for none. Moved on by `excuse(_:)`.
+    private let deadline: Atomic<UInt64>
     private let stallLimit: UInt64
     private let lastProgress: Atomic<UInt64>
     private let fired = Atomic<UInt8>(Reason.none.rawValue)
@@ -21,13 +21,20 @@ final class NetworkWatch: Sendable {
         self.abort = abort
         let now = Self.now()
         start = now
-        deadline = timeout.map { now &+ UInt64(max(0, $0) * 1e9) } ?? .max
+        deadline = Atomic(timeout.map { now &+ UInt64(min(max(0, $0), 1e9) * 1e9) } ?? .max)
         stallLimit = UInt64(max(0, stallTimeout) * 1e9)
         lastProgress = Atomic(now)
     }
 
     /// Bytes arrived: the stall clock starts again.
     func progressed() { lastProgress.store(Self.now(), ordering: .relaxed) }
+
+    /// Time the caller spent on its own (waiting for room for the bytes) does not count toward
+    /// the deadline: it bounds the server's time, not the reader's.
+    func excuse(nanoseconds: UInt64) {
+        let current = deadline.load(ordering: .relaxed)
+        if current != .max { deadline.store(current &+ nanoseconds, ordering: .relaxed) }
+    }
 
     /// Which limit ended the wait, if one did.
     var reason: Reason { Reason(rawValue: fired.load(ordering: .acquiring)) ?? .none }
@@ -45,7 +52,7 @@ final class NetworkWatch: Sendable {
         let reason: Reason
         if abort?.isRaised == true {
             reason = .abort
-        } else if now >= deadline {
+        } else if now >= deadline.load(ordering: .relaxed) {
             reason = .deadline
         } else if now &- lastProgress.load(ordering: .relaxed) >= stallLimit {
             reason = .stall

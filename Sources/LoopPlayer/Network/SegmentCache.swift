@@ -48,6 +48,22 @@ final class SegmentCache: Sendable {
         budget > 0 && state.withLock { !$0.refused.contains(variant) }
     }
 
+    /// Whether `count` bytes of one segment could still be kept: a segment larger than the whole
+    /// budget never can, and its collection stops there (an endless segment costs nothing).
+    func canHold(_ count: Int) -> Bool { count <= budget }
+
+    /// Stops collecting `variant`: one of its segments alone exceeds the budget.
+    func refuse(variant: Int) {
+        state.withLock { state in
+            guard state.refused.insert(variant).inserted else { return }
+            for (key, entry) in state.entries where entry.variant == variant {
+                state.entries[key] = nil
+                state.bytes -= entry.bytes.count
+            }
+        }
+        logger.info("HLS segment cache: a segment of variant \(variant) exceeds \(budget) bytes; not cached")
+    }
+
     /// Keeps `bytes` for `key` if the rule above allows.
     func store(_ bytes: [UInt8], for key: Key, variant: Int) {
         guard budget > 0 else { return }

@@ -11,7 +11,7 @@ import Foundation
 ///   file only.
 /// - **Local playlist** (an `.m3u8`/`.m3u` file the user chose): it may lead to files inside its
 ///   own folder (after percent-decoding and removing `.`/`..`, so `../` and `%2e%2e/` cannot climb
-///   out; symbolic links are not followed here) and to http(s) resources, since the user chose a
+///   out; judged on the real path, so a symbolic link cannot point out either) and to http(s) resources, since the user chose a
 ///   playlist that names them. What a remote resource leads to is then judged as remote.
 /// - Every target and the source itself must also pass the app's `AllowedSources` (scheme, and
 ///   host for network URLs), and a network host must be plain (no `%`, `\`, spaces): the host
@@ -84,8 +84,12 @@ public struct SourcePolicy: Sendable, Equatable {
                 }
                 guard allowed.allows(scheme: "file") else { return refuse("the scheme file is not allowed") }
                 let path = target.path
-                guard let clean = Self.normalizedPath(path), let root = Self.normalizedPath(folder),
-                      clean.hasPrefix(root == "/" ? "/" : root + "/") else {
+                // Judged on the real paths: a link inside the folder may point out of it.
+                guard let lexical = Self.normalizedPath(path), let lexicalRoot = Self.normalizedPath(folder) else {
+                    return refuse("a local playlist may only lead to files inside its folder \(folder)")
+                }
+                let clean = Self.realPath(lexical), root = Self.realPath(lexicalRoot)
+                guard clean.hasPrefix(root == "/" ? "/" : root + "/") else {
                     return refuse("a local playlist may only lead to files inside its folder \(folder)")
                 }
                 return .allow(URL(fileURLWithPath: clean), Self.isPlaylist(clean) ? .localPlaylist(folder: folder) : .localMedia)
@@ -148,6 +152,20 @@ public struct SourcePolicy: Sendable, Equatable {
             parts.append(part)
         }
         return "/" + parts.joined(separator: "/")
+    }
+
+    /// `path` with every symbolic link resolved (`realpath`); for a file that does not exist, its
+    /// folder's real path and its name; `path` itself when not even the folder exists.
+    static func realPath(_ path: String) -> String {
+        if let resolved = realpath(path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        guard folder != path, let resolved = realpath(folder, nil) else { return path }
+        defer { free(resolved) }
+        let real = String(cString: resolved)
+        return (real == "/" ? "" : real) + "/" + (path as NSString).lastPathComponent
     }
 
     static func isPlaylist(_ path: String) -> Bool {

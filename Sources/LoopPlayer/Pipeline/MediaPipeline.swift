@@ -45,7 +45,8 @@ final class MediaPipeline: Sendable {
     /// once (`LoopFrameCache`).
     init(plan: SourcePlan, looping: Bool, soundEndsWithPicture: Bool = false, audio options: AudioOptions = AudioOptions(),
          audioDriver: Result<String, PlayerError>? = nil, audioControls: AudioSlot.Controls = AudioSlot.Controls(),
-         soundHandOff: AudioHandOff? = nil, subtitleFiles: [SubtitleStage.ExternalFile] = [], frameCacheBytes: Int = 0,
+         soundHandOff: AudioHandOff? = nil, subtitleFiles: [String] = [], subtitleFetch: HTTPFetchOptions = HTTPFetchOptions(),
+         frameCacheBytes: Int = 0,
          frameReady: @escaping @Sendable () -> Void) {
         FFmpegLogBridge.install
         let location = plan.location
@@ -71,6 +72,7 @@ final class MediaPipeline: Sendable {
                                    sourceName: location.description, stopping: { [abort] in abort.isRaised },
                                    handOff: soundHandOff)
         }
+        let subtitleFiles = SubtitleStage.ExternalFiles(sources: subtitleFiles, fetch: subtitleFetch, abort: abort)
         let launcher = Demuxer.Launcher(
             start: { [self] opened in
                 startStages(opened, sound: setup, subtitleFiles: subtitleFiles, frameCacheBytes: frameCacheBytes,
@@ -86,7 +88,7 @@ final class MediaPipeline: Sendable {
     }
 
     private func startStages(_ opened: OpenedSource, sound: AudioDecodeStage.Setup?,
-                             subtitleFiles: [SubtitleStage.ExternalFile], frameCacheBytes: Int,
+                             subtitleFiles: SubtitleStage.ExternalFiles, frameCacheBytes: Int,
                              frameReady: @escaping @Sendable () -> Void) -> Bool {
         let pictures = VideoDecodeStage(opened: opened, input: videoPackets, output: frames, filters: filters,
                                         status: status, sourceName: location.description,
@@ -94,8 +96,8 @@ final class MediaPipeline: Sendable {
                                         frameReady: frameReady)
         guard threads.launch("lp-vdecode", { pictures.run() }) else { return false }
         if let start = opened.sound, let sound { _ = startSound(start, setup: sound) }
-        if !opened.subtitleDecoders.isEmpty || !subtitleFiles.isEmpty {
-            subtitles.expectFiles(subtitleFiles.count)
+        if !opened.subtitleDecoders.isEmpty || !subtitleFiles.sources.isEmpty {
+            subtitles.expectFiles(subtitleFiles.sources.count)
             let stage = SubtitleStage(input: subtitlePackets, library: subtitles, decoders: opened.subtitleDecoders,
                                       files: subtitleFiles, origin: opened.origin, status: status, wake: frameReady)
             threads.launch("lp-subtitles") { stage.run() }

@@ -37,7 +37,7 @@ extension PlaybackEngine {
 
     /// The external subtitle files of `configuration` and the choice, resolved; a file that is not
     /// there is reported and skipped.
-    func subtitleFiles() -> (files: [SubtitleStage.ExternalFile], choice: SubtitleChoice) {
+    func subtitleFiles() -> (files: [String], choice: SubtitleChoice) {
         let resolved = configuration.subtitles.resolvedFiles()
         for error in resolved.missing {
             record(error)

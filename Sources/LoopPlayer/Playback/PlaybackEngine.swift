@@ -149,7 +149,7 @@ public final class PlaybackEngine {
         let pipeline = MediaPipeline(plan: plan, looping: configuration.looping,
                                      soundEndsWithPicture: endsSoundWithPicture, audio: configuration.audio,
                                      audioDriver: audioDriver(), audioControls: sound, soundHandOff: soundHandOff,
-                                     subtitleFiles: subtitleSetup.files,
+                                     subtitleFiles: subtitleSetup.files, subtitleFetch: configuration.network.fetchOptions,
                                      frameCacheBytes: plan.reading == .file ? configuration.frameCacheBytes : 0,
                                      frameReady: waiter.wake)
         pipeline.setFilters(filters)

@@ -13,7 +13,7 @@ final class SceneComposer {
     /// When a scene was last presented (animations over a still picture are redrawn from then).
     private var drawnAt: Double?
     /// Inset players asked to stop (`removeAllInsets`) whose threads are not joined yet.
-    private var stoppingInsets: [(player: ExtVideoPlayer, thread: WorkerThread)] = []
+    private var stoppingInsets: [StoppingInset] = []
     private let output: PlayerOutput
     private let clock: PlaybackClock
 
@@ -88,8 +88,17 @@ final class SceneComposer {
         stoppingInsets.removeAll()
     }
 
-    private func requestInsetsStop() -> [(player: ExtVideoPlayer, thread: WorkerThread)] {
-        overlays.removeAllInsets().compactMap { inset in inset.requestStop().map { (inset.player, $0) } }
+    private func requestInsetsStop() -> [StoppingInset] {
+        overlays.removeAllInsets().compactMap { inset in
+            inset.requestStop().map { StoppingInset(player: inset.player, thread: $0) }
+        }
+    }
+
+    /// The player is held weakly: a removed inset's player goes when its thread ends, not at the
+    /// next removal or when this player closes.
+    private struct StoppingInset {
+        weak var player: ExtVideoPlayer?
+        let thread: WorkerThread
     }
 
     private func compose(_ frame: VideoFrame?, gravity: VideoGravity, subtitles overlay: SubtitleOverlay?,

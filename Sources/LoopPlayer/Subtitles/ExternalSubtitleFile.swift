@@ -6,23 +6,26 @@ import Foundation
 /// again at each pass.
 ///
 /// ```swift
-/// let file = try ExternalSubtitleFile(source: "/srv/movie.en.srt", allowedProtocols: "file")
+/// let file = try ExternalSubtitleFile(source: "/srv/movie.en.srt")
 /// file.track.language   // "en" (from the name)
 /// file.cues.first       // 1.0 … 2.5 s: "0,0,Default,,0,0,0,,Hello"
 /// let remote = try ExternalSubtitleFile(source: "https://example.com/movie.vtt",
-///                                       allowedProtocols: "http,https,tcp,tls,crypto")
+///                                       policy: SourcePolicy(allowed: AllowedSources(hosts: ["example.com"])))
 /// ```
 ///
-/// Loading is bounded (`Limits`): past 50 000 events or 20 MB it gives up with `tooLarge`, and a
-/// deadline on the monotonic clock (10 s) stops any read, local or remote. `allowedProtocols` is
-/// FFmpeg's protocol whitelist for the file and everything it opens, so a subtitle URL cannot make
-/// FFmpeg read local files; only text subtitle demuxers are allowed.
+/// The source is judged by `policy` as a video source is (schemes, hosts; a redirect outside the
+/// allowed hosts is refused) and its bytes are read first, by the player's own fetcher for http(s)
+/// (`HTTPFetcher`: the same stall limit, redirect rule and abort as the video) or from the file,
+/// then parsed from memory with only text subtitle demuxers and no protocol at all, so a subtitle
+/// file cannot make FFmpeg open anything. Loading is bounded (`Limits`): past 50 000 events or
+/// 20 MB it gives up with `tooLarge`, and a deadline on the monotonic clock (10 s) stops the fetch
+/// and the parse.
 public struct ExternalSubtitleFile: Sendable {
     /// Bounds of one load.
     public struct Limits: Sendable, Equatable {
         public var maximumEvents: Int
         public var maximumBytes: Int
-        /// Seconds for the whole load (monotonic clock), and FFmpeg's `rw_timeout` for URLs.
+        /// Seconds for fetching the bytes, and again for parsing them (monotonic clock).
         public var timeout: Double
 
         public init(maximumEvents: Int = 50_000, maximumBytes: Int = 20 << 20, timeout: Double = 10) {
@@ -62,18 +65,20 @@ public struct ExternalSubtitleFile: Sendable {
     /// Encoding tried when the text is not UTF-8: Windows Western, the usual legacy SRT encoding.
     static let legacyEncoding = "CP1252"
 
-    /// Loads `source`: a path, a `file://` URL or an `http(s)://` URL. `allowedProtocols` is a
-    /// comma-separated FFmpeg protocol list: `"file"` for local files, `"http,https,tcp,tls,crypto"`
-    /// for remote ones. `language` overrides the one guessed from the file name.
-    public init(source: String, allowedProtocols: String, language: String? = nil,
+    /// Loads `source`: a path, a `file://` URL or an `http(s)://` URL that `policy` allows.
+    /// `language` overrides the one guessed from the file name.
+    public init(source: String, policy: SourcePolicy = SourcePolicy(), language: String? = nil,
                 limits: Limits = .standard) throws(SubtitleError) {
-        FFmpegLogBridge.install
-        let trimmed = source.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else { throw .unreadable(source: source, reason: "the source is empty") }
-        self.source = source
-        let url = try Self.ffmpegURL(for: trimmed, source: source, allowedProtocols: allowedProtocols, limits: limits)
+        let contents = try Self.read(source, fetch: NetworkOptions(allowedSources: policy.allowed).fetchOptions,
+                                     abort: nil, limits: limits)
+        try self.init(source: source, contents: contents, language: language, limits: limits)
+    }
 
-        let (input, forced) = try Self.open(url, source: source, allowedProtocols: allowedProtocols, limits: limits)
+    /// Parses `contents`, the bytes of `source`.
+    init(source: String, contents: [UInt8], language: String? = nil, limits: Limits = .standard) throws(SubtitleError) {
+        FFmpegLogBridge.install
+        self.source = source
+        let (input, forced) = try Self.open(contents, source: source, limits: limits)
         guard let context = input.formatContext,
               let stream = (0..<Int(context.pointee.nb_streams)).lazy.compactMap({ context.pointee.streams[$0] })
                 .first(where: { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_SUBTITLE }) else {
@@ -95,30 +100,37 @@ public struct ExternalSubtitleFile: Sendable {
 
     // MARK: - Steps
 
-    /// What FFmpeg opens, after the checks FFmpeg would report less clearly: protocol allowed,
-    /// local file present, a regular file, not empty, not over the byte limit.
-    private static func ffmpegURL(for trimmed: String, source: String, allowedProtocols: String,
-                                  limits: Limits) throws(SubtitleError) -> String {
-        let allowed = Set(allowedProtocols.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
-        let scheme = SourceResolver.scheme(of: trimmed)
-        guard scheme == nil || scheme == "file" else {
-            guard let scheme, allowed.contains(scheme) else {
-                throw .unreadable(source: source, reason: "the \(scheme ?? "?") protocol is not allowed here (allowed: \(allowedProtocols))")
+    /// The bytes of `source`, judged by `fetch.policy` first: over http(s) with `HTTPFetcher` (the
+    /// policy again for every redirect, `abort` ends the wait), or from a regular, non-empty local
+    /// file within the byte limit.
+    static func read(_ source: String, fetch: HTTPFetchOptions, abort: AbortFlag?,
+                     limits: Limits) throws(SubtitleError) -> [UInt8] {
+        let trimmed = source.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw .unreadable(source: source, reason: "the source is empty") }
+        var target = trimmed
+        if SourceResolver.scheme(of: trimmed) == nil {
+            target = NSString(string: trimmed).expandingTildeInPath
+            if !target.hasPrefix("/") { target = FileManager.default.currentDirectoryPath + "/" + target }
+        }
+        switch fetch.policy.check(source: target) {
+        case let .refuse(refusal):
+            throw .notAllowed(source: source, refusal: refusal)
+        case let .allow(url, .remote):
+            do {
+                return try HTTPFetcher(options: fetch).fetch(url, timeout: limits.timeout, abort: abort,
+                                                             maxBytes: limits.maximumBytes).bytes
+            } catch {
+                throw fetchFailure(error, source: source, limits: limits)
             }
-            return trimmed
+        case let .allow(url, .localMedia), let .allow(url, .localPlaylist):
+            return try readLocal(url.path, source: source, abort: abort, limits: limits)
+        case let .allow(_, .other(scheme)):
+            throw .unreadable(source: source, reason: "subtitles cannot be read over \(scheme)")
         }
-        guard allowed.contains("file") else {
-            throw .unreadable(source: source, reason: "local files are not allowed here (allowed: \(allowedProtocols))")
-        }
-        let path: String
-        if scheme == "file" {
-            guard let parsed = URL(string: trimmed)?.path, !parsed.isEmpty else {
-                throw .unreadable(source: source, reason: "not a valid file URL")
-            }
-            path = parsed
-        } else {
-            path = NSString(string: trimmed).expandingTildeInPath
-        }
+    }
+
+    private static func readLocal(_ path: String, source: String, abort: AbortFlag?,
+                                  limits: Limits) throws(SubtitleError) -> [UInt8] {
         var status = stat()
         guard stat(path, &status) == 0 else { throw .fileNotFound(path: source) }
         guard status.st_mode & S_IFMT == S_IFREG else {
@@ -128,23 +140,40 @@ public struct ExternalSubtitleFile: Sendable {
         guard status.st_size <= limits.maximumBytes else {
             throw .tooLarge(source: source, reason: "\(status.st_size) bytes, more than \(limits.bytesText)")
         }
-        // "file:" so that a colon in the name is never taken for a protocol.
-        return "file:" + path
+        var bytes: [UInt8] = []
+        do {
+            _ = try LocalFileRead.read(URL(fileURLWithPath: path), range: nil, resumeAt: 0, abort: abort,
+                                       maxBytes: limits.maximumBytes) { chunk in
+                bytes.append(contentsOf: chunk)
+                return true
+            }
+        } catch {
+            throw fetchFailure(error, source: source, limits: limits)
+        }
+        return bytes
+    }
+
+    private static func fetchFailure(_ error: FetchError, source: String, limits: Limits) -> SubtitleError {
+        switch error {
+        case .tooLarge: .tooLarge(source: source, reason: "more than \(limits.bytesText)")
+        case .timedOut: .unreadable(source: source, reason: "timed out after \(limits.timeoutText)")
+        case let .refused(refusal): .notAllowed(source: source, refusal: refusal)
+        default: .unreadable(source: source, reason: error.reason)
+        }
     }
 
     /// Opens with the text demuxers; if none recognises the contents, retries with the demuxer the
     /// extension names (a lenient parse of a damaged file). Returns whether that fallback was used.
-    private static func open(_ url: String, source: String, allowedProtocols: String,
+    private static func open(_ contents: [UInt8], source: String,
                              limits: Limits) throws(SubtitleError) -> (SubtitleInput, forced: Bool) {
         do throws(SubtitleError) {
-            return (try SubtitleInput(url: url, source: source, allowedProtocols: allowedProtocols,
-                                      formats: textFormats, limits: limits), false)
+            return (try SubtitleInput(contents: contents, source: source, formats: textFormats, limits: limits), false)
         } catch {
             let name = SubtitleTrack.fileName(of: source).lowercased()
             let ext = name.split(separator: ".").last.map(String.init) ?? ""
             guard case .notSubtitles = error, let format = formatsByExtension[ext],
-                  let input = try? SubtitleInput(url: url, source: source, allowedProtocols: allowedProtocols,
-                                                 formats: textFormats, forcedFormat: format, limits: limits)
+                  let input = try? SubtitleInput(contents: contents, source: source, formats: textFormats,
+                                                 forcedFormat: format, limits: limits)
             else { throw error }
             return (input, true)
         }

@@ -2,7 +2,7 @@
 /// stands on its own; the player maps these into `PlayerError` where it reports them.
 ///
 /// ```swift
-/// do { _ = try ExternalSubtitleFile(source: "movie.srt", allowedProtocols: "file") }
+/// do { _ = try ExternalSubtitleFile(source: "movie.srt") }
 /// catch { print(error) }   // "movie.srt: subtitle file not found"
 /// ```
 public enum SubtitleError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -15,6 +15,8 @@ public enum SubtitleError: Error, Sendable, Equatable, CustomStringConvertible {
     case notSubtitles(source: String)
     /// The source passes a size bound (bytes or events); nothing of it is kept.
     case tooLarge(source: String, reason: String)
+    /// The source policy refuses the source, or where a redirect led.
+    case notAllowed(source: String, refusal: SourceRefusal)
     /// The subtitles' codec has no decoder in this FFmpeg, or no event of the file decoded.
     case undecodable(source: String, codec: String)
 
@@ -26,6 +28,7 @@ public enum SubtitleError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notSubtitles: "notSubtitles"
         case .tooLarge: "tooLarge"
         case .undecodable: "undecodable"
+        case .notAllowed: "notAllowed"
         }
     }
 
@@ -36,6 +39,7 @@ public enum SubtitleError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .notSubtitles(source): "\(source): not a subtitle file (no SRT, WebVTT, ASS/SSA or other text subtitles found)"
         case let .tooLarge(source, reason): "\(source): subtitles too large: \(reason)"
         case let .undecodable(source, codec): "\(source): cannot decode \(codec) subtitles"
+        case let .notAllowed(source, refusal): "\(source): subtitles not loaded: \(refusal)"
         }
     }
 }

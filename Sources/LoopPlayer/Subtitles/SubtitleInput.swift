@@ -3,63 +3,41 @@ import FFmpegSupport
 import Filters
 import Foundation
 
-/// Owns an `AVFormatContext` (and its `AVIOContext`) opened to read subtitles within bounds: only
-/// the protocols allowed, only the formats allowed, a deadline on the monotonic clock and a byte
-/// budget, both enforced by FFmpeg's interrupt callback so no read can hang or run away.
-/// Used by one thread.
-///
-/// The bytes are opened first, then the format: a refused protocol, a network error or a 404
-/// is told apart from contents that are not subtitles.
+/// Owns an `AVFormatContext` reading a subtitle file's bytes from memory: only the formats
+/// allowed, no protocol at all (the bytes were fetched or read before, under the source policy and
+/// the player's abort), and a deadline on the monotonic clock enforced by FFmpeg's interrupt
+/// callback, so no parse can run away. Used by one thread.
 final class SubtitleInput {
     private var context: UnsafeMutablePointer<AVFormatContext>?
-    private var io: UnsafeMutablePointer<AVIOContext>?
+    /// Owns the bytes and the `AVIOContext` reading them; freed after the format context.
+    private let reader: MemoryReader
     private let budget: LoadBudget
     let source: String
 
-    /// Opens `url` (an FFmpeg URL: `file:/path` or `http(s)://…`). `formats` limits the demuxers
-    /// (comma-separated names, nil: any); `forcedFormat` skips probing.
-    init(url: String, source: String, allowedProtocols: String, formats: String?, forcedFormat: String? = nil,
+    /// Opens `contents`, the bytes of `source` (whose name helps the probe). `formats` limits the
+    /// demuxers (comma-separated names, nil: any); `forcedFormat` skips probing.
+    init(contents: [UInt8], source: String, formats: String?, forcedFormat: String? = nil,
          limits: ExternalSubtitleFile.Limits) throws(SubtitleError) {
         self.source = source
         budget = LoadBudget(limits: limits)
-        let interrupt = AVIOInterruptCB(callback: { opaque in
+        guard let reader = MemoryReader(contents) else { throw .unreadable(source: source, reason: "out of memory") }
+        self.reader = reader
+        guard let allocated = avformat_alloc_context() else { throw .unreadable(source: source, reason: "out of memory") }
+        allocated.pointee.pb = reader.io
+        allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        allocated.pointee.interrupt_callback = AVIOInterruptCB(callback: { opaque in
             guard let opaque else { return 0 }
             return Unmanaged<LoadBudget>.fromOpaque(opaque).takeUnretainedValue().isExceeded ? 1 : 0
         }, opaque: Unmanaged.passUnretained(budget).toOpaque())
-
-        // The bytes: whitelisted protocols (nested ones too: https needs tls and tcp), a time-out.
         var options: OpaquePointer?
-        av_dict_set(&options, "protocol_whitelist", allowedProtocols, 0)
-        if !url.hasPrefix("file:") {
-            av_dict_set(&options, "rw_timeout", "\(Int64(limits.timeout * 1_000_000))", 0)
-            av_dict_set(&options, "reconnect", "0", 0)
-        }
-        var callback = interrupt
-        let connected = withExtendedLifetime(budget) { avio_open2(&io, url, AVIO_FLAG_READ, &callback, &options) }
-        av_dict_free(&options)
-        guard connected >= 0, let io else { throw failure(connected, probing: false) }
-        budget.io = io
-
-        // The format: only the allowed demuxers, reading from that I/O context.
-        guard let allocated = avformat_alloc_context() else {
-            close()
-            throw .unreadable(source: source, reason: "out of memory")
-        }
-        allocated.pointee.pb = io
-        allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
-        allocated.pointee.interrupt_callback = interrupt
-        av_dict_set(&options, "protocol_whitelist", allowedProtocols, 0)
+        av_dict_set(&options, "protocol_whitelist", "none", 0)
         if let formats { av_dict_set(&options, "format_whitelist", formats, 0) }
         let format = forcedFormat.flatMap { av_find_input_format($0) }
         var opening: UnsafeMutablePointer<AVFormatContext>? = allocated
-        let opened = withExtendedLifetime(budget) { avformat_open_input(&opening, url, format, &options) }
+        let opened = avformat_open_input(&opening, SubtitleTrack.fileName(of: source), format, &options)
         av_dict_free(&options)
         // On failure FFmpeg has freed the format context (not our I/O context) and set `opening` to nil.
-        guard opened >= 0, let opening else {
-            let error = failure(opened, probing: true)
-            close()
-            throw error
-        }
+        guard opened >= 0, let opening else { throw failure(opened, probing: true) }
         context = opening
     }
 
@@ -67,8 +45,6 @@ final class SubtitleInput {
 
     private func close() {
         avformat_close_input(&context)
-        budget.io = nil
-        avio_closep(&io)
     }
 
     var formatContext: UnsafeMutablePointer<AVFormatContext>? { context }
@@ -93,8 +69,6 @@ final class SubtitleInput {
         switch budget.exceeded {
         case .deadline:
             return .unreadable(source: source, reason: "timed out after \(budget.limits.timeoutText)")
-        case .bytes:
-            return .tooLarge(source: source, reason: "more than \(budget.limits.bytesText)")
         case nil:
             break
         }
@@ -107,38 +81,85 @@ final class SubtitleInput {
     }
 }
 
-/// The deadline and byte budget of one load, checked by FFmpeg's interrupt callback on the
-/// loading thread.
+/// The deadline of one parse, checked by FFmpeg's interrupt callback on the loading thread.
 final class LoadBudget {
-    enum Limit { case deadline, bytes }
+    enum Limit { case deadline }
 
     let limits: ExternalSubtitleFile.Limits
     private let deadline: UInt64
-    /// The I/O context being read, which counts the bytes. Nil once closed.
-    var io: UnsafeMutablePointer<AVIOContext>?
     private(set) var exceeded: Limit?
 
     init(limits: ExternalSubtitleFile.Limits) {
         self.limits = limits
-        deadline = Self.monotonicNanoseconds() &+ UInt64(max(0, limits.timeout) * 1e9)
+        deadline = NetworkWatch.now() &+ UInt64(max(0, limits.timeout) * 1e9)
     }
 
-    /// True once the deadline has passed or more bytes than allowed were read; FFmpeg then
-    /// abandons the read with `AVERROR_EXIT`.
+    /// True once the deadline has passed; FFmpeg then abandons the read with `AVERROR_EXIT`.
     var isExceeded: Bool {
-        if exceeded != nil { return true }
-        if Self.monotonicNanoseconds() > deadline {
-            exceeded = .deadline
-        } else if let io, io.pointee.bytes_read > Int64(limits.maximumBytes) {
-            exceeded = .bytes
-        }
+        if exceeded == nil, NetworkWatch.now() > deadline { exceeded = .deadline }
         return exceeded != nil
     }
+}
 
-    static func monotonicNanoseconds() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+/// The one owner of an `AVIOContext` that reads a byte array (and of the array), for a demuxer
+/// with `AVFMT_FLAG_CUSTOM_IO`. The context's callback reads `self`, which the owner of the
+/// format context keeps until that context is closed.
+final class MemoryReader {
+    private let bytes: [UInt8]
+    private var position = 0
+    private(set) var io: UnsafeMutablePointer<AVIOContext>?
+
+    init?(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        let size: Int32 = 16 << 10
+        guard let buffer = av_malloc(Int(size)) else { return nil }
+        io = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), size, 0,
+                                Unmanaged.passUnretained(self).toOpaque(), Self.readPacket, nil, Self.seek)
+        guard io != nil else {
+            av_free(buffer)
+            return nil
+        }
+    }
+
+    deinit {
+        if let io { av_free(io.pointee.buffer) }
+        avio_context_free(&io)
+    }
+
+    private func read(into buffer: UnsafeMutablePointer<UInt8>, size: Int32) -> Int32 {
+        let count = min(Int(max(0, size)), bytes.count - position)
+        guard count > 0 else { return FFmpegError.endOfFile }
+        bytes.withUnsafeBufferPointer { source in
+            if let base = source.baseAddress { buffer.update(from: base + position, count: count) }
+        }
+        position += count
+        return Int32(count)
+    }
+
+    private func seek(to offset: Int64, whence: Int32) -> Int64 {
+        if whence & AVSEEK_SIZE != 0 { return Int64(bytes.count) }
+        let base: Int64
+        switch whence & ~AVSEEK_FORCE {
+        case SEEK_SET: base = 0
+        case SEEK_CUR: base = Int64(position)
+        case SEEK_END: base = Int64(bytes.count)
+        default: return -Int64(EINVAL)
+        }
+        let (target, overflow) = base.addingReportingOverflow(offset)
+        guard !overflow, (0...Int64(bytes.count)).contains(target) else { return -Int64(EINVAL) }
+        position = Int(target)
+        return target
+    }
+
+    private static let readPacket: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
+        opaque, buffer, size in
+        guard let opaque, let buffer else { return FFmpegError.endOfFile }
+        return Unmanaged<MemoryReader>.fromOpaque(opaque).takeUnretainedValue().read(into: buffer, size: size)
+    }
+
+    private static let seek: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = { opaque, offset, whence in
+        guard let opaque else { return -Int64(EINVAL) }
+        return Unmanaged<MemoryReader>.fromOpaque(opaque).takeUnretainedValue().seek(to: offset, whence: whence)
     }
 }
 

@@ -6,24 +6,26 @@ import FFmpegSupport
 /// the time of one pass, which it adds to the `SubtitleLibrary`. Rendering happens on the player's
 /// thread, when a frame is shown.
 final class SubtitleStage: @unchecked Sendable {  // made by the pipeline, then used only on its thread
-    /// An external file to load, and the protocols its source may use.
-    struct ExternalFile: Sendable {
-        var source: String
-        var allowedProtocols: String
+    /// The external files to load (paths and URLs), and how: the source's fetch options (its
+    /// policy), and the pipeline's abort, which ends a fetch at once.
+    struct ExternalFiles: Sendable {
+        var sources: [String]
+        var fetch: HTTPFetchOptions
+        var abort: AbortFlag
     }
 
     private let input: BoundedQueue<StageMessage>
     private let library: SubtitleLibrary
     /// Stream index → its decoder and its track in the library.
     private let decoders: [Int32: (decoder: SubtitleDecoder, track: Int)]
-    private let files: [ExternalFile]
+    private let files: ExternalFiles
     /// Seconds of the source's start: cue times are made relative to it (the time inside a pass).
     private let origin: Double
     private let status: PipelineStatus
     private let wake: @Sendable () -> Void
 
     init(input: BoundedQueue<StageMessage>, library: SubtitleLibrary,
-         decoders: [Int32: (decoder: SubtitleDecoder, track: Int)], files: [ExternalFile], origin: Double,
+         decoders: [Int32: (decoder: SubtitleDecoder, track: Int)], files: ExternalFiles, origin: Double,
          status: PipelineStatus, wake: @escaping @Sendable () -> Void) {
         self.input = input
         self.library = library
@@ -36,7 +38,7 @@ final class SubtitleStage: @unchecked Sendable {  // made by the pipeline, then 
 
     /// The thread's body.
     func run() {
-        for file in files { load(file) }
+        for source in files.sources where !files.abort.isRaised { load(source) }
         while let message = input.pop() {
             switch consume message {
             case let .packet(packet, _):
@@ -58,14 +60,21 @@ final class SubtitleStage: @unchecked Sendable {  // made by the pipeline, then 
         }
     }
 
-    private func load(_ file: ExternalFile) {
+    private func load(_ source: String) {
         defer { library.fileSettled() }
         do {
-            let loaded = try ExternalSubtitleFile(source: file.source, allowedProtocols: file.allowedProtocols)
+            let limits = ExternalSubtitleFile.Limits.standard
+            let contents = try ExternalSubtitleFile.read(source, fetch: files.fetch, abort: files.abort, limits: limits)
+            let loaded = try ExternalSubtitleFile(source: source, contents: contents, limits: limits)
             library.add(loaded.track, header: loaded.header, cues: loaded.cues)
             wake()  // a choice waiting for this track can be made now
         } catch {
-            status.post(.warning(.invalidSubtitles(error)))
+            if files.abort.isRaised { return }
+            if case let .notAllowed(_, refusal) = error {
+                status.post(.warning(.sourceNotAllowed(refusal)))
+            } else {
+                status.post(.warning(.invalidSubtitles(error)))
+            }
         }
     }
 }

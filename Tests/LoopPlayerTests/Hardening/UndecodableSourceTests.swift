@@ -47,10 +47,15 @@ final class UndecodableSourceTests: XCTestCase {
     }
 }
 
-/// SIGTERM and SIGINT end loopplay within a second in every mode, with its statistics written.
+/// SIGTERM, SIGINT and SIGHUP end loopplay within a second in every mode, with its statistics written.
 final class SignalTests: XCTestCase {
     func testTerminateEndsHeadlessPlaybackPromptly() throws {
         try checkSignal(SIGTERM, arguments: ["--headless"])
+    }
+
+    /// SIGHUP (the terminal closed) ended the process by the signal, with no statistics.
+    func testHangupEndsHeadlessPlaybackCleanly() throws {
+        try checkSignal(SIGHUP, arguments: ["--headless"])
     }
 
     func testInterruptEndsHeadlessPlaybackWithSound() throws {

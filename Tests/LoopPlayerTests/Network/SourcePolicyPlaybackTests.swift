@@ -80,8 +80,9 @@ final class SourcePolicyPlaybackTests: XCTestCase {
             if source.hasSuffix(".ts") { try fixture.write(playlist(naming: source), to: "policy/segment.m3u8") }
             let probe = play(fixture.url(source.hasSuffix(".ts") ? "/policy/segment.m3u8" : source))
             let error = try XCTUnwrap(probe.failure, source)
-            XCTAssertEqual(error.kind, "networkError", "\(source): \(error)")
+            XCTAssertEqual(error.kind, "sourceNotAllowed", "\(source): \(error)")
             XCTAssertTrue(error.description.contains(fixture.url(source)), "\(source): \(error)")
+            XCTAssertTrue(error.description.contains("redirects to a resource that is not http(s)"), "\(source): \(error)")
         }
         XCTAssertEqual(watch.accesses(), 0)
     }
@@ -109,6 +110,25 @@ final class SourcePolicyPlaybackTests: XCTestCase {
         XCTAssertTrue(error.description.contains("refused \(secret.absoluteString)"), "\(error)")
         XCTAssertTrue(error.description.contains("inside its folder"), "\(error)")
         XCTAssertEqual(watch.accesses(), 0)
+
+        // Symbolic links inside the folder that point out of it: a file, and a folder.
+        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("link.ts"), withDestinationURL: secret)
+        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("outside"),
+                                                   withDestinationURL: secret.deletingLastPathComponent())
+        for (name, uri) in [("file-link", "link.ts"), ("folder-link", "outside/secret.ts")] {
+            try playlist(naming: uri).write(to: folder.appendingPathComponent("\(name).m3u8"), atomically: true, encoding: .utf8)
+            let probe = play(folder.appendingPathComponent("\(name).m3u8").path)
+            let error = try XCTUnwrap(probe.failure, name)
+            XCTAssertEqual(error.kind, "sourceNotAllowed", "\(name): \(error)")
+            XCTAssertTrue(error.description.contains("inside its folder"), "\(name): \(error)")
+        }
+        XCTAssertEqual(watch.accesses(), 0, "the linked file was never opened")
+        // A link that stays inside the folder plays.
+        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("inside.ts"),
+                                                   withDestinationURL: folder.appendingPathComponent("seg000.ts"))
+        try playlist(naming: "inside.ts").replacingOccurrences(of: "/hls/v240/seg001.ts", with: "seg001.ts")
+            .write(to: folder.appendingPathComponent("inside.m3u8"), atomically: true, encoding: .utf8)
+        XCTAssertNil(play(folder.appendingPathComponent("inside.m3u8").path).failure)
     }
 
     /// `AllowedSources`: a source outside the app's list is refused before anything is asked of

@@ -8,7 +8,7 @@ final class ASSRendererTests: XCTestCase {
     private let area = (width: 1280, height: 720)
 
     private func subRipRenderer() throws -> ASSRenderer {
-        let file = try ExternalSubtitleFile(source: try SubtitleTestMedia.srtFile(), allowedProtocols: "file")
+        let file = try ExternalSubtitleFile(source: try SubtitleTestMedia.srtFile())
         let renderer = try ASSRenderer(header: file.header)
         XCTAssertTrue(renderer.usesDefaultStyle)
         for (index, cue) in file.cues.enumerated() { XCTAssertTrue(renderer.add(cue, id: index)) }
@@ -16,7 +16,7 @@ final class ASSRendererTests: XCTestCase {
     }
 
     private func assRenderer() throws -> ASSRenderer {
-        let file = try ExternalSubtitleFile(source: try SubtitleTestMedia.assFile(), allowedProtocols: "file")
+        let file = try ExternalSubtitleFile(source: try SubtitleTestMedia.assFile())
         let renderer = try ASSRenderer(header: file.header)
         XCTAssertFalse(renderer.usesDefaultStyle)
         for (index, cue) in file.cues.enumerated() { renderer.add(cue, id: index) }

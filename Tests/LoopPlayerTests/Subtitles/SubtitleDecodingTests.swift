@@ -6,7 +6,7 @@ import XCTest
 final class SubtitleDecodingTests: XCTestCase {
     func testMatroskaTracksHaveLanguagesAndDispositions() throws {
         let path = try SubtitleTestMedia.mkv()
-        let input = try SubtitleInput(url: "file:" + path, source: path, allowedProtocols: "file", formats: nil, limits: .standard)
+        let input = try SubtitleInput(contents: Array(try Data(contentsOf: URL(fileURLWithPath: path))), source: path, formats: nil, limits: .standard)
         let tracks = SubtitleTrack.all(in: try XCTUnwrap(input.formatContext))
         XCTAssertEqual(tracks.count, 2)
         XCTAssertEqual(tracks.map(\.number), [0, 1])
@@ -63,7 +63,7 @@ final class SubtitleDecodingTests: XCTestCase {
 
     func testFlushLetsTheDecoderStartOver() throws {
         let path = try SubtitleTestMedia.mkv()
-        let input = try SubtitleInput(url: "file:" + path, source: path, allowedProtocols: "file", formats: nil, limits: .standard)
+        let input = try SubtitleInput(contents: Array(try Data(contentsOf: URL(fileURLWithPath: path))), source: path, formats: nil, limits: .standard)
         let context = try XCTUnwrap(input.formatContext)
         let track = SubtitleTrack.all(in: context)[0]
         let decoder = try SubtitleDecoder(stream: try XCTUnwrap(context.pointee.streams[Int(track.streamIndex)]), sourceName: path)

@@ -100,7 +100,7 @@ enum SubtitleTestMedia {
 
     /// Every cue of subtitle track `number` of a container, decoded as the player would.
     static func decode(_ path: String, track number: Int) throws -> (track: SubtitleTrack, header: String?, cues: [SubtitleCue]) {
-        let input = try SubtitleInput(url: "file:" + path, source: path, allowedProtocols: "file", formats: nil, limits: .standard)
+        let input = try SubtitleInput(contents: Array(try Data(contentsOf: URL(fileURLWithPath: path))), source: path, formats: nil, limits: .standard)
         let context = try XCTUnwrap(input.formatContext)
         let track = try XCTUnwrap(SubtitleTrack.all(in: context).first { $0.number == number })
         let stream = try XCTUnwrap(context.pointee.streams[Int(track.streamIndex)])

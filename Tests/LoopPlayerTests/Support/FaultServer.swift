@@ -26,10 +26,14 @@ final class FaultServer: @unchecked Sendable {
     static let script: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("fault_server.py").path
 
-    /// Starts serving `root` on `port` (0: an ephemeral port).
-    init(root: URL, port: Int = 0, startTimeout: TimeInterval = 10) throws {
+    /// Serves https with a self-signed certificate (FFmpeg does not verify by default) instead of http.
+    let tls: Bool
+
+    /// Starts serving `root` on `port` (0: an ephemeral port), over TLS when `tls`.
+    init(root: URL, port: Int = 0, tls: Bool = false, startTimeout: TimeInterval = 10) throws {
         self.root = root
         self.port = port
+        self.tls = tls
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("fault-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
         stateFolder = state
@@ -44,7 +48,7 @@ final class FaultServer: @unchecked Sendable {
         try? FileManager.default.removeItem(at: stateFolder)
     }
 
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    var baseURL: String { "\(tls ? "https" : "http")://127.0.0.1:\(port)" }
 
     /// The server's URL for `path` ("/hls/master.m3u8").
     func url(_ path: String) -> String { baseURL + (path.hasPrefix("/") ? path : "/" + path) }
@@ -146,6 +150,10 @@ final class FaultServer: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-u", Self.script, "--root", root.path, "--control", controlFile.path,
                              "--log", logFile.path, "--port", String(port)]
+        if tls {
+            let (certificate, key) = try Self.selfSignedCertificate()
+            process.arguments? += ["--tls-cert", certificate, "--tls-key", key]
+        }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -159,6 +167,27 @@ final class FaultServer: @unchecked Sendable {
         }
         port = number
         self.process = process
+    }
+
+    /// A certificate and key for 127.0.0.1 made once per test run with openssl.
+    private static func selfSignedCertificate() throws -> (certificate: String, key: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fault-server-tls-\(getpid())")
+        let certificate = folder.appendingPathComponent("cert.pem").path, key = folder.appendingPathComponent("key.pem").path
+        if FileManager.default.fileExists(atPath: certificate) { return (certificate, key) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+                             "-keyout", key + ".part", "-out", certificate + ".part"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { throw requirementMissing("openssl cannot run: \(error)") }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw requirementMissing("openssl could not make a certificate") }
+        guard rename(key + ".part", key) == 0, rename(certificate + ".part", certificate) == 0 else {
+            throw FaultServerError.controlFileNotWritten(errno)
+        }
+        return (certificate, key)
     }
 
     /// One line from `handle`, or nil after `timeout` seconds.

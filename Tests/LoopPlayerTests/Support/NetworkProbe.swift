@@ -89,13 +89,14 @@ final class NetworkFixture {
     let root: URL
     let server: FaultServer
 
-    init() throws {
+    /// `tls`: the server speaks https.
+    init(tls: Bool = false) throws {
         try require(TestMedia.hasEncoder("libx264"), "ffmpeg with libx264")
         root = FileManager.default.temporaryDirectory.appendingPathComponent("network-root-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("hls"), withDestinationURL: try HLSFixtures.set(.mpegts))
         try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("fmp4"), withDestinationURL: try HLSFixtures.set(.fmp4))
-        server = try FaultServer(root: root)
+        server = try FaultServer(root: root, tls: tls)
     }
 
     deinit {

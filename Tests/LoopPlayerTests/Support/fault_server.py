@@ -2,6 +2,10 @@
 """A static HTTP server for tests, with faults injected at run time.
 
     fault_server.py --root DIR --control FILE --log FILE [--port N] [--bind ADDR]
+                    [--tls-cert PEM --tls-key PEM]
+
+With a certificate it speaks https (TLS on every connection; the handshake runs in the
+connection's own thread, so a client that never finishes it holds up nobody).
 
 Prints "port N" on stdout once it listens (N is the ephemeral port when --port is 0).
 
@@ -36,6 +40,7 @@ import json
 import os
 import re
 import select
+import ssl
 import socket
 import struct
 import sys
@@ -271,6 +276,17 @@ def parse_range(header, size):
 class Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    tls = None
+
+    def finish_request(self, request, client_address):
+        if self.tls is not None:
+            try:
+                request.settimeout(10)
+                request = self.tls.wrap_socket(request, server_side=True)
+                request.settimeout(None)
+            except (ssl.SSLError, OSError):
+                return
+        super().finish_request(request, client_address)
 
 
 def main():
@@ -280,8 +296,13 @@ def main():
     parser.add_argument("--log", required=True)
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--bind", default="127.0.0.1")
+    parser.add_argument("--tls-cert")
+    parser.add_argument("--tls-key")
     args = parser.parse_args()
     server = Server((args.bind, args.port), Handler)
+    if args.tls_cert:
+        server.tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        server.tls.load_cert_chain(args.tls_cert, args.tls_key)
     server.root = os.path.abspath(args.root)
     server.faults = Faults(args.control)
     server.log = Log(args.log)
