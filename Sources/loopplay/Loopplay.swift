@@ -41,8 +41,8 @@ struct Loopplay: ParsableCommand {
     @Flag(help: "Start in fullscreen.")
     var fullscreen = false
 
-    @Option(help: "Initial window size, WxH.")
-    var windowSize: WindowSize?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Initial window size, WxH (sides 1…16384).", valueName: "WxH"))
+    var windowSize: String?
 
     @Option(help: "Window title (default: the source's file name).")
     var title: String?
@@ -50,8 +50,8 @@ struct Loopplay: ParsableCommand {
     @Flag(help: "Open the picture-in-picture mini window too: borderless, on top, in the screen's bottom-right corner, draggable.")
     var pip = false
 
-    @Option(help: ArgumentHelp("Size of the --pip window, WxH (default 320 wide, the picture's shape).", valueName: "WxH"))
-    var pipSize: WindowSize?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Size of the --pip window, WxH (default 320 wide, the picture's shape).", valueName: "WxH"))
+    var pipSize: String?
 
     @Option(help: "Window video output: automatic, texture or surface.")
     var videoOutput = "automatic"
@@ -164,7 +164,7 @@ struct Loopplay: ParsableCommand {
                                valueName: "id"))
     var sid: String?
 
-    @Option(help: ArgumentHelp("HLS variant: max, min, auto (by measured throughput and window size, switching while playing) or bits per second (1500000, 1500k, 1.5M: the highest not above it).",
+    @Option(parsing: .unconditional, help: ArgumentHelp("HLS variant: max, min, auto (by measured throughput and window size, switching while playing) or bits per second (1500000, 1500k, 1.5M: the highest not above it).",
                                valueName: "max|min|auto|bits"))
     var hlsBitrate: String?
 
@@ -202,15 +202,12 @@ struct Loopplay: ParsableCommand {
     private static let warnings = WarningPrinter()
 
     func validate() throws {
-        guard source != nil || !positionalSources.isEmpty || playlist != nil || printFilterGraph else {
-            throw ValidationError("missing --source")
-        }
         if let playlist, try playlistSources().isEmpty { throw ValidationError("--playlist \(playlist) names no source") }
         do { _ = try VideoGravity(parsing: gravity) } catch { throw ValidationError(error.description) }
         guard VideoOutputKind(rawValue: videoOutput) != nil else {
             throw ValidationError("invalid --video-output '\(videoOutput)': expected automatic, texture or surface")
         }
-        if let duration, !(duration > 0) { throw ValidationError("--duration must be positive") }
+        if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration must be a positive number of seconds") }
         if let timePublishing {
             guard TimePublishing.validRange.contains(timePublishing) else {
                 let range = TimePublishing.validRange
@@ -225,9 +222,8 @@ struct Loopplay: ParsableCommand {
         guard (0...100).contains(volume) else { throw ValidationError("--volume must be between 0 and 100") }
         guard (0...16).contains(speed) else { throw ValidationError("--speed must be between 0 and 16") }
         if let audioChannels, !(1...8).contains(audioChannels) { throw ValidationError("--audio-channels must be 1…8") }
-        if let pipSize, ![pipSize.width, pipSize.height].allSatisfy(PictureInPicture.validSide.contains) {
-            throw ValidationError("--pip-size sides must be \(PictureInPicture.validSide.lowerBound)…\(PictureInPicture.validSide.upperBound) px")
-        }
+        _ = try WindowSize.parse(windowSize, flag: "--window-size", range: 1...16384)
+        _ = try WindowSize.parse(pipSize, flag: "--pip-size", range: PictureInPicture.validSide)
         _ = try audioTrackChoice()
         _ = try subtitleOptions()
         if let errorColor { do { _ = try Color(parsing: errorColor) } catch { throw ValidationError("invalid --error-color: \(error.description)") } }
@@ -238,6 +234,11 @@ struct Loopplay: ParsableCommand {
     }
 
     func run() throws {
+        // Checked here, not in validate(): ArgumentParser validates before it reports an unknown
+        // option, and `loopplay --bogus` must name --bogus.
+        guard source != nil || !positionalSources.isEmpty || playlist != nil || printFilterGraph else {
+            throw ValidationError("no source: give a path, URL or name, or --playlist FILE")
+        }
         let verbose = verbose
         LoggingSystem.bootstrap { label in
             OneLineLogHandler(label: label, level: verbose ? .debug : .warning, detailed: verbose)
@@ -333,7 +334,8 @@ struct Loopplay: ParsableCommand {
     }
 
     private var windowOptions: WindowOptions {
-        var options = WindowOptions(title: title, size: windowSize.map { ($0.width, $0.height) }, fullscreen: fullscreen,
+        let size = (try? WindowSize.parse(windowSize, flag: "--window-size", range: 1...16384)) ?? nil  // validated
+        var options = WindowOptions(title: title, size: size.map { ($0.width, $0.height) }, fullscreen: fullscreen,
                                     output: VideoOutputKind(rawValue: videoOutput) ?? .automatic, inputMap: .mpv,
                                     snapshotPath: { "loopplay-\(Int(Date().timeIntervalSince1970 * 1000)).png" })
         options.titleForSource = { "\($0) — loopplay" }
@@ -417,6 +419,7 @@ struct Loopplay: ParsableCommand {
         if let timeout = network.timeout { settings.networkTimeout = timeout }
         if let allowed = network.allowed { settings.allowedSources = allowed }
         if pip || pipSize != nil {
+            let pipSize = try WindowSize.parse(pipSize, flag: "--pip-size", range: PictureInPicture.validSide)
             settings.pictureInPicture = PictureInPicture(width: pipSize?.width ?? PictureInPicture.defaultWidth,
                                                          height: pipSize?.height)
         }

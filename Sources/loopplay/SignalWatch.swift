@@ -16,7 +16,12 @@ enum SignalWatch {
         sigemptyset(&signals)
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
-        sigaddset(&signals, SIGHUP)
+        // Not under nohup: a blocked signal is still delivered to sigwait even when ignored.
+        var hangup = sigaction()
+        // SIG_IGN is the handler 1, which Swift cannot import.
+        if sigaction(SIGHUP, nil, &hangup) == 0, unsafeBitCast(hangup.__sigaction_handler.sa_handler, to: Int.self) != 1 {
+            sigaddset(&signals, SIGHUP)
+        }
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         let watched = signals
         let watcher = Thread {

@@ -1,16 +1,14 @@
 import ArgumentParser
+import LoopPlayer
 
-/// `WxH`, e.g. `1280x720`.
-struct WindowSize: ExpressibleByArgument {
-    let width: Int
-    let height: Int
-
-    init?(argument: String) {
-        let parts = argument.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 16384, h <= 16384 else {
-            return nil
+/// `WxH`, e.g. `1280x720`, checked against the sides `range` allows.
+enum WindowSize {
+    static func parse(_ text: String?, flag: String, range: ClosedRange<Int>) throws -> PixelSize? {
+        guard let text else { return nil }
+        guard let size = PixelSize(parsing: text, maximum: range.upperBound),
+              range.contains(size.width), range.contains(size.height) else {
+            throw ValidationError("\(flag) must be WxH with sides \(range.lowerBound)…\(range.upperBound) px, not '\(text)'")
         }
-        width = w
-        height = h
+        return size
     }
 }

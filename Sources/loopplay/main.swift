@@ -9,9 +9,13 @@ do {
     var command = try Loopplay.parseAsRoot(arguments)
     try command.run()
 } catch {
-    // Usage errors quote the arguments: their control characters are escaped like those of every
-    // other error line (one line, nothing for the terminal to act on).
-    let message = Loopplay.message(for: error)
-    let escaped = PrintableText.escaping(message)
-    Loopplay.exit(withError: escaped == message ? error : ValidationError(escaped))
+    let code = Loopplay.exitCode(for: error)
+    // --help and --version (their text on stdout, exit 0), and failures already said in their line.
+    guard code == .validationFailure, !(error is ExitCode) else { Loopplay.exit(withError: error) }
+    // A usage error: one line naming what is wrong, its control characters escaped like those of
+    // every other error line (nothing for the terminal to act on).
+    let message = Loopplay.message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "invalid arguments"
+    let text = message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message
+    StandardError.line("\(text) (loopplay --help lists the options)")
+    Loopplay.exit(withError: ExitCode(code.rawValue))
 }

@@ -10,6 +10,8 @@ final class PlayerSession {
     private var batcher: EventBatcher
     private var publisher = TimePublisher(interval: nil)
     private var statisticsRefreshedAt = -Double.infinity
+    /// The state before the current one: playing again after buffering is not a start.
+    private var previousState: PlaybackEngine.State = .idle
     private let realClock = MonotonicClock()
     /// The `Playlist` setting's items being played (nil: one source).
     private var playlist: PlaylistPlayback?
@@ -310,6 +312,8 @@ final class PlayerSession {
     }
 
     private func stateChanged(_ state: PlaybackEngine.State) {
+        let resumedAfterBuffering = previousState == .buffering
+        previousState = state
         playlist?.stateChanged(state)
         let (handlers, continuations) = player.shared.withLock {
             $0.state = state
@@ -320,7 +324,7 @@ final class PlayerSession {
         switch state {
         case .playing:
             if !publisher.isRunning { publisher.start(at: engine.clock.now, interval: applied.timePublishing) }
-            ExclusivePlaybackRegistry.claim(by: player)
+            if !resumedAfterBuffering { ExclusivePlaybackRegistry.claim(by: player) }
         case .paused, .ended, .failed, .idle, .ready:
             publisher.stop()
         case .loading, .buffering:

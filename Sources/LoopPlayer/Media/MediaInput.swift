@@ -38,8 +38,9 @@ final class MediaInput: @unchecked Sendable {
     /// Opens `location` and selects its best video stream and the audio track `choice` asks for.
     /// Media with sound but no video play their (automatic) track under a black picture. `access`
     /// says which protocols FFmpeg may use and how a network source behaves.
+    /// `ignoringPicture`: as if the source had no video stream.
     static func open(_ location: MediaLocation, interrupt: InputInterrupt, audio choice: AudioTrackChoice = .automatic,
-                     access: InputAccess = .localFile) throws(InputFailure) -> MediaInput {
+                     access: InputAccess = .localFile, ignoringPicture: Bool = false) throws(InputFailure) -> MediaInput {
         if case let .file(path) = location {
             do { try LocalFile.check(path) } catch { throw InputFailure(error, transient: false) }
         }
@@ -48,8 +49,16 @@ final class MediaInput: @unchecked Sendable {
         access.apply(to: &options)
         let status = avformat_open_input(&context, location.ffmpegURL, nil, &options)
         av_dict_free(&options)
-        guard status >= 0, let context else { throw openError(status, location: location, interrupt: interrupt) }
-        return try MediaInput(opened: context, location: location, interrupt: interrupt, audio: choice, reader: nil)
+        guard status >= 0, let context else {
+            if status == -EINVAL, case .url = location, protocolRefuses(location, access: access, interrupt: interrupt) {
+                throw InputFailure(.sourceNotAllowed(SourceRefusal(target: location.description,
+                                                                   reason: "it redirects to a resource that is not http(s)")),
+                                   transient: false)
+            }
+            throw openError(status, location: location, interrupt: interrupt)
+        }
+        return try MediaInput(opened: context, location: location, interrupt: interrupt, audio: choice, reader: nil,
+                              ignoringPicture: ignoringPicture)
     }
 
     /// Opens the container `reader` delivers (an HLS stream, custom I/O): `format` names the
@@ -75,7 +84,7 @@ final class MediaInput: @unchecked Sendable {
     }
 
     private init(opened context: UnsafeMutablePointer<AVFormatContext>, location: MediaLocation, interrupt: InputInterrupt,
-                 audio choice: AudioTrackChoice, reader: HLSStreamReader?) throws(InputFailure) {
+                 audio choice: AudioTrackChoice, reader: HLSStreamReader?, ignoringPicture: Bool = false) throws(InputFailure) {
         self.location = location
         self.interrupt = interrupt
         self.reader = reader
@@ -86,7 +95,7 @@ final class MediaInput: @unchecked Sendable {
             avformat_close_input(&doomed)
             throw Self.openError(probed, location: location, interrupt: interrupt)
         }
-        let index = Self.bestVideoStream(in: context)
+        let index = ignoringPicture ? -1 : Self.bestVideoStream(in: context)
         if let video = Self.stream(in: context, at: index), let size = VideoSizeLimit.unsupportedSize(of: video) {
             var doomed: UnsafeMutablePointer<AVFormatContext>? = context
             avformat_close_input(&doomed)
@@ -97,7 +106,10 @@ final class MediaInput: @unchecked Sendable {
             .enumerated().map { AudioTrack(number: $0.offset, stream: $0.element) }
         let best = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, index, nil, 0)
         // Audio-only media: the chosen track is also the timeline, under a black picture.
-        let track = index >= 0 ? choice.pick(from: tracks, best: best) : AudioTrackChoice.automatic.pick(from: tracks, best: best)
+        // A picture ignored (undecodable) keeps the user's choice when it names a track.
+        let automatic = AudioTrackChoice.automatic.pick(from: tracks, best: best)
+        let track = index >= 0 ? choice.pick(from: tracks, best: best)
+            : ignoringPicture ? choice.pick(from: tracks, best: best) ?? automatic : automatic
         guard let stream = Self.stream(in: context, at: index >= 0 ? index : track?.streamIndex ?? -1) else {
             var doomed: UnsafeMutablePointer<AVFormatContext>? = context
             avformat_close_input(&doomed)
@@ -114,15 +126,33 @@ final class MediaInput: @unchecked Sendable {
         updateDiscards()
     }
 
+    /// Whether FFmpeg's protocol layer refuses `location` (EINVAL): a redirect to a protocol outside
+    /// the whitelist. A format outside the format whitelist is EINVAL too, a layer up, so only the
+    /// bytes are opened here to tell the two apart (a second request, on this failure only).
+    private static func protocolRefuses(_ location: MediaLocation, access: InputAccess, interrupt: InputInterrupt) -> Bool {
+        var options: OpaquePointer?
+        access.apply(to: &options)
+        defer { av_dict_free(&options) }
+        var callback = AVIOInterruptCB(callback: interruptCallback, opaque: Unmanaged.passUnretained(interrupt).toOpaque())
+        return withExtendedLifetime(interrupt) {
+            var io: UnsafeMutablePointer<AVIOContext>?
+            let status = avio_open2(&io, location.ffmpegURL, AVIO_FLAG_READ, &callback, &options)
+            avio_closep(&io)
+            return status == -EINVAL
+        }
+    }
+
+    private static let interruptCallback: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { opaque in
+        guard let opaque else { return 0 }
+        return Unmanaged<InputInterrupt>.fromOpaque(opaque).takeUnretainedValue().shouldInterrupt() ? 1 : 0
+    }
+
     /// A format context whose interrupt callback asks `interrupt`.
     private static func allocate(_ name: String, interrupt: InputInterrupt) throws(InputFailure) -> UnsafeMutablePointer<AVFormatContext> {
         guard let context = avformat_alloc_context() else {
             throw InputFailure(.unreadableMedia(source: name, cause: FFmpegError(code: -12, context: "out of memory")), transient: false)
         }
-        context.pointee.interrupt_callback.callback = { opaque in
-            guard let opaque else { return 0 }
-            return Unmanaged<InputInterrupt>.fromOpaque(opaque).takeUnretainedValue().shouldInterrupt() ? 1 : 0
-        }
+        context.pointee.interrupt_callback.callback = interruptCallback
         context.pointee.interrupt_callback.opaque = Unmanaged.passUnretained(interrupt).toOpaque()
         return context
     }
@@ -139,11 +169,6 @@ final class MediaInput: @unchecked Sendable {
         }
         guard status != FFmpegError.invalidData else {
             return InputFailure(.unreadableMedia(source: name, cause: FFmpegError(code: status)), transient: false)
-        }
-        // FFmpeg's http answers EINVAL when a redirect leads to a protocol outside the whitelist.
-        if status == -EINVAL, name.hasPrefix("http") {
-            return InputFailure(.sourceNotAllowed(SourceRefusal(target: name, reason: "it redirects to a resource that is not http(s)")),
-                                transient: false)
         }
         // Anything else about a URL is about getting the bytes: a network error naming it.
         return InputFailure(.networkError(url: name, reason: FFmpegError(code: status).message),

@@ -272,7 +272,9 @@ final class HLSByteStream: @unchecked Sendable {
             let resumeAt = rangesWork ? delivered : 0
             var closed = false
             do {
-                let transfer = try fetcher.fetch(url, range: range, resumeAt: resumeAt, timeout: attemptDeadline(segment),
+                // Without ranges a retry starts over: a deadline would fail a slow link for good.
+                let transfer = try fetcher.fetch(url, range: range, resumeAt: resumeAt,
+                                                 timeout: rangesWork ? attemptDeadline(segment) : nil,
                                                  abort: abort) { chunk in
                     var chunk = chunk
                     if skip > 0 {

@@ -48,6 +48,8 @@ private struct HLSPlaylistParser {
     /// JavaScript numbers handle): numbering a playlist's segments from it, and counting its
     /// discontinuities, then never overflows, however the playlist is made.
     static let largestSequenceNumber = 1 << 53
+    /// The largest byte a range may reach (2^53, 8 PiB): sums of offsets and lengths never overflow.
+    static let largestByteOffset = 1 << 53
     private var lineNumber = 0
 
     // Master playlist state.
@@ -224,7 +226,12 @@ private struct HLSPlaylistParser {
             pendingByteRange = nil
             // Without an offset the range follows the previous range of the same resource.
             let previous = segments.last.flatMap { $0.url == segmentURL ? $0.byteRange : nil }
-            range = HLSByteRange(offset: pending.offset ?? previous?.end ?? 0, length: pending.length)
+            let offset = pending.offset ?? previous?.end ?? 0
+            // A chain of ranges adds up: its end must stay a number (and a plausible file size).
+            guard offset <= Self.largestByteOffset - pending.length else {
+                throw invalid("#EXT-X-BYTERANGE", "the range ends past \(Self.largestByteOffset) bytes")
+            }
+            range = HLSByteRange(offset: offset, length: pending.length)
         }
         try countEntry()
         segments.append(HLSSegment(url: segmentURL, duration: duration, title: title, sequenceNumber: 0, byteRange: range,
@@ -323,11 +330,11 @@ private struct HLSPlaylistParser {
     /// `length[@offset]`.
     private func byteRange(_ text: String, tag: String) throws(HLSError) -> (length: Int, offset: Int?) {
         let parts = text.trimmingSpaces.split(separator: "@", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), let length = Int(parts[0]), length > 0 else {
+        guard (1...2).contains(parts.count), let length = Int(parts[0]), length > 0, length <= Self.largestByteOffset else {
             throw invalid(tag, "'\(text.prefix(40))' is not LENGTH[@OFFSET]")
         }
         guard parts.count == 2 else { return (length, nil) }
-        guard let offset = Int(parts[1]), offset >= 0, offset <= Int.max - length else {
+        guard let offset = Int(parts[1]), offset >= 0, offset <= Self.largestByteOffset - length else {
             throw invalid(tag, "'\(text.prefix(40))' is not LENGTH[@OFFSET]")
         }
         return (length, offset)

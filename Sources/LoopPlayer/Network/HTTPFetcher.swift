@@ -142,8 +142,9 @@ final class HTTPFetcher: BodyFetcher {
             return .stalled(url: url, seconds: watch.sinceProgress)
         }
         guard let received else {
-            // The URL passed the policy, so FFmpeg's EINVAL at the open means a redirect led to a
-            // protocol outside the whitelist (file://…): a refusal, not a connection problem.
+            // The URL passed the policy, so FFmpeg's EINVAL at the protocol's open is where it led:
+            // a redirect to a protocol outside the whitelist (file://…), a refusal, not a
+            // connection problem (an address FFmpeg cannot use, a port 0, says the same).
             if code == -EINVAL {
                 return .refused(SourceRefusal(target: url, reason: "it redirects to a resource that is not http(s)"))
             }

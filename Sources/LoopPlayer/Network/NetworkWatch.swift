@@ -70,7 +70,8 @@ final class NetworkWatch: Sendable {
     }
 }
 
-/// FFmpeg's interrupt callback; `opaque` is an unretained `NetworkWatch` kept alive by the caller.
+/// FFmpeg's interrupt callback; `opaque` is an unretained `NetworkWatch`, kept alive by the
+/// `AVIOStream` whose context calls it (closing calls it too).
 let networkInterrupt: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { opaque in
     guard let opaque else { return 0 }
     return Unmanaged<NetworkWatch>.fromOpaque(opaque).takeUnretainedValue().shouldInterrupt() ? 1 : 0

@@ -154,18 +154,21 @@ public struct SourcePolicy: Sendable, Equatable {
         return "/" + parts.joined(separator: "/")
     }
 
-    /// `path` with every symbolic link resolved (`realpath`); for a file that does not exist, its
-    /// folder's real path and its name; `path` itself when not even the folder exists.
+    /// `path` (absolute, normalised) with every symbolic link resolved (`realpath`); for a file that
+    /// does not exist, its nearest existing folder's real path and the rest of the path as it is.
     static func realPath(_ path: String) -> String {
-        if let resolved = realpath(path, nil) {
-            defer { free(resolved) }
-            return String(cString: resolved)
+        var existing = path
+        var rest: [String] = []
+        while true {
+            if let resolved = realpath(existing, nil) {
+                defer { free(resolved) }
+                return rest.reversed().reduce(String(cString: resolved)) { ($0 == "/" ? "" : $0) + "/" + $1 }
+            }
+            let parent = (existing as NSString).deletingLastPathComponent
+            guard parent != existing, !parent.isEmpty else { return path }
+            rest.append((existing as NSString).lastPathComponent)
+            existing = parent
         }
-        let folder = (path as NSString).deletingLastPathComponent
-        guard folder != path, let resolved = realpath(folder, nil) else { return path }
-        defer { free(resolved) }
-        let real = String(cString: resolved)
-        return (real == "/" ? "" : real) + "/" + (path as NSString).lastPathComponent
     }
 
     static func isPlaylist(_ path: String) -> Bool {

@@ -130,7 +130,8 @@ final class AudioDecodeStage: @unchecked Sendable {  // made by the pipeline, th
             held.append(frame, start: start, end: end)
             if held.seconds > Self.longestHold {
                 stoppedHolding = true
-                logger.warning("\(setup.sourceName): the sound runs far past the picture; its first pass is not cut")
+                // An empty picture track has no extent: nothing runs past it.
+                if extent > 0 { logger.warning("\(setup.sourceName): the sound runs far past the picture; its first pass is not cut") }
                 release(upTo: .infinity, output)
             }
             return

@@ -23,6 +23,9 @@ final class MediaPipeline: Sendable {
     let audio: AudioSlot
     let filters = FilterMailbox()
     private let control: DemuxerControl
+    /// A local file's sound may play alone when its picture never decodes (it is opened again
+    /// without it); other sources cannot be opened that way.
+    private let soundMayPlayAlone: Bool
     /// About 4 s of read-ahead at 30 fps, capped at 8 MiB, like ffplay's bounded packet queues.
     private let videoPackets: BoundedQueue<StageMessage>
     /// The same read-ahead for sound: 400 AAC packets are 8.5 s at 48 kHz.
@@ -55,6 +58,7 @@ final class MediaPipeline: Sendable {
         status = PipelineStatus(wake: frameReady)
         audio = AudioSlot(controls: audioControls)
         control = DemuxerControl(looping: looping)
+        soundMayPlayAlone = plan.reading == .file
         videoPackets = BoundedQueue(maxCount: 120, maxBytes: 8 << 20, condition: control.condition)
         audioPackets = BoundedQueue(maxCount: 400, maxBytes: 4 << 20, condition: control.condition)
         subtitlePackets = BoundedQueue(maxCount: 256, maxBytes: 8 << 20, condition: control.condition)
@@ -92,7 +96,8 @@ final class MediaPipeline: Sendable {
                              frameReady: @escaping @Sendable () -> Void) -> Bool {
         let pictures = VideoDecodeStage(opened: opened, input: videoPackets, output: frames, filters: filters,
                                         status: status, sourceName: location.description,
-                                        frameCacheBytes: frameCacheBytes, isLooping: { [control] in control.isLooping },
+                                        frameCacheBytes: frameCacheBytes, soundMayPlayAlone: soundMayPlayAlone,
+                                        isLooping: { [control] in control.isLooping },
                                         frameReady: frameReady)
         guard threads.launch("lp-vdecode", { pictures.run() }) else { return false }
         if let start = opened.sound, let sound { _ = startSound(start, setup: sound) }

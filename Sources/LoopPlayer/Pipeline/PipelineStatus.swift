@@ -15,6 +15,9 @@ final class PipelineStatus: Sendable {
     enum Report: Sendable {
         /// Playback of this source cannot go on (no decodable picture): the item fails.
         case fatal(PlayerError)
+        /// The picture never decodes but the sound does: the source is opened again without its
+        /// picture, as audio-only media (the error is a warning).
+        case pictureUndecodable(PlayerError)
         /// A problem that leaves playback running (no sound, no such track).
         case warning(PlayerError)
         /// Looping had to stop: said when playback reaches the end (unless the source fails first).

@@ -17,6 +17,9 @@ struct SourcePlan: Sendable {
     var kind: SourceKind
     var network: NetworkOptions
     var controls: NetworkControls
+    /// Open the source as if it had no picture (its sound under a black one): its picture stream
+    /// proved undecodable while its sound plays (local files only).
+    var ignoresPicture = false
 
     var reading: Reading {
         switch kind {

@@ -42,10 +42,13 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
     /// The pass of the last packet of this generation (nil after a seek, until its first packet).
     private var packetPass: Int?
     private let isLooping: @Sendable () -> Bool
+    /// The source's sound plays and may play alone: a picture that never decodes leaves it playing
+    /// under a black one.
+    private let hasSound: Bool
 
     init(opened: OpenedSource, input: BoundedQueue<StageMessage>, output: BoundedQueue<FrameItem>,
          filters: FilterMailbox, status: PipelineStatus, sourceName: String, frameCacheBytes: Int,
-         isLooping: @escaping @Sendable () -> Bool, frameReady: @escaping @Sendable () -> Void) {
+         soundMayPlayAlone: Bool = false, isLooping: @escaping @Sendable () -> Bool, frameReady: @escaping @Sendable () -> Void) {
         source = opened.pictures
         info = opened.info
         timeline = opened.timeline
@@ -56,6 +59,7 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
         self.sourceName = sourceName
         self.frameReady = frameReady
         self.isLooping = isLooping
+        hasSound = soundMayPlayAlone && opened.sound != nil && opened.pictures is StreamDecoder
         // MPEG-TS may jump in time; ten seconds is ffplay's limit for such formats.
         timestamps = TimestampRepair(jumpLimit: opened.discontinuousTimestamps
                                      ? Int64((10 / opened.timeline.tick).rounded()) : nil)
@@ -131,7 +135,11 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
     }
 
     private func fail(_ detail: String) {
-        status.post(.fatal(.noDecodableFrames(source: sourceName, detail: detail)))
+        guard hasSound, !progress.decodedAny else {
+            return status.post(.fatal(.noDecodableFrames(source: sourceName, detail: detail)))
+        }
+        status.post(.pictureUndecodable(.noDecodableFrames(source: sourceName,
+                                                           detail: detail + "; its sound plays under a black picture")))
     }
 
     private func emit(_ decoded: consuming OwnedFrame) {

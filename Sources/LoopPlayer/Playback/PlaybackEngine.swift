@@ -124,13 +124,19 @@ public final class PlaybackEngine {
     /// Returns at once. A source the policy refuses (`EngineConfiguration.network.allowedSources`)
     /// fails with `sourceNotAllowed`.
     public func load(_ location: MediaLocation) {
+        load(location, ignoringPicture: false)
+    }
+
+    private func load(_ location: MediaLocation, ignoringPicture: Bool) {
         dropQueued()
         forgetSwitch()
         stopItem()
         isClosed = false
         let plan: SourcePlan
         switch SourcePlan.admit(location, network: configuration.network, controls: network) {
-        case let .success(admitted): plan = admitted
+        case var .success(admitted):
+            admitted.ignoresPicture = ignoringPicture
+            plan = admitted
         case let .failure(refusal):
             perform(machine.handle(.load(autoplay: !holdsFirstFrame)))
             fail(refusal)
@@ -378,6 +384,12 @@ public final class PlaybackEngine {
             switch report {
             case let .fatal(error):
                 fail(error)
+            case let .pictureUndecodable(error):
+                record(error)
+                onEvent?(.error(error))
+                load(item.location, ignoringPicture: true)
+                playlistHooks.queueDropped?()  // a playlist queues its next item again
+                return
             case let .warning(error):
                 record(error)
                 onEvent?(.error(error))

@@ -208,7 +208,8 @@ public struct PictureInPicture: Setting, Equatable {
     }
 }
 
-/// Players of one group pause the others when they start playing.
+/// Players of one group pause the others when they start playing; of players started at once, the
+/// last to start plays.
 public struct ExclusivePlayback: Setting, Equatable {
     public var group: String
     public init(group: String) { self.group = group }

@@ -13,7 +13,7 @@ final class LoopplayArgumentTests: XCTestCase {
             ("--speed", "-1", "--speed must be between 0 and 16"),
             ("--volume", "-5", "--volume must be between 0 and 100"),
             ("--snapshot-at", "-2", "--snapshot-at must be 0 or more seconds"),
-            ("--duration", "-3", "--duration must be positive"),
+            ("--duration", "-3", "--duration must be a positive number of seconds"),
             ("--loops", "-2", "--loops must be at least 1"),
             ("--frames", "-4", "--frames must be at least 1"),
             ("--audio-channels", "-1", "--audio-channels must be 1…8"),
@@ -27,6 +27,51 @@ final class LoopplayArgumentTests: XCTestCase {
             XCTAssertFalse(result.stderr.contains("Missing value"), "\(option) \(value): \(result.stderr)")
             XCTAssertTrue(result.stderr.contains(message), "\(option) \(value): \(result.stderr)")
         }
+    }
+
+    /// `--help` and `-h` print the help on stdout and exit 0 (they went through the error path: one
+    /// escaped line on stderr, exit 64).
+    func testHelpGoesToStandardOutput() throws {
+        for flag in ["--help", "-h"] {
+            let result = try LoopplayTool.run([flag])
+            XCTAssertEqual(result.status, 0, "\(flag): \(result.stderr)")
+            XCTAssertEqual(result.stderr, "", flag)
+            XCTAssertTrue(result.stdout.contains("USAGE:"), "\(flag): \(result.stdout)")
+            XCTAssertTrue(result.stdout.contains("--loop"), flag)
+            XCTAssertFalse(result.stdout.contains("\\n"), "\(flag): no escaped newlines")
+            XCTAssertGreaterThan(result.stdout.split(separator: "\n").count, 20, flag)
+        }
+    }
+
+    /// Every usage error is one line on stderr naming the flag (and its range where it has one),
+    /// exit 64, and nothing plays.
+    func testUsageErrorsAreOneLineNamingTheFlag() throws {
+        let cases: [(arguments: [String], says: String)] = [
+            (["--bogus"], "Unknown option '--bogus'"),
+            (["--bogus", "swipe"], "Unknown option '--bogus'"),
+            (["--window-size", "-1", "swipe"], "--window-size must be WxH with sides 1…16384 px"),
+            (["--window-size", "640x0", "swipe"], "--window-size must be WxH with sides 1…16384 px"),
+            (["--pip-size", "-1", "swipe"], "--pip-size must be WxH with sides 32…4096 px"),
+            (["--hls-bitrate", "-1", "swipe"], "invalid --hls-bitrate '-1'"),
+            (["--time-publishing", "", "swipe"], "--time-publishing"),
+            (["--time-publishing", "-2", "swipe"], "--time-publishing must be 0.01…3600.0 seconds"),
+            (["--duration", "inf", "swipe"], "--duration must be a positive number of seconds"),
+            (["--duration", "nan", "swipe"], "--duration must be a positive number of seconds"),
+            (["--loops"], "Missing value for '--loops"),
+            ([], "no source"),
+        ]
+        for (arguments, says) in cases {
+            let result = try LoopplayTool.run(["--headless", "--frames", "1"] + arguments)
+            let label = arguments.joined(separator: " ")
+            XCTAssertEqual(result.status, 64, "\(label): \(result.stderr)")
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "\(label): \(result.stderr)")
+            XCTAssertTrue(result.stderr.hasPrefix("loopplay: "), "\(label): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(says), "\(label): \(result.stderr)")
+            XCTAssertEqual(result.stdout, "", label)
+        }
+        // `--time-publishing` alone, before a source: every second.
+        let alone = try LoopplayTool.run(["--time-publishing", try TestMedia.loopClip(), "--headless", "--untimed", "--frames", "3"])
+        XCTAssertEqual(alone.status, 0, alone.stderr)
     }
 
     func testFrameCacheReplaysLaterPassesAndSaysSoInTheStatistics() throws {

@@ -72,11 +72,13 @@ final class LiveAndHostilePlaylistTests: XCTestCase {
         try fixture.write("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000\nb.m3u8\n", to: "hostile/a.m3u8")
         try fixture.write("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000\na.m3u8\n", to: "hostile/b.m3u8")
         var many = "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-PLAYLIST-TYPE:VOD\n"
-        for index in 0..<20_000 { many += "#EXTINF:1.0,\n/hls/v240/seg00\(index % 4).ts?n=\(index)\n" }
+        for index in 0..<49_990 { many += "#EXTINF:1.0,\n/hls/v240/seg00\(index % 4).ts?n=\(index)\n" }
         try fixture.write(many + "#EXT-X-ENDLIST\n", to: "hostile/many.m3u8")
-        var variants = "#EXTM3U\n"
-        for index in 0..<20_000 { variants += "#EXT-X-STREAM-INF:BANDWIDTH=\(100_000 + index),RESOLUTION=426x240\n/hls/v240/index.m3u8\n" }
-        try fixture.write(variants, to: "hostile/variants.m3u8")
+        func variants(_ count: Int) -> String {
+            "#EXTM3U\n" + (0..<count).map { "#EXT-X-STREAM-INF:BANDWIDTH=\(100_000 + $0),RESOLUTION=426x240\n/hls/v240/index.m3u8\n" }.joined()
+        }
+        try fixture.write(variants(1_000), to: "hostile/variants.m3u8")
+        try fixture.write(variants(4_000), to: "hostile/too-many-variants.m3u8")
         try fixture.write("#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\n/hls/v240/seg000.ts?" + String(repeating: "a", count: 2 << 20) + "\n",
                           to: "hostile/long.m3u8")
 
@@ -94,6 +96,7 @@ final class LiveAndHostilePlaylistTests: XCTestCase {
             ("/hostile/a.m3u8", false, "a master playlist where a media playlist was expected"),
             ("/hostile/many.m3u8", true, ""),
             ("/hostile/variants.m3u8", true, ""),
+            ("/hostile/too-many-variants.m3u8", false, "lists more than 1000 variants and renditions"),
             ("/hostile/long.m3u8", false, "longer than 65536 bytes"),
         ]
         for item in cases {

@@ -59,7 +59,8 @@ struct SourceOpener {
         switch plan.reading {
         case .file:
             do {
-                return (try MediaInput.open(location, interrupt: interrupt, audio: initialAudioChoice, access: .localFile), .local)
+                return (try MediaInput.open(location, interrupt: interrupt, audio: initialAudioChoice, access: .localFile,
+                                            ignoringPicture: plan.ignoresPicture), .local)
             } catch { throw error.error }
         case .hls:
             return try openHLS(plan.url, kind: plan.kind)

@@ -3,12 +3,28 @@ import Foundation
 /// An .m3u playlist file: one source per line (a path, a URL or a bare name); blank lines and
 /// lines starting with `#` (comments, `#EXTM3U`, `#EXTINF`) are skipped. A relative path is taken
 /// from the file's folder, as mpv does.
-enum M3UPlaylist {
-    struct ReadError: Error, CustomStringConvertible {
-        let description: String
+///
+/// ```swift
+/// let sources = try M3UPlaylist.entries(ofFile: "/srv/signage/today.m3u")
+/// ```
+public enum M3UPlaylist {
+    /// The file could not be read, or is not UTF-8 text.
+    public struct ReadError: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    static func entries(ofFile path: String) throws(ReadError) -> [String] {
+    /// The most bytes read: a list of sources is small, and the file could be anything.
+    public static let maximumBytes = 4 << 20
+
+    /// The entries of the playlist file at `path`.
+    public static func entries(ofFile path: String) throws(ReadError) -> [String] {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw ReadError(description: "cannot read the playlist \(path): not a regular file")
+        }
+        guard status.st_size <= maximumBytes else {
+            throw ReadError(description: "the playlist \(path) is larger than \(maximumBytes >> 20) MiB")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ReadError(description: "cannot read the playlist \(path)")
         }
@@ -20,7 +36,8 @@ enum M3UPlaylist {
         return entries(of: text, relativeTo: folder)
     }
 
-    static func entries(of text: String, relativeTo folder: String) -> [String] {
+    /// The entries of `text`; relative paths that exist in `folder` are taken from it.
+    public static func entries(of text: String, relativeTo folder: String) -> [String] {
         text.split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }

@@ -1,0 +1,9 @@
+import LoopPlayer
+
+/// The .m3u playlist reader (loopplay's `--playlist`) on arbitrary text.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    _ = M3UPlaylist.entries(of: text, relativeTo: "/nonexistent-fuzz-folder")
+    return 0
+}
