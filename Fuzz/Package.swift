@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // libFuzzer targets for LoopPlayer's parsers of untrusted input. Not part of the main build: run
-// them with scripts/fuzz.sh TARGET SECONDS (built here with -sanitize=fuzzer,address).
+// them with scripts/fuzz.sh TARGET SECONDS (built here with -sanitize=fuzzer,address). Each target's
+// main runs libFuzzer's driver with its callback.
 import PackageDescription
 
 let loopPlayer = Target.Dependency.product(name: "LoopPlayer", package: "LoopPlayer")
@@ -12,10 +13,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.11.0"),
     ],
     targets: [
-        .executableTarget(name: "FuzzHLSPlaylist", dependencies: [loopPlayer]),
-        .executableTarget(name: "FuzzM3UPlaylist", dependencies: [loopPlayer]),
-        .executableTarget(name: "FuzzSubtitleFile", dependencies: [loopPlayer, .product(name: "Logging", package: "swift-log")]),
-        .executableTarget(name: "FuzzParsers", dependencies: [loopPlayer, .product(name: "Filters", package: "LoopPlayer")]),
+        .target(name: "FuzzDriver"),
+        .executableTarget(name: "FuzzHLSPlaylist", dependencies: ["FuzzDriver", loopPlayer]),
+        .executableTarget(name: "FuzzM3UPlaylist", dependencies: ["FuzzDriver", loopPlayer]),
+        .executableTarget(name: "FuzzSubtitleFile", dependencies: ["FuzzDriver", loopPlayer, .product(name: "Logging", package: "swift-log")]),
+        .executableTarget(name: "FuzzParsers", dependencies: ["FuzzDriver", loopPlayer, .product(name: "Filters", package: "LoopPlayer")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,7 +12,7 @@ extension VideoFilter {
         let argument = parts.count > 1 ? parts[1] : nil
         func number(_ fallback: Double? = nil) throws(FilterError) -> Double {
             if argument == nil, let fallback { return fallback }
-            guard let argument, let value = Double(argument) else {
+            guard let argument, let value = Double(argument), value.isFinite else {
                 throw FilterError(filter: text, reason: "\(name) needs a number, e.g. \(name)=1")
             }
             return value
@@ -25,12 +25,17 @@ extension VideoFilter {
         switch name {
         case "grayscale", "greyscale", "gray": self = .grayscale
         case "monochrome":
-            let pieces = (argument ?? "#ffffff").split(separator: ":").map(String.init)
-            let hex = pieces[0].hasPrefix("#") ? String(pieces[0].dropFirst()) : pieces[0]
-            guard hex.count == 6, let rgb = Int(hex, radix: 16) else {
+            // Empty pieces kept: "monochrome=:" has a colour, empty, to refuse (not none at all).
+            let pieces = (argument ?? "#ffffff").split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            let colour = pieces.first ?? ""
+            let hex = colour.hasPrefix("#") ? String(colour.dropFirst()) : colour
+            guard pieces.count <= 2, hex.count == 6, hex.allSatisfy(\.isHexDigit), let rgb = Int(hex, radix: 16) else {
                 throw FilterError(filter: text, reason: "monochrome needs a colour #RRGGBB[:intensity]")
             }
-            let intensity = pieces.count > 1 ? Double(pieces[1]) ?? 1 : 1
+            let intensity = pieces.count > 1 ? Double(pieces[1]) : 1
+            guard let intensity, (0...1).contains(intensity) else {
+                throw FilterError(filter: text, reason: "monochrome's intensity is a number 0…1")
+            }
             self = .monochrome(red: Double(rgb >> 16 & 0xFF) / 255, green: Double(rgb >> 8 & 0xFF) / 255,
                                blue: Double(rgb & 0xFF) / 255, intensity: intensity)
         case "sepia": self = .sepia(intensity: try number(1))

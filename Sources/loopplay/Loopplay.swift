@@ -26,7 +26,7 @@ struct Loopplay: ParsableCommand {
                                valueName: "file"))
     var playlist: String?
 
-    @Flag(help: "Play the playlist again after its last item.")
+    @Flag(help: "Play the playlist again after its last item; with --loops N, play it N times in all.")
     var loopPlaylist = false
 
     @Option(help: "Extension for a bare name without one.")
@@ -68,7 +68,7 @@ struct Loopplay: ParsableCommand {
     @Option(parsing: .unconditional, help: "Stop after this many seconds of playback.")
     var duration: Double?
 
-    @Option(parsing: .unconditional, help: "Play this many complete passes, then exit (implies --loop).")
+    @Option(parsing: .unconditional, help: "Play this many complete passes, then exit (implies --loop; with --loop-playlist, passes of the list).")
     var loops: Int?
 
     @Option(parsing: .unconditional, help: "Stop after this many frames have been shown.")
@@ -278,7 +278,7 @@ struct Loopplay: ParsableCommand {
             outcome = player.runHeadless(timing: timing, until: stopCondition(fallback: true))
         }
         // `--loops N` not reached because looping had to stop is a failure, not a silent exit 0.
-        if case .finished = outcome, let loops, duration == nil, frames == nil, snapshotPath == nil,
+        if case .finished = outcome, let loops, !loopPlaylist, duration == nil, frames == nil, snapshotPath == nil,
            player.statistics.loopsCompleted < loops {
             outcome = .failed(Self.warnings.loopingStopped ?? .loopingStopped(
                 source: resolvedSource, reason: "\(player.statistics.loopsCompleted) of \(loops) passes played"))
@@ -393,13 +393,15 @@ struct Loopplay: ParsableCommand {
     private func makePlayer() throws -> ExtVideoPlayer {
         var settings = VideoSettings(
             sourceName: resolvedSource, ext: ext, gravity: try VideoGravity(parsing: gravity), timePublishing: timePublishing,
-            loop: loop || loops != nil, events: events ? .all : .only([.errorAny]))
+            loop: loop || (loops != nil && !loopPlaylist), events: events ? .all : .only([.errorAny]))
         let sources = try playlistSources()
         if sources.count > 1 || playlist != nil {
             settings.playlist = sources
             settings.sourceName = sources.first
         }
         settings.loopPlaylist = loopPlaylist
+        // `--loops N --loop-playlist` counts passes of the list (mpv's --loop-playlist=N).
+        if loopPlaylist { settings.loopPlaylistPasses = loops }
         settings.brightness = brightness
         settings.contrast = contrast
         settings.mute = mute
@@ -450,7 +452,7 @@ struct Loopplay: ParsableCommand {
     private func stopCondition(fallback: Bool) -> StopCondition {
         // A window with --keep-open shows a failed source's error until it is closed.
         let holdFailure = keepOpen && !headless && !fallback
-        var stop = StopCondition(duration: duration, frames: snapshot != nil ? 1 : frames, loops: loops,
+        var stop = StopCondition(duration: duration, frames: snapshot != nil ? 1 : frames, loops: loopPlaylist ? nil : loops,
                                  exitAtEnd: !keepOpen || fallback, exitOnFailure: !holdFailure)
         if fallback && duration == nil && frames == nil && loops == nil && loop { stop.loops = 3 }
         return stop

@@ -221,5 +221,16 @@ final class CatalogueTests: XCTestCase {
         XCTAssertEqual(try VideoFilter(parsing: "curves=vintage"), .curves(.vintage))
         XCTAssertThrowsError(try VideoFilter(parsing: "sparkle"))
         XCTAssertThrowsError(try VideoFilter(parsing: "saturation=9"))
+        XCTAssertEqual(try VideoFilter(parsing: "monochrome=#ff8800:0.5"), .monochrome(red: 1, green: 136.0 / 255, blue: 0, intensity: 0.5))
+    }
+
+    /// Found by the fuzzer (FuzzParsers): "monochrome=:" indexed an empty list and trapped. Every
+    /// malformed argument is a `FilterError`; numbers must be finite.
+    func testMalformedArgumentsAreErrors() {
+        for text in ["monochrome=:", "monochrome=::", "monochrome=#ff8800:", "monochrome=#ff8800:nan",
+                     "monochrome=#ff8800:2", "monochrome=#ff8800:0.5:1", "monochrome=+12345", "blur=nan", "blur=inf",
+                     "sepia=-inf", "crop=::", "crop=1:2:3", "=", ""] {
+            XCTAssertThrowsError(try VideoFilter(parsing: text), text) { XCTAssertTrue($0 is FilterError, text) }
+        }
     }
 }

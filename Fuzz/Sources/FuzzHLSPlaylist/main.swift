@@ -1,10 +1,12 @@
+import FuzzDriver
 import Foundation
 @testable import LoopPlayer
 
 /// The HLS playlist parser (master and media playlists, attribute lists, byte ranges, URIs), then
 /// what the player computes from a parsed playlist: its timeline and the schedule's first segments.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard let data else { return 0 }
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let url = URL(string: "https://cdn.example.com/show/index.m3u8")!
     _ = HLSAttributeList.parse(Substring(String(decoding: bytes.prefix(4096), as: UTF8.self)))
@@ -28,3 +30,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     return 0
 }
+
+var argc = CommandLine.argc
+var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzz(data, size) })

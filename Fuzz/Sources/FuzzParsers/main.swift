@@ -1,3 +1,4 @@
+import FuzzDriver
 import Foundation
 import Filters
 import LoopPlayer
@@ -5,7 +6,8 @@ import LoopPlayer
 /// The small parsers of settings and flags: colours, `WxH` sizes, filter specs (`--filter`), and
 /// a source policy judging the text as a source and as a URL a remote playlist names.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard let data else { return 0 }
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     _ = try? Color(parsing: text)
     _ = PixelSize(parsing: text)
@@ -18,3 +20,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     return 0
 }
+
+var argc = CommandLine.argc
+var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzz(data, size) })

@@ -303,7 +303,8 @@ final class PlayerSession {
             return
         }
         playlist?.detach()
-        let playlist = PlaylistPlayback(items: settings.playlist, loops: settings.loopPlaylist, ext: settings.ext,
+        let playlist = PlaylistPlayback(items: settings.playlist, loops: settings.loopPlaylist,
+                                        passes: settings.loopPlaylistPasses, ext: settings.ext,
                                         engine: engine) { [unowned self] event in
             batcher.record(event, at: engine.clock.now)
         }

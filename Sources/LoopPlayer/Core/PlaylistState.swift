@@ -5,13 +5,20 @@ struct PlaylistState: Equatable {
     /// The item playing (or loading).
     private(set) var current: Int
     var loops: Bool
+    /// How many passes through the list a looping list plays (nil: forever; mpv's
+    /// `--loop-playlist=N`).
+    var passes: Int?
+    /// Passes begun: the first, then one each time the list starts again after its last item.
+    private(set) var passesBegun = 1
+    private var started = false
     /// Items that failed one after the other: once every item has failed in a row, the list stops
     /// instead of cycling through broken sources forever.
     private(set) var failuresInARow = 0
 
-    init(items: [String], loops: Bool) {
+    init(items: [String], loops: Bool, passes: Int? = nil) {
         self.items = items
         self.loops = loops
+        self.passes = passes
         current = 0
     }
 
@@ -27,13 +34,16 @@ struct PlaylistState: Equatable {
     func index(after index: Int) -> Int? {
         guard !items.isEmpty else { return nil }
         if index + 1 < items.count { return index + 1 }
-        return loops ? 0 : nil
+        guard loops, passes.map({ passesBegun < $0 }) ?? true else { return nil }
+        return 0
     }
 
     /// Playback moved to `index` (skipped to, or the next one took over). False if outside the list.
     @discardableResult
     mutating func move(to index: Int) -> Bool {
         guard items.indices.contains(index) else { return false }
+        if started, index == 0, current == items.count - 1 { passesBegun += 1 }
+        started = true
         current = index
         return true
     }

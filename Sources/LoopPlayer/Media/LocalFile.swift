@@ -48,3 +48,27 @@ enum LocalFile {
         }
     }
 }
+
+/// Which file a path names, and which version of it: device, inode, size and modification time.
+/// Signage replaces content by copying over a file (same inode, new size or time) or by renaming a
+/// new one onto it (new inode); either changes this.
+struct FileIdentity: Sendable, Equatable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var modified: timespec
+
+    /// The identity of what `path` names now; nil if nothing (readable) is there.
+    static func of(_ path: String) -> FileIdentity? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
+                            modified: status.st_mtim)
+    }
+
+    static func == (a: Self, b: Self) -> Bool {
+        a.device == b.device && a.inode == b.inode && a.size == b.size
+            && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
+    }
+}
+

@@ -44,6 +44,8 @@ private struct HLSPlaylistParser {
     let limits: HLSLimits
     /// Seconds a segment may last in a playlist that gives no target duration.
     static let longestSegmentWithoutTarget = 60.0
+    /// Seconds a segment counts for at least (an `#EXTINF:0`).
+    static let shortestSegment = 0.001
     /// The largest media or discontinuity sequence number accepted (2^53, what players built on
     /// JavaScript numbers handle): numbering a playlist's segments from it, and counting its
     /// discontinuities, then never overflows, however the playlist is made.
@@ -278,7 +280,9 @@ private struct HLSPlaylistParser {
         // "#EXTINF:1e308") are cut to it, so the schedule's times and the fetch-ahead stay sane.
         let longestAllowed = (targetDuration ?? Self.longestSegmentWithoutTarget) + 0.5
         for index in numbered.indices {
-            numbered[index].duration = min(numbered[index].duration, longestAllowed)
+            // Nor less than a millisecond: the schedule steps by time, and a segment lasting
+            // nothing would be named again and again at the same moment.
+            numbered[index].duration = min(max(numbered[index].duration, Self.shortestSegment), longestAllowed)
             if numbered[index].discontinuity { discontinuities += 1 }
             numbered[index].sequenceNumber = mediaSequence + index
             numbered[index].discontinuitySequence = discontinuities

@@ -28,6 +28,8 @@ struct HLSSegmentSchedule {
     private var demuxed: (time: Double, index: Int)?
     /// Delivered segments the demuxer has not reached: (schedule index, seconds).
     private var ahead: [(index: Int, duration: Double)] = []
+    /// Bytes delivered for the pass being fetched: a pass that brought none cannot loop.
+    private var bytesThisPass = -1
 
     /// A new stream: live from the edge, VOD from `start` (a segment's start) inside `pass`.
     mutating func restart(live: Bool, at start: Double, pass: Int) {
@@ -35,6 +37,7 @@ struct HLSSegmentSchedule {
         lastPass = pass
         demuxed = nil
         ahead.removeAll()
+        bytesThisPass = -1  // unknown until a segment of this pass is delivered
     }
 
     /// The demuxer read a picture packet at timeline `time` from the segment of schedule `index`.
@@ -48,7 +51,8 @@ struct HLSSegmentSchedule {
     }
 
     /// A segment was delivered to the pipe: it counts as fetched ahead until the demuxer reaches it.
-    mutating func noteDelivered(index: Int, duration: Double) {
+    mutating func noteDelivered(index: Int, duration: Double, bytes: Int = 1) {
+        bytesThisPass = max(0, bytesThisPass) + bytes
         ahead.append((index, duration))
         // Kept bounded: the oldest half goes when the demuxer falls far behind (or never reports).
         if ahead.count > 4096 { ahead.removeFirst(2048) }
@@ -69,7 +73,9 @@ struct HLSSegmentSchedule {
         guard case .vod(var pass, var time) = cursor else { return nil }
         var found = media.index(startingAt: time)
         if found == nil {
-            guard looping else { return nil }
+            // A pass that lasts nothing or brought no byte would loop forever over nothing: it ends.
+            guard looping, media.duration > 0, bytesThisPass != 0 else { return nil }
+            bytesThisPass = 0
             pass += 1
             time = 0
             found = media.playlist.segments.isEmpty ? nil : 0

@@ -187,7 +187,8 @@ final class HLSSession: Sendable {
 
     private func record(_ delivered: HLSByteStream.Delivered) {
         state.withLock { state in
-            state.schedule.noteDelivered(index: delivered.index, duration: delivered.segment.duration)
+            state.schedule.noteDelivered(index: delivered.index, duration: delivered.segment.duration,
+                                         bytes: delivered.byteCount)
             guard !delivered.fromCache,
                   let throughput = state.choice?.record(bytes: delivered.byteCount, seconds: delivered.networkSeconds,
                                                         at: MonotonicCondition.now) else { return }

@@ -26,6 +26,7 @@ final class MediaPipeline: Sendable {
     /// A local file's sound may play alone when its picture never decodes (it is opened again
     /// without it); other sources cannot be opened that way.
     private let soundMayPlayAlone: Bool
+    private let plan: SourcePlan
     /// About 4 s of read-ahead at 30 fps, capped at 8 MiB, like ffplay's bounded packet queues.
     private let videoPackets: BoundedQueue<StageMessage>
     /// The same read-ahead for sound: 400 AAC packets are 8.5 s at 48 kHz.
@@ -59,6 +60,7 @@ final class MediaPipeline: Sendable {
         audio = AudioSlot(controls: audioControls)
         control = DemuxerControl(looping: looping)
         soundMayPlayAlone = plan.reading == .file
+        self.plan = plan
         videoPackets = BoundedQueue(maxCount: 120, maxBytes: 8 << 20, condition: control.condition)
         audioPackets = BoundedQueue(maxCount: 400, maxBytes: 4 << 20, condition: control.condition)
         subtitlePackets = BoundedQueue(maxCount: 256, maxBytes: 8 << 20, condition: control.condition)
@@ -117,6 +119,9 @@ final class MediaPipeline: Sendable {
         let stage = AudioDecodeStage(start: start, setup: setup, input: audioPackets)
         return threads.launch("lp-adecode") { stage.run() }
     }
+
+    /// A local file replaced since it was opened (copied over, renamed onto, gone).
+    var sourceWasReplaced: Bool { plan.fileWasReplaced }
 
     var isLooping: Bool {
         get { control.isLooping }

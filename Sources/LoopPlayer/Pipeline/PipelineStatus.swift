@@ -18,6 +18,9 @@ final class PipelineStatus: Sendable {
         /// The picture never decodes but the sound does: the source is opened again without its
         /// picture, as audio-only media (the error is a warning).
         case pictureUndecodable(PlayerError)
+        /// The local file was replaced while it played (found at a wrap, or behind a read failure):
+        /// the stream ends there and the engine queues the new content to follow it.
+        case sourceReplaced
         /// A problem that leaves playback running (no sound, no such track).
         case warning(PlayerError)
         /// Looping had to stop: said when playback reaches the end (unless the source fails first).

@@ -20,6 +20,15 @@ struct SourcePlan: Sendable {
     /// Open the source as if it had no picture (its sound under a black one): its picture stream
     /// proved undecodable while its sound plays (local files only).
     var ignoresPicture = false
+    /// A local file as it was when admitted: a file replaced since (copied over, renamed onto) is
+    /// played again from its new content.
+    var fileIdentity: FileIdentity?
+
+    /// The local file was replaced since it was admitted (its identity changed or it is gone).
+    var fileWasReplaced: Bool {
+        guard let fileIdentity else { return false }
+        return FileIdentity.of(url.path) != fileIdentity
+    }
 
     var reading: Reading {
         switch kind {
@@ -44,7 +53,9 @@ struct SourcePlan: Sendable {
         }
         switch network.policy.check(source: subject) {
         case let .allow(url, kind):
-            return .success(SourcePlan(location: location, url: url, kind: kind, network: network, controls: controls))
+            var plan = SourcePlan(location: location, url: url, kind: kind, network: network, controls: controls)
+            if kind == .localMedia { plan.fileIdentity = FileIdentity.of(url.path) }
+            return .success(plan)
         case let .refuse(refusal):
             return .failure(.sourceNotAllowed(refusal))
         }

@@ -376,6 +376,14 @@ public final class PlaybackEngine {
         onEvent?(.loopCompleted(count))
     }
 
+    /// Opens the current item's source again (its file was replaced; its picture proved undecodable),
+    /// holding the last frame meanwhile.
+    private func reopen(_ item: PlaybackItem, ignoringPicture: Bool = false) {
+        logger.notice("\(item.location): opening it again\(ignoringPicture ? " without its picture" : "")")
+        load(item.location, ignoringPicture: ignoringPicture)
+        playlistHooks.queueDropped?()  // a playlist queues its next item again
+    }
+
     /// What the pipeline's threads reported: failures end the item, warnings and underruns are events.
     private func takeReports() {
         guard let item else { return }
@@ -383,13 +391,16 @@ public final class PlaybackEngine {
         for report in pipeline.status.takeReports() {
             switch report {
             case let .fatal(error):
+                // A file copied over while it played fails on its old content: play the new one.
+                guard !pipeline.sourceWasReplaced else { return reopen(item) }
                 fail(error)
+            case .sourceReplaced:
+                // Opened now, played when what was read of the old content ends.
+                queueNext(item.location)
             case let .pictureUndecodable(error):
                 record(error)
                 onEvent?(.error(error))
-                load(item.location, ignoringPicture: true)
-                playlistHooks.queueDropped?()  // a playlist queues its next item again
-                return
+                return reopen(item, ignoringPicture: true)
             case let .warning(error):
                 record(error)
                 onEvent?(.error(error))

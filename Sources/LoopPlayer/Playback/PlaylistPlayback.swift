@@ -16,8 +16,9 @@ final class PlaylistPlayback {
     /// Looping of the current item as last seen (a key may switch it without telling the session).
     private var looping: Bool
 
-    init(items: [String], loops: Bool, ext: String, engine: PlaybackEngine, emit: @escaping (PlayerEvent) -> Void) {
-        state = PlaylistState(items: items, loops: loops)
+    init(items: [String], loops: Bool, passes: Int? = nil, ext: String, engine: PlaybackEngine,
+         emit: @escaping (PlayerEvent) -> Void) {
+        state = PlaylistState(items: items, loops: loops, passes: passes)
         self.engine = engine
         self.ext = ext
         self.emit = emit

@@ -76,10 +76,15 @@ public struct Playlist: Setting, Equatable {
     }
 }
 
-/// After a playlist's last item, the first plays again (mpv's `--loop-playlist`).
+/// After a playlist's last item, the first plays again (mpv's `--loop-playlist`); with `passes`,
+/// the list plays that many times in all and then ends (`--loop-playlist=N`).
 public struct LoopPlaylist: Setting, Equatable {
-    public init() {}
-    public func apply(to settings: inout VideoSettings) { settings.loopPlaylist = true }
+    public var passes: Int?
+    public init(passes: Int? = nil) { self.passes = passes.map { max(1, $0) } }
+    public func apply(to settings: inout VideoSettings) {
+        settings.loopPlaylist = true
+        settings.loopPlaylistPasses = passes
+    }
 }
 
 /// Start muted.

@@ -24,6 +24,8 @@ public struct VideoSettings: Sendable, Equatable {
     /// The sources of a `Playlist`, in order (empty: `sourceName` alone).
     public var playlist: [String] = []
     public var loopPlaylist = false
+    /// Passes through a looping playlist before it ends (nil: forever).
+    public var loopPlaylistPasses: Int?
     public var mute = false
     public var notAutoPlay = false
     public var subtitles: String?

@@ -137,4 +137,55 @@ final class HostileInputTests: XCTestCase {
         XCTAssertFalse(cache.accepts(variant: 0), "collection stopped while the segment was still arriving")
         XCTAssertEqual(cache.byteCount, 0)
     }
+
+    /// An HTML error page served as a segment names that segment, not only the playlist.
+    func testAnHTMLPageServedAsASegmentIsNamed() throws {
+        let fixture = try NetworkFixture()
+        try fixture.write("<html><body><h1>502 Bad Gateway</h1></body></html>\n", to: "hostile/page.ts")
+        try fixture.write("#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\npage.ts\n#EXT-X-ENDLIST\n", to: "hostile/html.m3u8")
+        let probe = NetworkProbe({ $0.looping = false }, untimed: true)
+        probe.run(fixture.url("/hostile/html.m3u8"), timeout: 20) { $0.failure != nil }
+        let error = try XCTUnwrap(probe.failure)
+        XCTAssertEqual(error.kind, "unreadableMedia", "\(error)")
+        XCTAssertTrue(error.description.hasPrefix("\(fixture.url("/hostile/html.m3u8")): its segment \(fixture.url("/hostile/page.ts"))"),
+                      "\(error)")
+    }
+
+    /// A looped HLS presentation whose pass brings nothing (its only segment empty, under any
+    /// EXTINF) ends with a typed error naming the segment instead of looping over nothing forever;
+    /// segments whose EXTINF is 0 but which hold pictures play and loop (an EXTINF of 0 named the
+    /// same segment again and again).
+    func testLoopedHLSThatYieldsNothingEnds() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nothing-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder.appendingPathComponent("empty.ts").path, contents: Data()))
+        let local = folder.appendingPathComponent("empty.m3u8")
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\nempty.ts\n#EXT-X-ENDLIST\n".write(to: local, atomically: true, encoding: .utf8)
+        let localProbe = NetworkProbe(untimed: true)
+        localProbe.run(local.path, timeout: 30) { $0.failure != nil || $0.ended }
+        let localError = try XCTUnwrap(localProbe.failure, "a local playlist of an empty segment")
+        XCTAssertTrue(localError.description.contains("its segment \(folder.appendingPathComponent("empty.ts").absoluteString)"),
+                      "\(localError)")
+
+        let fixture = try NetworkFixture()
+        try fixture.write("", to: "nothing/empty.ts")
+        for (name, extinf) in [("empty", "1.0"), ("zero-empty", "0")] {
+            try fixture.write("#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:\(extinf),\nempty.ts\n#EXT-X-ENDLIST\n", to: "nothing/\(name).m3u8")
+            let probe = NetworkProbe(untimed: true)
+            probe.run(fixture.url("/nothing/\(name).m3u8"), timeout: 30) { $0.failure != nil || $0.ended }
+            let error = try XCTUnwrap(probe.failure, name)
+            // Over http a server answers an empty file's range with 416; read whole it is no media.
+            XCTAssertTrue(error.description.contains(fixture.url("/nothing/empty.ts")), "\(name): \(error)")
+        }
+        let requests = try fixture.server.requestLog().filter { $0.path == "/nothing/empty.ts" }
+        XCTAssertLessThanOrEqual(requests.count, 2, "an empty segment is not fetched over and over")
+
+        try fixture.write("#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:0,\n/hls/v240/seg000.ts\n#EXTINF:0,\n/hls/v240/seg001.ts\n#EXT-X-ENDLIST\n",
+                          to: "nothing/zero.m3u8")
+        let probe = NetworkProbe(untimed: true)
+        probe.run(fixture.url("/nothing/zero.m3u8"), timeout: 30) { $0.failure != nil || $0.frames.count >= 150 }
+        XCTAssertNil(probe.failure)
+        XCTAssertEqual(Set(probe.frames.prefix(150).map(\.pass)), [0, 1, 2], "two 1 s segments looped")
+    }
 }

@@ -47,6 +47,21 @@ final class LoopplayPlaylistTests: XCTestCase {
         XCTAssertEqual(items, [0, 1, 0, 1, 0], "120 frames: 30 + 25 + 30 + 25 + 10")
     }
 
+    /// `--loops N --loop-playlist` plays the list N times, then ends (it looped the first item N
+    /// times: `--loops` implied `--loop`).
+    func testLoopsWithLoopPlaylistCountPassesOfTheList() throws {
+        let (first, second) = (try PlaylistMedia.first(), try PlaylistMedia.second())
+        let result = try LoopplayTool.run([first, second, "--loop-playlist", "--loops", "2", "--headless", "--untimed",
+                                           "--events", "--stats-json", "-"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let events = eventTypes(result.stdout)
+        let items = events.filter { $0["type"] as? String == "playlistItemChanged" }.compactMap { $0["index"] as? Int }
+        XCTAssertEqual(items, [0, 1, 0, 1], "two passes of the list")
+        let stats = result.stdout.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+            .first { $0["framesPresented"] != nil }
+        XCTAssertEqual(stats?["framesPresented"] as? Int, 110, "(30 + 25) × 2 frames")
+    }
+
     func testEmptyOrUnreadablePlaylistFileIsAUsageError() throws {
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("lp-empty-\(UUID().uuidString).m3u").path
         try "#EXTM3U\n# nothing\n".write(toFile: empty, atomically: true, encoding: .utf8)

@@ -28,6 +28,26 @@ final class PlaylistStateTests: XCTestCase {
         }
     }
 
+    /// A looping list with a number of passes ends after its last item of the last pass.
+    func testPassesOfALoopingList() {
+        var state = PlaylistState(items: ["a", "b"], loops: true, passes: 2)
+        state.move(to: 0)
+        XCTAssertEqual(state.nextIndex, 1)
+        state.move(to: 1)
+        XCTAssertEqual(state.nextIndex, 0, "the second pass")
+        state.move(to: 0)
+        XCTAssertEqual(state.passesBegun, 2)
+        state.move(to: 1)
+        XCTAssertNil(state.nextIndex, "two passes played")
+        var one = PlaylistState(items: ["a"], loops: true, passes: 3)
+        for _ in 0..<3 {
+            XCTAssertEqual(one.nextIndex, 0)
+            one.move(to: 0)
+        }
+        XCTAssertEqual(one.passesBegun, 3)
+        XCTAssertNil(one.nextIndex)
+    }
+
     func testMoveOutsideTheListIsRefused() {
         var state = list(2, current: 1)
         XCTAssertFalse(state.move(to: 2))

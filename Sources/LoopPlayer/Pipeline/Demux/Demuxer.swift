@@ -25,7 +25,8 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
     }
 
     private let opener: SourceOpener
-    private var location: MediaLocation { opener.plan.location }
+    private var plan: SourcePlan { opener.plan }
+    private var location: MediaLocation { plan.location }
     /// Without looping too, the sound ends where the picture does (a playlist item: what the encoder
     /// padded after the picture would delay the next item's sound).
     private let soundEndsWithPicture: Bool
@@ -188,6 +189,11 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
     // MARK: The end of a pass
 
     private func endOfPass(_ reading: inout Reading, looping: Bool) {
+        // A looping file replaced since it was opened plays its new content from the next pass.
+        if looping, plan.fileWasReplaced {
+            cutSoundAtThePicturesEnd(&reading)
+            return replaced(&reading)
+        }
         guard looping else {
             if soundEndsWithPicture { cutSoundAtThePicturesEnd(&reading) }
             return endOfStream(&reading)
@@ -273,8 +279,19 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
             if abort.isRaised { return }
             error = lost
         }
+        // Copied over while it was read: the failure is the old content's, not the source's.
+        if plan.fileWasReplaced { return replaced(&reading) }
         reading.failed = true
         status.post(.fatal(error))
+    }
+
+    /// The file was replaced: what was read plays out and this thread ends; the engine queues the
+    /// new content to follow it without a gap, as a playlist's next item.
+    private func replaced(_ reading: inout Reading) {
+        logger.notice("\(location): the file was replaced; its new content follows")
+        status.post(.sourceReplaced)
+        endOfStream(&reading)
+        reading.failed = true
     }
 
     // MARK: Seeking

@@ -58,12 +58,22 @@ final class HLSReading {
 
     /// A demuxer on the stream's next container; the stream's own failure explains a failed open.
     private func openContainer(audio choice: AudioTrackChoice) throws(PlayerError) -> MediaInput {
+        let reader = stream.makeReader()
         do {
-            return try MediaInput.open(reader: stream.makeReader(), format: session.containerFormat,
+            return try MediaInput.open(reader: reader, format: session.containerFormat,
                                        location: location, interrupt: interrupt, audio: choice)
         } catch {
             if let failure = stream.failure { throw failure.playerError }
-            throw error.error
+            // The bytes came but are not media (an HTML error page served as a segment): name it.
+            guard let segment = reader.segment(ofPacketAt: 0), !abort.isRaised else { throw error.error }
+            let reason: String
+            switch error.error {
+            case let .unreadableMedia(_, cause): reason = cause.message
+            case let .networkError(_, text): reason = text
+            default: throw error.error
+            }
+            throw .unreadableMedia(source: "\(location): its segment \(segment.segment.url.absoluteString)",
+                                   cause: FFmpegError(code: FFmpegError.invalidData, message: reason))
         }
     }
 
