@@ -22,12 +22,13 @@ struct FrameScheduler: Equatable {
 
     enum Head: Equatable {
         case frame(Frame)
-        case endOfStream(generation: Int)
+        /// `resumable`: the end came because looping was off; with looping on since, more follows.
+        case endOfStream(generation: Int, resumable: Bool = false)
 
         var generation: Int {
             switch self {
             case let .frame(frame): frame.generation
-            case let .endOfStream(generation): generation
+            case let .endOfStream(generation, _): generation
             }
         }
     }
@@ -97,7 +98,10 @@ struct FrameScheduler: Equatable {
         // Paused or held at speed 0, but the first frame after a seek is still shown (the new picture).
         if isPaused || speed == 0, let current, current.generation == generation { return .idle }
         switch head {
-        case .endOfStream:
+        case let .endOfStream(_, resumable):
+            // Looping switched on after the demuxer had reached the end: it goes on with the next
+            // pass, whose frames (or a real end, if it cannot) follow this one. It is no end any more.
+            if looping && resumable { return following == nil ? .waitForFrames : .discard }
             if let wait = waitForEndOfCurrentFrame(now: now) { return wait }
             ended = true
             return .end

@@ -73,13 +73,13 @@ public final class VideoFrame: @unchecked Sendable {  // immutable after init; i
 /// What flows from a decoder to the presenter.
 enum FrameItem: Sendable {
     case frame(VideoFrame)
-    /// Every frame of a non-looping input has been delivered.
-    case endOfStream(generation: Int)
+    /// Every frame of a non-looping input has been delivered (`resumable`: see `StageMessage`).
+    case endOfStream(generation: Int, resumable: Bool = false)
 
     var generation: Int {
         switch self {
         case let .frame(frame): frame.generation
-        case let .endOfStream(generation): generation
+        case let .endOfStream(generation, _): generation
         }
     }
 }

@@ -80,7 +80,7 @@ final class AudioDecodeStage: @unchecked Sendable {  // made by the pipeline, th
             case let .passEnded(boundary):
                 guard boundary.generation == generation else { continue }
                 endPass(boundary, output)
-            case let .endOfStream(endGeneration):
+            case let .endOfStream(endGeneration, _):
                 guard endGeneration == generation else { continue }
                 release(upTo: .infinity, output)
                 decoder.decode(nil) { frame in take(frame, extent: nil, output) }

@@ -10,8 +10,9 @@ enum StageMessage: ~Copyable, Sendable {
     case seek(SeekMarker)
     /// The demuxer finished a pass and rewound: the loop's length is known from here on.
     case passEnded(PassBoundary)
-    /// No more packets of this generation (non-looping media, or looping stopped).
-    case endOfStream(generation: Int)
+    /// No more packets of this generation (non-looping media, or looping stopped). `resumable`: the
+    /// end came because looping was off, and switching it on goes on with the next pass.
+    case endOfStream(generation: Int, resumable: Bool = false)
 }
 
 /// Where a packet sits on the loop's timeline.
@@ -64,7 +65,7 @@ extension StageMessage {
         case let .packet(_, context): context.generation
         case let .seek(marker): marker.generation
         case let .passEnded(boundary): boundary.generation
-        case let .endOfStream(generation): generation
+        case let .endOfStream(generation, _): generation
         }
     }
 }

@@ -113,7 +113,7 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
                 endPass(boundary.pass)
                 progress.passEnded()
                 if let problem = progress.verdict() { return fail(problem) }
-            case let .endOfStream(endGeneration):
+            case let .endOfStream(endGeneration, resumable):
                 guard endGeneration == generation else { continue }
                 if replay != nil {
                     replayRest()
@@ -126,7 +126,7 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
                     if !isLooping() { cache?.interrupt() }  // the pass will not come again as it is
                 }
                 if let problem = progress.verdictAtEnd() { return fail(problem) }
-                guard output.push(.endOfStream(generation: endGeneration)) == .queued else { return }
+                guard output.push(.endOfStream(generation: endGeneration, resumable: resumable)) == .queued else { return }
                 frameReady()
             }
             status.setDecodeErrors(source.errorCount)

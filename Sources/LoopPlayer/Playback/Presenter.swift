@@ -133,7 +133,7 @@ extension FrameItem {
     var schedulerHead: FrameScheduler.Head {
         switch self {
         case let .frame(frame): .frame(frame.schedulerFrame)
-        case let .endOfStream(generation): .endOfStream(generation: generation)
+        case let .endOfStream(generation, resumable): .endOfStream(generation: generation, resumable: resumable)
         }
     }
 }

@@ -504,6 +504,34 @@ final class FrameSchedulerTests: XCTestCase {
         XCTAssertEqual(script.scheduler.statistics.loopPeriodsMs, [])
     }
 
+    /// Looping switched on before the end was shown, after the demuxer had sent it: the next pass's
+    /// frames follow the end, which is skipped, and the wrap is a seam like any other (it used to
+    /// end, say `ended`, then play on). An end with nothing after it still ends (looping stopped).
+    func testLoopingOnBeforeAStaleEndIsShownSkipsIt() {
+        var script = Script(Self.frames(0..<4, perPass: 4) + [.endOfStream(generation: 0, resumable: true)]
+                            + Self.frames(4..<6, perPass: 4))
+        script.run([
+            .looping(false),
+            .at(100, .show), .at(100.0625, .show),
+            .looping(true),
+            .at(100.125, .show), .at(100.1875, .show),
+            .at(100.25, .discard),
+            .at(100.25, .show),
+            .at(100.3125, .show),
+        ])
+        XCTAssertFalse(script.scheduler.ended)
+        XCTAssertEqual(script.scheduler.statistics.loopsCompleted, 1)
+        XCTAssertEqual(script.scheduler.statistics.seamIntervalsMs, [62.5])
+
+        var stopped = Script(Self.frames(0..<1) + [.endOfStream(generation: 0)])
+        stopped.run([.at(100, .show), .at(100.0625, .end)])
+        XCTAssertTrue(stopped.scheduler.ended)
+        // Switched on just before the end was shown, with nothing decoded after it yet: waits for it.
+        var early = Script(Self.frames(0..<1) + [.endOfStream(generation: 0, resumable: true)])
+        early.run([.looping(false), .at(100, .show), .looping(true), .at(100.0625, .waitForFrames)])
+        XCTAssertFalse(early.scheduler.ended)
+    }
+
     /// Switching looping on while nothing ended changes nothing else.
     func testLoopingOnWhilePlayingKeepsTheAnchor() {
         var script = Script(Self.frames(0..<2))

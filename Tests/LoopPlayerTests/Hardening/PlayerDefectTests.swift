@@ -94,3 +94,26 @@ final class PlayerDefectTests: XCTestCase {
         for line in lines { XCTAssertTrue(line.hasPrefix("loopplay: "), String(line)) }
     }
 }
+
+/// Looping switched on while a source plays that was opened without it (`L`, `.loop`): it loops,
+/// with no `ended` on the way (it sent a false `ended` with `loopCompleted(1)`), and the time is
+/// still published after the wrap.
+final class LoopingSwitchedOnTests: XCTestCase {
+    func testLoopingSwitchedOnNearTheEndLoopsWithoutEnding() throws {
+        let probe = NetworkProbe({ $0.looping = false }, untimed: true)
+        var switched = false
+        probe.run(try TestMedia.loopClip(), timeout: 30) { probe in
+            // Near the end: the demuxer (seconds ahead) has already reached it and said so.
+            if !switched, probe.frames.count >= 110 {
+                switched = true
+                probe.engine.setLooping(true)
+            }
+            return probe.ended || probe.frames.count >= 300
+        }
+        XCTAssertFalse(probe.ended, "looping on: no end")
+        XCTAssertFalse(probe.events.contains(.ended))
+        XCTAssertGreaterThanOrEqual(probe.frames.count, 300)
+        XCTAssertEqual(probe.frames.last?.pass, 2)
+        XCTAssertTrue(probe.events.contains(.loopCompleted(1)), "\(probe.events)")
+    }
+}

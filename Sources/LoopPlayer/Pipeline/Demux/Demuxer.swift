@@ -158,7 +158,7 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         case let .hold(placement):
             reading.reader.hold(packet, placement)
         case .endOfMedia:
-            if !reading.atEnd { endOfStream(&reading) }
+            if !reading.atEnd { endOfStream(&reading, resumable: !looping) }
         case .drop:
             break
         }
@@ -196,7 +196,7 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         }
         guard looping else {
             if soundEndsWithPicture { cutSoundAtThePicturesEnd(&reading) }
-            return endOfStream(&reading)
+            return endOfStream(&reading, resumable: true)
         }
         if reading.timelinePacketsThisPass == 0 {
             // A rewind the server only pretended to do (no range requests): start over instead.
@@ -259,10 +259,11 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         status.post(.loopingStopped(.loopingStopped(source: location.description, reason: reason)))
     }
 
-    private func endOfStream(_ reading: inout Reading) {
+    /// `resumable`: the end came because looping was off (switching it on goes on).
+    private func endOfStream(_ reading: inout Reading, resumable: Bool = false) {
         reading.atEnd = true
         guard !reading.failed else { return }  // a network failure is never the end of the media
-        reading.router.endOfStream(generation: reading.generation)
+        reading.router.endOfStream(generation: reading.generation, resumable: resumable)
     }
 
     /// Reports a failure to read on; after a network failure what was read plays first (the

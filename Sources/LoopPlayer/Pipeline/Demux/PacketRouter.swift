@@ -96,9 +96,9 @@ struct PacketRouter {
     }
 
     /// The end of the stream, to the picture and sound stages.
-    func endOfStream(generation: Int) {
-        send(.endOfStream(generation: generation), to: video)
-        if soundRouted { send(.endOfStream(generation: generation), to: audio) }
+    func endOfStream(generation: Int, resumable: Bool) {
+        send(.endOfStream(generation: generation, resumable: resumable), to: video)
+        if soundRouted { send(.endOfStream(generation: generation, resumable: resumable), to: audio) }
     }
 
     /// The end of the last pass, to the sound stage alone (non-looping media whose sound ends with
