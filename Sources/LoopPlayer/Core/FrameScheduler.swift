@@ -64,8 +64,12 @@ struct FrameScheduler: Equatable {
     private(set) var isPaused = false
     private(set) var speed = 1.0
     private(set) var looping = true
-    /// Clock time of the first frame shown; the origin for `StopCondition.duration`.
+    /// Clock time of the first frame shown.
     private(set) var startedAt: Double?
+    /// Clock time the run began: the origin of `StopCondition.duration` (the first frame's when not
+    /// set), so a new source or a slow open does not give the run more time.
+    var runStartedAt: Double?
+    private var durationOrigin: Double? { runStartedAt ?? startedAt }
     private(set) var lastShownAt: Double?
     private(set) var generation = 0
     /// Media time ↔ clock time; nil until the first frame after an open or a seek.
@@ -185,6 +189,7 @@ struct FrameScheduler: Equatable {
         statistics = previous.statistics
         statistics.nominalFrameIntervalMs = nominal
         startedAt = previous.startedAt
+        runStartedAt = previous.runStartedAt
         previousItemShownAt = previous.lastShownAt
     }
 
@@ -256,8 +261,8 @@ struct FrameScheduler: Equatable {
 
     /// When `stop.duration` runs out.
     func deadline(for stop: StopCondition) -> Double? {
-        guard let duration = stop.duration, let startedAt else { return nil }
-        return startedAt + duration
+        guard let duration = stop.duration, let durationOrigin else { return nil }
+        return durationOrigin + duration
     }
 
     /// The clock time `frame` is due at; nil before the clock is anchored.
@@ -295,7 +300,7 @@ struct FrameScheduler: Equatable {
 
     private func limitReached(_ stop: StopCondition, now: Double) -> Bool {
         if let frames = stop.frames, statistics.framesPresented >= frames { return true }
-        if let duration = stop.duration, let startedAt, now - startedAt >= duration { return true }
+        if let duration = stop.duration, let durationOrigin, now - durationOrigin >= duration { return true }
         return false
     }
 

@@ -1,6 +1,8 @@
 /// When a playback run ends by itself. Absent limits never trigger.
 public struct StopCondition: Sendable, Equatable {
-    /// Seconds of playback (clock time since the first frame).
+    /// Seconds from the start of the run (`run()`, `runHeadless()`, the first `pump()`), whatever
+    /// plays meanwhile: a source loading, failing or replaced takes from it. On a virtual clock
+    /// (untimed), seconds of the media shown.
     public var duration: Double?
     /// Frames presented.
     public var frames: Int?

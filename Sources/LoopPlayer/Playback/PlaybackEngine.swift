@@ -75,6 +75,8 @@ public final class PlaybackEngine {
     /// Snapshots being written (the snapshot action); joined when the engine closes.
     var snapshotWriters: [WorkerThread] = []
     var isClosed = false
+    /// Clock time the current `run()` (or first `pump()`) began.
+    private(set) var runStartedAt: Double?
     /// The filters and brightness/contrast applied to every frame (kept across sources).
     public internal(set) var filters = FilterStack()
     let refilter = FrameRefilter()
@@ -202,6 +204,7 @@ public final class PlaybackEngine {
     @discardableResult
     public func run() -> RunOutcome {
         quitRequested = false
+        runStartedAt = nil
         while true {
             switch runOnce() {
             case let .finished(outcome): return outcome
@@ -225,6 +228,10 @@ public final class PlaybackEngine {
     /// One iteration of the loop, in named steps, ending in one wait.
     func runOnce() -> Iteration {
         if isClosed { return .finished(.finished) }
+        if runStartedAt == nil {
+            runStartedAt = clock.now
+            item?.presenter?.setRunStart(clock.now)
+        }
         handle(waiter.poll())
         hostHooks.tick?()
         if quitRequested { return .finished(.quit) }
@@ -234,6 +241,8 @@ public final class PlaybackEngine {
         if case let .failed(error) = state, configuration.stop.exitOnFailure, hostHooks.failureIsFinal?() ?? true {
             return .finished(.failed(error))
         }
+        // The run's time is up even with nothing shown (a source failing, loading, replaced).
+        if let deadline = runDeadline, clock.now >= deadline { return .finished(.finished) }
         let step = presentDueFrame()
         settleSwitchIfDue()
         redrawOverlaysIfDue()
@@ -275,8 +284,16 @@ public final class PlaybackEngine {
         presenter.setPaused(paused)
         presenter.setSpeed(pendingSpeed)
         presenter.setLooping(configuration.looping)
+        if let runStartedAt { presenter.setRunStart(runStartedAt) }
         if let generation = item.pendingSeekGeneration { presenter.restart(generation: generation) }
         return presenter
+    }
+
+    /// When `StopCondition.duration` ends the run, counted from its start. On a real clock only: a
+    /// virtual clock's time is the frames', and passes only as they are shown.
+    var runDeadline: Double? {
+        guard !clock.isVirtual, let duration = configuration.stop.duration, let runStartedAt else { return nil }
+        return runStartedAt + duration
     }
 
     /// The stop condition for this item: with a next item queued, its end is not the run's end.
@@ -289,7 +306,8 @@ public final class PlaybackEngine {
     /// When to come back, from what the presenter waits for and what else is due (`WakePlan`).
     private func nextWake(after step: Presenter.Step?) -> Iteration {
         let presenter = item?.presenter
-        let plan = WakePlan(step: WakePlan.Step(step), deadlines: [hostHooks.deadline?(), scene.animationDeadline, itemSwitch.settlesAt],
+        let plan = WakePlan(step: WakePlan.Step(step), deadlines: [hostHooks.deadline?(), scene.animationDeadline, itemSwitch.settlesAt,
+                                                                   runDeadline],
                             stopDeadline: presenter?.deadline(for: configuration.stop),
                             starvationDeadline: presenter.flatMap(starvationDeadline), exitAtEnd: itemStop.exitAtEnd,
                             virtualClock: clock.isVirtual, loading: state == .loading)

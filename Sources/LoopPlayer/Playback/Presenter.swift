@@ -95,6 +95,9 @@ final class Presenter {
 
     func setLooping(_ looping: Bool) { scheduler.setLooping(looping) }
 
+    /// When the run began, for `StopCondition.duration`.
+    func setRunStart(_ time: Double) { scheduler.runStartedAt = time }
+
     /// This presenter plays the playlist item after `previous`'s: its counters and run go on.
     func continueRun(from previous: Presenter) { scheduler.continueRun(from: previous.scheduler) }
 

@@ -117,3 +117,30 @@ final class LoopingSwitchedOnTests: XCTestCase {
         XCTAssertTrue(probe.events.contains(.loopCompleted(1)), "\(probe.events)")
     }
 }
+
+/// `StopCondition(duration:)` counts from the start of the run, not from the first frame: a source
+/// that never shows a frame still ends the run, and a new source does not start the time again.
+final class RunDurationTests: XCTestCase {
+    func testDurationEndsARunWhoseSourceNeverPlays() throws {
+        var configuration = EngineConfiguration(output: .offscreen, looping: true,
+                                                stop: StopCondition(duration: 0.5, exitOnFailure: false))
+        configuration.audio.track = .none
+        let engine = try PlaybackEngine(configuration: configuration)
+        try? engine.load("/nonexistent/missing.mp4")
+        let outcome = ThreadResult<PlaybackEngine.RunOutcome>()
+        // Run on another thread only to bound the wait; the test touches it again after the run.
+        nonisolated(unsafe) let running = engine
+        let runner = Thread { outcome.set(running.run()) }
+        runner.start()
+        // A guard against a hang, not a speed bound: it used to never return.
+        let result = try XCTUnwrap(outcome.wait(timeout: 60), "the run never ended")
+        XCTAssertEqual(result, .finished)
+        engine.close()
+    }
+
+    func testANewSourceDoesNotRestartTheTime() throws {
+        var script = FrameSchedulerTests.Script(FrameSchedulerTests.frames(0..<100), stop: StopCondition(duration: 1))
+        script.scheduler.runStartedAt = 99.5  // the run began half a second before the first frame
+        script.run([.at(100, .show), .at(100.5, .finished)])
+    }
+}
