@@ -434,6 +434,10 @@ public final class PlaybackEngine {
                 onEvent?(.waitingToPlayAtSpecifiedRate)
             }
         }
+        if item.presenter != nil, let unmatched = item.subtitles.takeUnmatchedStartChoice() {
+            record(unmatched)
+            onEvent?(.error(unmatched))
+        }
         let underruns = pipeline.audio.output?.underruns ?? 0
         if underruns > item.reportedUnderruns {
             item.reportedUnderruns = underruns

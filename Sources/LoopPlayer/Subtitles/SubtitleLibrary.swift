@@ -38,6 +38,9 @@ final class SubtitleLibrary: Sendable {
         }
     }
 
+    /// Every external file loaded or failed.
+    var filesSettled: Bool { filesLoading.withLock { $0 == 0 } }
+
     /// Waits until every external file loaded or failed, at most until `deadline` (monotonic).
     func waitForFiles(deadline: Double) {
         settled.withLock {

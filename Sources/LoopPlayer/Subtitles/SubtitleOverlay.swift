@@ -47,15 +47,30 @@ final class SubtitleOverlay {
     /// Chooses what to show. A language or number that matches nothing is refused (the current
     /// choice stays) with the error to report.
     func select(_ newChoice: SubtitleChoice) -> PlayerError? {
-        if case let .language(code) = newChoice, newChoice.pick(from: tracks) == nil {
-            return .subtitleTrackNotFound(language: code, available: tracks.map(\.label))
-        }
-        if case let .number(number) = newChoice, newChoice.pick(from: tracks) == nil {
-            return .subtitleTrackNotFound(language: "#\(number)", available: tracks.map(\.label))
-        }
+        if let error = unmatched(newChoice) { return error }
         choice = newChoice
         trackCount = -1  // choose again at the next frame
         return nil
+    }
+
+    /// The choice the source started with, once, when it matches no track of the source or of the
+    /// loaded files (nil before every file has loaded or failed, and after it was taken).
+    func takeUnmatchedStartChoice() -> PlayerError? {
+        guard !checkedStartChoice, library.filesSettled else { return nil }
+        checkedStartChoice = true
+        return unmatched(choice)
+    }
+    private var checkedStartChoice = false
+
+    /// `subtitleTrackNotFound` for a language or number that matches no track; tracks are numbered
+    /// from 1 in messages, as `--sid` counts.
+    private func unmatched(_ choice: SubtitleChoice) -> PlayerError? {
+        guard choice.pick(from: tracks) == nil else { return nil }
+        switch choice {
+        case let .language(code): return .subtitleTrackNotFound(language: code, available: tracks.map(\.label))
+        case let .number(number): return .subtitleTrackNotFound(language: "#\(number + 1)", available: tracks.map(\.label))
+        case .off, .automatic, .file: return nil
+        }
     }
 
     /// The next track, after the last one none, then the first again (mpv's `j`).

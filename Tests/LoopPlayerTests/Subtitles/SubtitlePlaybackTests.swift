@@ -100,6 +100,23 @@ final class SubtitlePlaybackTests: XCTestCase {
                       "\(events)")
     }
 
+    /// A choice at the start that matches no track (`Subtitles("fr")`, `--slang fr`, `--sid 9`) is a
+    /// `subtitleTrackNotFound` event once the tracks are known (it was silent); the video plays.
+    func testAnUnmatchedChoiceAtTheStartIsReported() throws {
+        let source = try media()
+        let (seen, events) = try play({ [SourceName(source), Subtitles("fr")] }, sample: near([1.5]))
+        XCTAssertEqual(seen.first?.white, 0, "nothing shown")
+        let errors = events.compactMap { if case let .error(error) = $0 { error } else { nil } }
+        guard case let .subtitleTrackNotFound(language, available)? = errors.first else { return XCTFail("\(events)") }
+        XCTAssertEqual(language, "fr")
+        XCTAssertEqual(available.count, 2, "the source's English and German tracks: \(available)")
+        XCTAssertEqual(errors.count, 1, "said once")
+
+        let cli = try LoopplayTool.run(["--headless", "--untimed", "--frames", "5", "--sid", "9", source])
+        XCTAssertEqual(cli.status, 0, cli.stderr)
+        XCTAssertTrue(cli.stderr.contains("#9"), "tracks counted from 1, as --sid does: \(cli.stderr)")
+    }
+
     func testExternalFileAndACueSpanningTheWrap() throws {
         let srt = try SubtitleTestMedia.file("wrap.srt", """
             1
