@@ -71,7 +71,11 @@ final class PlayerSession {
         }
         ExclusivePlaybackRegistry.join(player, group: settings.exclusiveGroup)
         // `self.engine`: the parameter `engine` captured here would make the engine hold itself.
-        engine.onEvent = { [unowned self] event in batcher.record(event, at: self.engine.clock.now) }
+        engine.onEvent = { [unowned self] event in
+            batcher.record(event, at: self.engine.clock.now)
+            // A seek publishes where it landed at once, not at the next tick.
+            if case let .seek(true, time) = event, publisher.isRunning { publish(time) }
+        }
         engine.hostHooks.tick = { [unowned self] in tick() }
         engine.hostHooks.ready = { [unowned self] in applyQueuedCommands() }
         engine.hostHooks.deadline = { [unowned self] in earliest(batcher.nextDeadline, publisher.nextDeadline) }
@@ -144,7 +148,7 @@ final class PlayerSession {
         applyQueuedCommands(playlistOnly: !engine.isReady)
         let now = engine.clock.now
         for batch in batcher.flush(at: now) { deliver(batch) }
-        if engine.state == .playing, publisher.isDue(at: now) { publish(engine.position) }
+        if engine.state == .playing || engine.state == .paused, publisher.isDue(at: now) { publish(engine.position) }
         if realClock.now - statisticsRefreshedAt >= 1 {
             statisticsRefreshedAt = realClock.now
             let statistics = engine.statistics
@@ -326,7 +330,10 @@ final class PlayerSession {
         case .playing:
             if !publisher.isRunning { publisher.start(at: engine.clock.now, interval: applied.timePublishing) }
             if !resumedAfterBuffering { ExclusivePlaybackRegistry.claim(by: player) }
-        case .paused, .ended, .failed, .idle, .ready:
+        case .paused:
+            // Published while paused too, as the model does: a host's progress bar stays alive.
+            if !publisher.isRunning { publisher.start(at: engine.clock.now, interval: applied.timePublishing) }
+        case .ended, .failed, .idle, .ready:
             publisher.stop()
         case .loading, .buffering:
             break

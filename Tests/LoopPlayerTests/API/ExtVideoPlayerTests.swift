@@ -64,6 +64,25 @@ final class ExtVideoPlayerTests: XCTestCase {
         for (time, value) in zip(times, expected) { XCTAssertEqual(time, value, accuracy: 1e-6) }
     }
 
+    /// The time is published while paused too (the same position each tick), and a seek publishes
+    /// where it landed at once, as the model does (publishing stopped at a pause).
+    func testTimeIsPublishedWhilePausedAndAtASeek() throws {
+        let (player, recorder) = try player { [Loop(), TimePublishing(0.2)] }
+        let asked = Counter()
+        player.onPlayerTimeChange { time in
+            guard time >= 0.6, asked.value == 0 else { return }
+            asked.increment()
+            player.send(.pause)
+            player.send(.seek(to: 3, play: false))
+        }
+        player.runHeadless(until: StopCondition(duration: 2.5))
+        let times = recorder.times.withLock { $0 }
+        let seekAt = try XCTUnwrap(times.firstIndex { abs($0 - 3) < 1e-6 }, "the seek's position published: \(times)")
+        let after = times[seekAt...]
+        XCTAssertGreaterThanOrEqual(after.count, 4, "published while paused: \(times)")
+        XCTAssertTrue(after.allSatisfy { abs($0 - 3) < 1e-6 }, "paused at the seek's position: \(times)")
+    }
+
     func testCommandsSentBeforeReadyAreAppliedInOrder() throws {
         let (player, recorder) = try player { [Events([.seekAny, .paused])] }
         player.send(.seek(to: 2, play: false))
