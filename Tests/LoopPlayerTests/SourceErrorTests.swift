@@ -87,7 +87,25 @@ final class SourceErrorTests: XCTestCase {
                                                             "-c:v", "rawvideo", "-pix_fmt", "yuv420p"])
         let error = try XCTUnwrap(try failure(of: path))
         XCTAssertEqual(error, .unsupportedVideoSize(source: path, width: 100_000, height: 2))
-        XCTAssertEqual(error.description, "\(path): the video size 100000x2 is not supported")
+        XCTAssertEqual(error.description, "\(path): the video size 100000x2 is over the picture size limit (VideoSizeLimit)")
+    }
+
+    /// A header saying 16000x16000 (a corrupt AVI) is refused at open instead of decoding seconds a
+    /// frame in gigabytes; over 36 Mpixel too; `PictureSizeLimit` moves the limit.
+    func testPicturesOverTheLimitAreRefused() throws {
+        let path = try TestMedia.clip("tall-16000x16.nut", ["-f", "lavfi", "-i", "color=s=16x16000:r=10", "-frames:v", "1",
+                                                           "-c:v", "rawvideo", "-pix_fmt", "yuv420p"])
+        XCTAssertEqual(try failure(of: path), .unsupportedVideoSize(source: path, width: 16, height: 16_000))
+        XCTAssertFalse(VideoSizeLimit.standard.allows(width: 8200, height: 4400), "36 Mpixel")
+        XCTAssertTrue(VideoSizeLimit.standard.allows(width: 7680, height: 4320), "8K")
+        XCTAssertTrue(VideoSizeLimit.largest.allows(width: 16, height: 16_000))
+        var configuration = EngineConfiguration(output: .offscreen, untimed: true, stop: StopCondition(frames: 1))
+        configuration.pictureSizeLimit = .largest
+        let engine = try PlaybackEngine(configuration: configuration)
+        try engine.load(path)
+        XCTAssertEqual(engine.run(), .finished)
+        XCTAssertEqual(engine.statistics.framesPresented, 1)
+        engine.close()
     }
 
     func testNameWithControlCharactersIsEscapedInEveryError() throws {

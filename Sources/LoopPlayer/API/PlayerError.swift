@@ -137,7 +137,8 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .noVideoStream(source): "\(source): the media has no video or audio stream to play"
         case let .decoderUnavailable(source, codec, cause):
             "\(source): no usable decoder for \(codec)" + (cause.map { ": \($0.message)" } ?? "")
-        case let .unsupportedVideoSize(source, width, height): "\(source): the video size \(width)x\(height) is not supported"
+        case let .unsupportedVideoSize(source, width, height):
+            "\(source): the video size \(width)x\(height) is over the picture size limit (VideoSizeLimit)"
         case let .invalidSetting(name, value, reason): "invalid \(name) '\(value)': \(reason)"
         case let .displayUnavailable(reason): "no display: \(reason)"
         case let .renderFailed(reason): "rendering failed: \(reason)"

@@ -53,6 +53,7 @@ final class PlayerSession {
         configuration.network = settings.networkOptions
         configuration.pictureInPicture = settings.pictureInPicture
         configuration.frameCacheBytes = settings.frameCacheMegabytes << 20
+        configuration.pictureSizeLimit = settings.pictureSizeLimit
         if let custom { return PlaybackEngine(configuration: configuration, output: custom) }
         return try PlaybackEngine(configuration: configuration)
     }

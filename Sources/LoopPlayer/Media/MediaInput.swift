@@ -40,7 +40,8 @@ final class MediaInput: @unchecked Sendable {
     /// says which protocols FFmpeg may use and how a network source behaves.
     /// `ignoringPicture`: as if the source had no video stream.
     static func open(_ location: MediaLocation, interrupt: InputInterrupt, audio choice: AudioTrackChoice = .automatic,
-                     access: InputAccess = .localFile, ignoringPicture: Bool = false) throws(InputFailure) -> MediaInput {
+                     access: InputAccess = .localFile, ignoringPicture: Bool = false,
+                     sizeLimit: VideoSizeLimit = .standard) throws(InputFailure) -> MediaInput {
         if case let .file(path) = location {
             do { try LocalFile.check(path) } catch { throw InputFailure(error, transient: false) }
         }
@@ -58,7 +59,7 @@ final class MediaInput: @unchecked Sendable {
             throw openError(status, location: location, interrupt: interrupt)
         }
         return try MediaInput(opened: context, location: location, interrupt: interrupt, audio: choice, reader: nil,
-                              ignoringPicture: ignoringPicture)
+                              ignoringPicture: ignoringPicture, sizeLimit: sizeLimit)
     }
 
     /// Opens the container `reader` delivers (an HLS stream, custom I/O): `format` names the
@@ -84,7 +85,8 @@ final class MediaInput: @unchecked Sendable {
     }
 
     private init(opened context: UnsafeMutablePointer<AVFormatContext>, location: MediaLocation, interrupt: InputInterrupt,
-                 audio choice: AudioTrackChoice, reader: HLSStreamReader?, ignoringPicture: Bool = false) throws(InputFailure) {
+                 audio choice: AudioTrackChoice, reader: HLSStreamReader?, ignoringPicture: Bool = false,
+                 sizeLimit: VideoSizeLimit = .standard) throws(InputFailure) {
         self.location = location
         self.interrupt = interrupt
         self.reader = reader
@@ -96,7 +98,7 @@ final class MediaInput: @unchecked Sendable {
             throw Self.openError(probed, location: location, interrupt: interrupt)
         }
         let index = ignoringPicture ? -1 : Self.bestVideoStream(in: context)
-        if let video = Self.stream(in: context, at: index), let size = VideoSizeLimit.unsupportedSize(of: video) {
+        if let video = Self.stream(in: context, at: index), let size = sizeLimit.refusedSize(of: video) {
             var doomed: UnsafeMutablePointer<AVFormatContext>? = context
             avformat_close_input(&doomed)
             throw InputFailure(.unsupportedVideoSize(source: name, width: size.width, height: size.height), transient: false)

@@ -99,6 +99,7 @@ final class MediaPipeline: Sendable {
         let pictures = VideoDecodeStage(opened: opened, input: videoPackets, output: frames, filters: filters,
                                         status: status, sourceName: location.description,
                                         frameCacheBytes: frameCacheBytes, soundMayPlayAlone: soundMayPlayAlone,
+                                        sizeLimit: plan.sizeLimit,
                                         isLooping: { [control] in control.isLooping },
                                         frameReady: frameReady)
         guard threads.launch("lp-vdecode", { pictures.run() }) else { return false }

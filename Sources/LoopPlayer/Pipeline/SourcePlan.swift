@@ -23,6 +23,8 @@ struct SourcePlan: Sendable {
     /// A local file as it was when admitted: a file replaced since (copied over, renamed onto) is
     /// played again from its new content.
     var fileIdentity: FileIdentity?
+    /// The largest picture decoded (`EngineConfiguration.pictureSizeLimit`).
+    var sizeLimit = VideoSizeLimit.standard
 
     /// The local file was replaced since it was admitted (its identity changed or it is gone).
     var fileWasReplaced: Bool {

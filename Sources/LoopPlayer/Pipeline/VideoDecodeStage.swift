@@ -45,10 +45,13 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
     /// The source's sound plays and may play alone: a picture that never decodes leaves it playing
     /// under a black one.
     private let hasSound: Bool
+    private let sizeLimit: VideoSizeLimit
+    /// A decoded picture was over the size limit: the stage has failed and decodes nothing more.
+    private var refusedSize = false
 
     init(opened: OpenedSource, input: BoundedQueue<StageMessage>, output: BoundedQueue<FrameItem>,
          filters: FilterMailbox, status: PipelineStatus, sourceName: String, frameCacheBytes: Int,
-         soundMayPlayAlone: Bool = false, isLooping: @escaping @Sendable () -> Bool, frameReady: @escaping @Sendable () -> Void) {
+         soundMayPlayAlone: Bool = false, sizeLimit: VideoSizeLimit = .standard, isLooping: @escaping @Sendable () -> Bool, frameReady: @escaping @Sendable () -> Void) {
         source = opened.pictures
         info = opened.info
         timeline = opened.timeline
@@ -60,6 +63,7 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
         self.frameReady = frameReady
         self.isLooping = isLooping
         hasSound = soundMayPlayAlone && opened.sound != nil && opened.pictures is StreamDecoder
+        self.sizeLimit = sizeLimit
         // MPEG-TS may jump in time; ten seconds is ffplay's limit for such formats.
         timestamps = TimestampRepair(jumpLimit: opened.discontinuousTimestamps
                                      ? Int64((10 / opened.timeline.tick).rounded()) : nil)
@@ -97,6 +101,7 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
                 variants.packet(context.variant, pts: packet.pointer.pointee.pts)
                 progress.packet(pts: packet.pointer.pointee.pts, tick: timeline.tick)
                 source.decode(packet.pointer, timeline: timeline) { emit($0) }
+                if refusedSize { return }
                 if let problem = progress.verdict() { return fail(problem) }
             case let .seek(marker):
                 replay = nil
@@ -143,8 +148,15 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
     }
 
     private func emit(_ decoded: consuming OwnedFrame) {
-        progress.picture()
         let picture = decoded.pointer.pointee
+        // A size the container did not say (or lied about) is checked on the picture itself.
+        guard !refusedSize else { return }
+        guard sizeLimit.allows(width: Int(picture.width), height: Int(picture.height)) else {
+            refusedSize = true
+            status.post(.fatal(.unsupportedVideoSize(source: sourceName, width: Int(picture.width), height: Int(picture.height))))
+            return
+        }
+        progress.picture()
         let nominal = timeline.nominalFrameTicks
         // A missing, absurd or corrupt duration falls back to the stream's frame rate.
         let duration = picture.pkt_duration > 0 && picture.pkt_duration <= nominal * 300 ? picture.pkt_duration : nominal

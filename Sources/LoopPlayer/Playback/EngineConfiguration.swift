@@ -30,6 +30,8 @@ public struct EngineConfiguration: Sendable, Equatable {
     /// Bytes of decoded pictures a looping local file may keep so that it is decoded once
     /// (`FrameCache`); 0: every pass is decoded.
     public var frameCacheBytes = 0
+    /// The largest picture decoded: a larger one is `unsupportedVideoSize` (`PictureSizeLimit`).
+    public var pictureSizeLimit = VideoSizeLimit.standard
 
     public init(output: Output = .window(WindowOptions()), looping: Bool = false, gravity: VideoGravity = .default,
                 untimed: Bool = false, stop: StopCondition = .never, audio: AudioOptions = AudioOptions()) {

@@ -8,7 +8,8 @@ extension PlaybackEngine {
     public func queueNext(_ location: MediaLocation) {
         dropQueued()
         switch SourcePlan.admit(location, network: configuration.network, controls: network) {
-        case let .success(plan):
+        case var .success(plan):
+            plan.sizeLimit = configuration.pictureSizeLimit
             let wantsSound = configuration.audio.track != .none && !clock.isVirtual
             itemSwitch.queue(makeItem(location, plan: plan, soundHandOff: wantsSound ? AudioHandOff() : nil))
         case let .failure(refusal):

@@ -138,6 +138,7 @@ public final class PlaybackEngine {
         switch SourcePlan.admit(location, network: configuration.network, controls: network) {
         case var .success(admitted):
             admitted.ignoresPicture = ignoringPicture
+            admitted.sizeLimit = configuration.pictureSizeLimit
             plan = admitted
         case let .failure(refusal):
             perform(machine.handle(.load(autoplay: !holdsFirstFrame)))

@@ -87,6 +87,14 @@ public struct LoopPlaylist: Setting, Equatable {
     }
 }
 
+/// The largest picture the player decodes (default `VideoSizeLimit.standard`: 8192 a side, 36
+/// Mpixel); a larger one is `unsupportedVideoSize` instead of seconds a frame and gigabytes.
+public struct PictureSizeLimit: Setting, Equatable {
+    public var limit: VideoSizeLimit
+    public init(maxSide: Int, maxPixels: Int) { limit = VideoSizeLimit(maxSide: maxSide, maxPixels: maxPixels) }
+    public func apply(to settings: inout VideoSettings) { settings.pictureSizeLimit = limit }
+}
+
 /// Start muted.
 public struct Mute: Setting, Equatable {
     public init() {}

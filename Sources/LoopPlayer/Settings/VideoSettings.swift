@@ -26,6 +26,8 @@ public struct VideoSettings: Sendable, Equatable {
     public var loopPlaylist = false
     /// Passes through a looping playlist before it ends (nil: forever).
     public var loopPlaylistPasses: Int?
+    /// The largest picture decoded (`PictureSizeLimit`).
+    public var pictureSizeLimit = VideoSizeLimit.standard
     public var mute = false
     public var notAutoPlay = false
     public var subtitles: String?

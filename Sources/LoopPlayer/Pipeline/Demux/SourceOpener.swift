@@ -60,7 +60,7 @@ struct SourceOpener {
         case .file:
             do {
                 return (try MediaInput.open(location, interrupt: interrupt, audio: initialAudioChoice, access: .localFile,
-                                            ignoringPicture: plan.ignoresPicture), .local)
+                                            ignoringPicture: plan.ignoresPicture, sizeLimit: plan.sizeLimit), .local)
             } catch { throw error.error }
         case .hls:
             return try openHLS(plan.url, kind: plan.kind)
