@@ -40,6 +40,7 @@ final class WindowOutput: PlayerOutput {
             throw .displayUnavailable(reason: "cannot create a window: \(String(cString: SDL_GetError()))")
         }
         self.window = window
+        if options.fullscreen { Self.warnIfNothingMakesFullscreen(window) }
         sizeSet = initial
         realSize = Self.realSize(of: window)
         userSized = options.size != nil || options.fullscreen
@@ -162,8 +163,16 @@ final class WindowOutput: PlayerOutput {
         }
     }
 
+    /// On X11 a window manager makes a window fill the screen: without one the request does
+    /// nothing, which is said (once per request) instead of staying silent.
+    private static func warnIfNothingMakesFullscreen(_ window: OpaquePointer) {
+        guard shim_x11_window_manager_keeps_above(window, nil, 0) == 0 else { return }
+        logger.warning("fullscreen was asked for, but no window manager is running to make the window fill the screen")
+    }
+
     func toggleFullscreen() {
         let fullscreen = SDL_GetWindowFlags(window) & SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue != 0
+        if !fullscreen { Self.warnIfNothingMakesFullscreen(window) }
         SDL_SetWindowFullscreen(window, fullscreen ? 0 : SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue)
         userSized = true
         realSize = Self.realSize(of: window)

@@ -107,7 +107,9 @@ public struct NotAutoPlay: Setting, Equatable {
     public func apply(to settings: inout VideoSettings) { settings.notAutoPlay = true }
 }
 
-/// An external subtitle file (stored now; drawn by the subtitles work).
+/// Subtitles to show: an external file (a path or URL with a subtitle extension: loaded and shown)
+/// or a language (`"en"`, `"fr"`: the first track in it, embedded or external). A language no track
+/// has is a `subtitleTrackNotFound` event once the tracks are known.
 public struct Subtitles: Setting, Equatable {
     public var value: String
     public init(_ value: String) { self.value = value }

@@ -144,3 +144,15 @@ final class RunDurationTests: XCTestCase {
         script.run([.at(100, .show), .at(100.5, .finished)])
     }
 }
+
+/// `--fullscreen` (and `f`) without a window manager did nothing, silently: it is said, once.
+final class FullscreenWithoutWindowManagerTests: XCTestCase {
+    func testFullscreenWithoutAWindowManagerIsSaid() throws {
+        let display = try VirtualDisplay()
+        let result = try LoopplayTool.run(["--fullscreen", "--frames", "10", try TestMedia.loopClip()],
+                                          environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let said = result.stderr.split(separator: "\n").filter { $0.contains("no window manager is running to make the window fill the screen") }
+        XCTAssertEqual(said.count, 1, result.stderr)
+    }
+}
