@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
 scripts/install-deps.sh --tests
+# https HLS in a release build: a use-after-free at TLS's close crashed release builds only.
+scripts/https-hls-check.sh 10
 swift build --build-tests
 log=$(mktemp -t loopplayer-tests.XXXXXX)
 trap 'rm -f "$log"' EXIT
