@@ -73,7 +73,8 @@ for kind in "${kinds[@]}"; do
     # the test run's own output to the class log. Exit code 66 tells a sanitizer stop from a failure.
     common="log_path=$logs/$class.report:exitcode=66:abort_on_error=0:print_summary=1"
     export ASAN_OPTIONS="$common:detect_leaks=${LEAKS:-0}:check_initialization_order=1"
-    export TSAN_OPTIONS="$common:halt_on_error=0:second_deadlock_stack=1:report_signal_unsafe=0"
+    # The suppressions are Mutex false reports only (scripts/sanitize/tsan.supp says why).
+    export TSAN_OPTIONS="$common:halt_on_error=0:second_deadlock_stack=1:report_signal_unsafe=0:suppressions=$PWD/scripts/sanitize/tsan.supp"
     t0=$(date +%s)
     nice -n 10 swift test --skip-build --sanitize="$kind" --scratch-path "$scratch" --disable-swift-testing \
       --filter "^$class/" >"$logs/$class.log" 2>&1

@@ -65,7 +65,7 @@ struct Loopplay: ParsableCommand {
     // Every option that takes a number parses `.unconditional`ly: `--brightness -0.25` is a value,
     // not an unknown flag, and the range checks in `validate()` say what is wrong with it.
 
-    @Option(parsing: .unconditional, help: "Stop after this many seconds of playback.")
+    @Option(parsing: .unconditional, help: "Stop this many seconds after the start (whatever plays meanwhile).")
     var duration: Double?
 
     @Option(parsing: .unconditional, help: "Play this many complete passes, then exit (implies --loop; with --loop-playlist, passes of the list).")
@@ -191,6 +191,12 @@ struct Loopplay: ParsableCommand {
     }
 
     /// Every source given: --source, the arguments, then the --playlist file's entries.
+    /// Several sources, or a playlist file: played as a playlist.
+    private var isPlaylist: Bool { ((try? playlistSources())?.count ?? 0) > 1 || playlist != nil }
+
+    /// `--loops N` with `--loop-playlist` on a playlist counts passes of the list, not of an item.
+    private var countsListPasses: Bool { loopPlaylist && isPlaylist }
+
     private func playlistSources() throws -> [String] {
         var sources = (source.map { [$0] } ?? []) + positionalSources
         if let playlist {
@@ -278,7 +284,7 @@ struct Loopplay: ParsableCommand {
             outcome = player.runHeadless(timing: timing, until: stopCondition(fallback: true))
         }
         // `--loops N` not reached because looping had to stop is a failure, not a silent exit 0.
-        if case .finished = outcome, let loops, !loopPlaylist, duration == nil, frames == nil, snapshotPath == nil,
+        if case .finished = outcome, let loops, !countsListPasses, duration == nil, frames == nil, snapshotPath == nil,
            player.statistics.loopsCompleted < loops {
             outcome = .failed(Self.warnings.loopingStopped ?? .loopingStopped(
                 source: resolvedSource, reason: "\(player.statistics.loopsCompleted) of \(loops) passes played"))
@@ -393,15 +399,15 @@ struct Loopplay: ParsableCommand {
     private func makePlayer() throws -> ExtVideoPlayer {
         var settings = VideoSettings(
             sourceName: resolvedSource, ext: ext, gravity: try VideoGravity(parsing: gravity), timePublishing: timePublishing,
-            loop: loop || (loops != nil && !loopPlaylist), events: events ? .all : .only([.errorAny]))
+            loop: loop || (loops != nil && !countsListPasses), events: events ? .all : .only([.errorAny]))
         let sources = try playlistSources()
-        if sources.count > 1 || playlist != nil {
+        if isPlaylist {
             settings.playlist = sources
             settings.sourceName = sources.first
         }
         settings.loopPlaylist = loopPlaylist
         // `--loops N --loop-playlist` counts passes of the list (mpv's --loop-playlist=N).
-        if loopPlaylist { settings.loopPlaylistPasses = loops }
+        if countsListPasses { settings.loopPlaylistPasses = loops }
         settings.brightness = brightness
         settings.contrast = contrast
         settings.mute = mute
@@ -452,7 +458,7 @@ struct Loopplay: ParsableCommand {
     private func stopCondition(fallback: Bool) -> StopCondition {
         // A window with --keep-open shows a failed source's error until it is closed.
         let holdFailure = keepOpen && !headless && !fallback
-        var stop = StopCondition(duration: duration, frames: snapshot != nil ? 1 : frames, loops: loopPlaylist ? nil : loops,
+        var stop = StopCondition(duration: duration, frames: snapshot != nil ? 1 : frames, loops: countsListPasses ? nil : loops,
                                  exitAtEnd: !keepOpen || fallback, exitOnFailure: !holdFailure)
         if fallback && duration == nil && frames == nil && loops == nil && loop { stop.loops = 3 }
         return stop

@@ -182,6 +182,12 @@ struct FrameScheduler: Equatable {
         return statistics.loopsCompleted
     }
 
+    /// A switch that counts as a wrap (a replaced file's new content); returns the loops completed.
+    mutating func countSwitchAsWrap() -> Int {
+        statistics.loopsCompleted += 1
+        return statistics.loopsCompleted
+    }
+
     /// A playlist's next item continues the run of `previous`: the counters, the run's start (for
     /// `StopCondition.duration`), and the switch is measured as a seam.
     mutating func continueRun(from previous: FrameScheduler) {

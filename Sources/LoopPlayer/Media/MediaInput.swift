@@ -34,6 +34,8 @@ final class MediaInput: @unchecked Sendable {
     private let interrupt: InputInterrupt
     /// The HLS stream reader the demuxer reads through (custom I/O); freed after the context.
     let reader: HLSStreamReader?
+    /// The largest picture it was opened to take (a reopen takes the same).
+    let sizeLimit: VideoSizeLimit
 
     /// Opens `location` and selects its best video stream and the audio track `choice` asks for.
     /// Media with sound but no video play their (automatic) track under a black picture. `access`
@@ -65,7 +67,7 @@ final class MediaInput: @unchecked Sendable {
     /// Opens the container `reader` delivers (an HLS stream, custom I/O): `format` names the
     /// demuxer (nil: probed among the safe ones); nothing may be opened from inside the stream.
     static func open(reader: HLSStreamReader, format: String?, location: MediaLocation, interrupt: InputInterrupt,
-                     audio choice: AudioTrackChoice = .automatic) throws(InputFailure) -> MediaInput {
+                     audio choice: AudioTrackChoice = .automatic, sizeLimit: VideoSizeLimit = .standard) throws(InputFailure) -> MediaInput {
         let allocated = try allocate(location.description, interrupt: interrupt)
         guard let io = reader.ioContext else {
             avformat_free_context(allocated)
@@ -81,7 +83,8 @@ final class MediaInput: @unchecked Sendable {
         let status = avformat_open_input(&context, nil, format.flatMap { av_find_input_format($0) }, &options)
         av_dict_free(&options)
         guard status >= 0, let context else { throw openError(status, location: location, interrupt: interrupt) }
-        return try MediaInput(opened: context, location: location, interrupt: interrupt, audio: choice, reader: reader)
+        return try MediaInput(opened: context, location: location, interrupt: interrupt, audio: choice, reader: reader,
+                              sizeLimit: sizeLimit)
     }
 
     private init(opened context: UnsafeMutablePointer<AVFormatContext>, location: MediaLocation, interrupt: InputInterrupt,
@@ -90,6 +93,7 @@ final class MediaInput: @unchecked Sendable {
         self.location = location
         self.interrupt = interrupt
         self.reader = reader
+        self.sizeLimit = sizeLimit
         let name = location.description
         let probed = avformat_find_stream_info(context, nil)
         if probed < 0 {

@@ -15,8 +15,9 @@ public struct VideoSizeLimit: Sendable, Equatable, CustomStringConvertible {
     public var maxSide: Int
     public var maxPixels: Int
 
-    /// 8192 a side and 36 Mpixel: 8K UHD (7680x4320) and DCI 8K (8192x4320) fit.
-    public static let standard = VideoSizeLimit(maxSide: 8192, maxPixels: 36_000_000)
+    /// 16384 a side and 36 Mpixel: 8K (7680x4320, 8192x4320) and a video wall's wide canvas
+    /// (11520x2160) fit; a 16000x16000 header does not.
+    public static let standard = VideoSizeLimit(maxSide: 16384, maxPixels: 36_000_000)
     /// The most any limit allows: 16384 a side, the largest texture most GPUs and SDL take.
     public static let largest = VideoSizeLimit(maxSide: 16384, maxPixels: 16384 * 16384)
 

@@ -6,6 +6,8 @@ extension PlaybackEngine {
         guard let item, let presenter = item.presenter, !isFailed else { return nil }
         if presenter.ended {
             if itemSwitch.queued != nil { return advanceToQueued() ? presentDueFrame() : .idle }
+            // A replaced file's new content is awaited: the last frame holds meanwhile.
+            if item.replacement != nil { return .idle }
             // The queued item failed after this one ended: this is the end after all.
             if state == .playing || state == .paused || state == .buffering {
                 perform(machine.handle(.reachedEnd))
@@ -17,6 +19,8 @@ extension PlaybackEngine {
         switch step {
         case let .show(frame):
             present(frame, item: item, presenter: presenter)
+        case .ended where itemSwitch.queued == nil && item.replacement != nil:
+            return .idle
         case .ended where itemSwitch.queued == nil && itemSwitch.settlesAt != nil:
             // An item shorter than the settling time: the one after it is queued now.
             itemSwitch.settleNow()

@@ -66,6 +66,11 @@ extension PlaybackEngine {
             perform(machine.handle(.advanced))
             let presenter = makePresenter(info, item: next, paused: machine.wantsPause)
             if let previous { presenter.continueRun(from: previous) }
+            // A replaced file's new content follows at a wrap: it counts as one.
+            if next.isReplacement {
+                scene.overlays.clearError()  // a failed version's text, if one was shown
+                if previous != nil { loopCompleted(presenter.countSwitchAsWrap()) }
+            }
             // A device shared with the item before counts its underruns from before.
             next.reportedUnderruns = next.pipeline.audio.output?.underruns ?? 0
             startPresenting(next, info: info, presenter: presenter)
@@ -84,8 +89,30 @@ extension PlaybackEngine {
         if let item { lastItem = item }
         item = next
         network.beginSource(preference: configuration.network.variant, outputSize: output.variantLimit)
-        playlistHooks.advanced?(next.location)
+        if !next.isReplacement { playlistHooks.advanced?(next.location) }
         return next
+    }
+
+    /// Every iteration: a replaced file's new content is queued once the file has settled (and
+    /// takes over at once if the current item's pipeline already failed on the old content).
+    func tendReplacement() {
+        guard let item, var replacement = item.replacement else { return }
+        defer { item.replacement = replacement }
+        guard itemSwitch.queued == nil, replacement.isReady(now: realClock.now) else { return }
+        switch SourcePlan.admit(item.location, network: configuration.network, controls: network) {
+        case var .success(plan):
+            plan.sizeLimit = configuration.pictureSizeLimit
+            let wantsSound = configuration.audio.track != .none && !clock.isVirtual
+            let next = makeItem(item.location, plan: plan, soundHandOff: wantsSound ? AudioHandOff() : nil)
+            next.isReplacement = true
+            itemSwitch.queue(next)
+            replacement.isQueued = true
+        case let .failure(refusal):
+            record(refusal)
+            onEvent?(.error(refusal))
+            replacement.queuedFailed()
+        }
+        if item.failedBeforeReplacement { item.replacement = replacement; playQueuedNow() }
     }
 
     /// Every iteration: the sound hand-off to the queued item, and a queued item that failed.
@@ -108,6 +135,15 @@ extension PlaybackEngine {
     private func queuedItemFailed(_ location: MediaLocation, _ error: PlayerError) {
         record(error)
         onEvent?(.error(error))
+        // A replaced file's new content that cannot be opened: the last frame stays (and the error
+        // is shown) until the file changes again; it is no playlist item.
+        if let item, item.replacement?.isQueued == true {
+            item.replacement?.queuedFailed()
+            scene.overlays.showError(error.description, style: OverlayStack.ErrorStyle(
+                color: configuration.errorColor, fontSize: configuration.errorFontSize))
+            redraw()
+            return
+        }
         playlistHooks.queuedItemFailed?(location, error)
     }
 }

@@ -238,6 +238,7 @@ public final class PlaybackEngine {
         if quitRequested { return .finished(.quit) }
         openIfReady()
         takeReports()
+        tendReplacement()
         tendQueued()
         if case let .failed(error) = state, configuration.stop.exitOnFailure, hostHooks.failureIsFinal?() ?? true {
             return .finished(.failed(error))
@@ -307,8 +308,10 @@ public final class PlaybackEngine {
     /// When to come back, from what the presenter waits for and what else is due (`WakePlan`).
     private func nextWake(after step: Presenter.Step?) -> Iteration {
         let presenter = item?.presenter
+        // A replaced file is looked at four times a second until its new content is queued.
+        let replacementCheck = item?.replacement.map { $0.isQueued || clock.isVirtual ? nil : clock.now + 0.25 } ?? nil
         let plan = WakePlan(step: WakePlan.Step(step), deadlines: [hostHooks.deadline?(), scene.animationDeadline, itemSwitch.settlesAt,
-                                                                   runDeadline],
+                                                                   runDeadline, replacementCheck],
                             stopDeadline: presenter?.deadline(for: configuration.stop),
                             starvationDeadline: presenter.flatMap(starvationDeadline), exitAtEnd: itemStop.exitAtEnd,
                             virtualClock: clock.isVirtual, loading: state == .loading)
@@ -395,12 +398,20 @@ public final class PlaybackEngine {
         onEvent?(.loopCompleted(count))
     }
 
-    /// Opens the current item's source again (its file was replaced; its picture proved undecodable),
-    /// holding the last frame meanwhile.
+    /// Opens the current item's source again (its picture proved undecodable), holding the last
+    /// frame meanwhile.
     private func reopen(_ item: PlaybackItem, ignoringPicture: Bool = false) {
         logger.notice("\(item.location): opening it again\(ignoringPicture ? " without its picture" : "")")
         load(item.location, ignoringPicture: ignoringPicture)
         playlistHooks.queueDropped?()  // a playlist queues its next item again
+    }
+
+    /// The current item's file was replaced: its new content is queued once the file has settled
+    /// (`tendReplacement`), and the current item holds its last frame until then.
+    private func noteReplaced(_ item: PlaybackItem) {
+        guard item.replacement == nil, case let .file(path) = item.location else { return }
+        logger.notice("\(path): the file was replaced; its new content follows")
+        item.replacement = FileReplacement(path: path, now: realClock.now, settleTime: clock.isVirtual ? 0 : FileReplacement.settleTime)
     }
 
     /// What the pipeline's threads reported: failures end the item, warnings and underruns are events.
@@ -411,11 +422,14 @@ public final class PlaybackEngine {
             switch report {
             case let .fatal(error):
                 // A file copied over while it played fails on its old content: play the new one.
-                guard !pipeline.sourceWasReplaced else { return reopen(item) }
+                guard !pipeline.sourceWasReplaced else {
+                    item.failedBeforeReplacement = true
+                    noteReplaced(item)
+                    continue
+                }
                 fail(error)
             case .sourceReplaced:
-                // Opened now, played when what was read of the old content ends.
-                queueNext(item.location)
+                noteReplaced(item)
             case let .pictureUndecodable(error):
                 record(error)
                 onEvent?(.error(error))
@@ -425,6 +439,7 @@ public final class PlaybackEngine {
                 onEvent?(.error(error))
             case let .loopingStopped(error):
                 item.loopingStopped = error
+                item.presenter?.setLooping(false)  // its end is final: no next pass will come
             case let .filterFailed(error, instead):
                 // The decode thread went back to the last stack that worked: that is what runs now.
                 filters = instead

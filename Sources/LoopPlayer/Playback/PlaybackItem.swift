@@ -24,6 +24,13 @@ final class PlaybackItem {
     var loopingStopped: PlayerError?
     /// The HLS variant of the picture on screen (for `variantChanged`).
     var shownVariant: StreamVariant?
+    /// Its local file was replaced: the new content waits to be queued, then follows this item.
+    var replacement: FileReplacement?
+    /// It is the new content of the item before it (its file was replaced), not a playlist's next.
+    var isReplacement = false
+    /// Its pipeline ended on a failure while a replacement was pending: the replacement takes over
+    /// at once instead of at the end.
+    var failedBeforeReplacement = false
 
     init(location: MediaLocation, pipeline: MediaPipeline, subtitles: SubtitleOverlay, loadStartedAt: Double) {
         self.location = location

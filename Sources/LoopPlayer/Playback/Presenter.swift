@@ -95,6 +95,9 @@ final class Presenter {
 
     func setLooping(_ looping: Bool) { scheduler.setLooping(looping) }
 
+    /// The switch to a replaced file's new content counts as a wrap; returns the loops completed.
+    func countSwitchAsWrap() -> Int { scheduler.countSwitchAsWrap() }
+
     /// When the run began, for `StopCondition.duration`.
     func setRunStart(_ time: Double) { scheduler.runStartedAt = time }
 

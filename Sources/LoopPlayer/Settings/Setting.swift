@@ -87,7 +87,7 @@ public struct LoopPlaylist: Setting, Equatable {
     }
 }
 
-/// The largest picture the player decodes (default `VideoSizeLimit.standard`: 8192 a side, 36
+/// The largest picture the player decodes (default `VideoSizeLimit.standard`: 16384 a side, 36
 /// Mpixel); a larger one is `unsupportedVideoSize` instead of seconds a frame and gigabytes.
 public struct PictureSizeLimit: Setting, Equatable {
     public var limit: VideoSizeLimit

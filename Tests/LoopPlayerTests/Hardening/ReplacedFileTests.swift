@@ -50,7 +50,11 @@ final class ReplacedFileTests: XCTestCase {
         XCTAssertEqual(widths.first, 320)
         let firstNew = try XCTUnwrap(widths.firstIndex(of: 640), "the new content played")
         XCTAssertTrue(widths[firstNew...].allSatisfy { $0 == 640 }, "and only it, from then on")
-        XCTAssertEqual(firstNew, 240, "from the next wrap, without a gap: the old file's second pass played whole")
+        XCTAssertEqual(firstNew % 120, 0, "at a wrap: the old file's passes played whole (\(firstNew))")
+        // Every wrap and the switch are seams of one frame interval (the virtual clock is exact).
+        let seams = probe.engine.statistics.seamIntervalsMs
+        XCTAssertEqual(seams.count, firstNew / 120 + 1, "\(seams)")
+        XCTAssertTrue(seams.allSatisfy { abs($0 - 1000.0 / 30) < 0.01 }, "no gap at the switch: \(seams)")
     }
 
     func testCopiedOverPlaysTheNewContent() throws {
@@ -66,12 +70,29 @@ final class ReplacedFileTests: XCTestCase {
         XCTAssertFalse(probe.ended)
     }
 
-    func testEmptiedIsAnErrorNotAnEnd() throws {
+    /// Emptied (truncated to nothing), the file is an error event and on-screen text, the last frame
+    /// stays, and nothing ends; its content restored, it plays again.
+    func testEmptiedIsAnErrorUntilTheContentComesBack() throws {
         let live = folder.appendingPathComponent("live.mp4")
         try FileManager.default.copyItem(atPath: try TestMedia.loopClip(), toPath: live.path)
-        let probe = play(live, replace: { XCTAssertEqual(truncate(live.path, 0), 0) }) { _ in false }
-        let failure = try XCTUnwrap(probe.failure, "an emptied file is an error")
-        XCTAssertEqual(failure.kind, "emptyFile", "\(failure)")
-        XCTAssertFalse(probe.ended)
+        let restored = try Data(contentsOf: URL(fileURLWithPath: try newContent()))
+        let probe = NetworkProbe()  // real time: a replaced file waits to settle on the real clock
+        var emptied = false, refilled = false, framesAtRefill = 0
+        probe.run(live.path, timeout: 60) { probe in
+            if !emptied, probe.frames.count >= 30 {
+                emptied = true
+                XCTAssertEqual(truncate(live.path, 0), 0)
+            }
+            if emptied, !refilled, probe.errors.contains(where: { $0.kind == "emptyFile" }) {
+                refilled = true
+                framesAtRefill = probe.frames.count
+                do { try restored.write(to: live) } catch { XCTFail("\(error)") }
+            }
+            return probe.ended || probe.failure != nil || probe.frames.contains { $0.width == 640 }
+        }
+        XCTAssertTrue(refilled, "an emptyFile error event came: \(probe.errors)")
+        XCTAssertFalse(probe.ended, "no end")
+        XCTAssertNil(probe.failure)
+        XCTAssertNotNil(probe.frames.dropFirst(framesAtRefill).first { $0.width == 640 }, "the restored content plays")
     }
 }

@@ -40,8 +40,9 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
          control: DemuxerControl, status: PipelineStatus, abort: AbortFlag, queues: Queues,
          subtitleLibrary: SubtitleLibrary, launcher: Launcher) {
         let interrupt = InputInterrupt(abort: abort)
-        let recovery = ProgressiveRecovery(location: plan.location, url: plan.url, kind: plan.kind, network: plan.network,
+        var recovery = ProgressiveRecovery(location: plan.location, url: plan.url, kind: plan.kind, network: plan.network,
                                            interrupt: interrupt, abort: abort)
+        recovery.sizeLimit = plan.sizeLimit
         opener = SourceOpener(plan: plan, audioChoice: audioChoice, soundWanted: soundWanted, control: control,
                               status: status, abort: abort, interrupt: interrupt, recovery: recovery,
                               subtitleLibrary: subtitleLibrary)
@@ -69,6 +70,10 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         var saidLiveIsNotLooped = false
         /// A fatal error was reported: the thread ends, nothing more is sent.
         var failed = false
+        /// The file was replaced: at its end it does not loop again (a seek reads it once more).
+        var replaced = false
+        /// Looping stopped here (the input could not go back): an end is final, not resumable.
+        var loopingStopped = false
 
         var input: MediaInput { reader.input }
     }
@@ -93,7 +98,7 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
                 requests.looping = false
             }
             if reading.atEnd {
-                if requests.looping {  // looping was switched on after the end: continue with the next pass
+                if requests.looping && !reading.replaced {  // looping was switched on after the end: continue with the next pass
                     reading.atEnd = false
                     if !wrap(&reading) { endOfStream(&reading) }
                 } else {
@@ -205,7 +210,10 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
                 return
             }
             // A pass that yields nothing cannot loop: end instead of spinning.
-            if reading.pass > 0 { stopLooping(because: "the input held no packets after rewinding") }
+            if reading.pass > 0 {
+                reading.loopingStopped = true
+                stopLooping(because: "the input held no packets after rewinding")
+            }
             return endOfStream(&reading)
         }
         if !wrap(&reading) { endOfStream(&reading) }
@@ -216,7 +224,10 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
     private func wrap(_ reading: inout Reading) -> Bool {
         do {
             guard try reading.reader.rewind(forPass: reading.pass + 1) else {
-                if !abort.isRaised && !control.hasPendingSeek { stopLooping(because: "the input cannot go back to its start") }
+                if !abort.isRaised && !control.hasPendingSeek {
+                    reading.loopingStopped = true
+                    stopLooping(because: "the input cannot go back to its start")
+                }
                 return false
             }
         } catch {
@@ -259,10 +270,12 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         status.post(.loopingStopped(.loopingStopped(source: location.description, reason: reason)))
     }
 
-    /// `resumable`: the end came because looping was off (switching it on goes on).
+    /// `resumable`: the end came because looping was off, and switching it on goes on (never for a
+    /// live stream, nor once looping had to stop here).
     private func endOfStream(_ reading: inout Reading, resumable: Bool = false) {
         reading.atEnd = true
         guard !reading.failed else { return }  // a network failure is never the end of the media
+        let resumable = resumable && !reading.isLive && !reading.loopingStopped
         reading.router.endOfStream(generation: reading.generation, resumable: resumable)
     }
 
@@ -286,13 +299,13 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         status.post(.fatal(error))
     }
 
-    /// The file was replaced: what was read plays out and this thread ends; the engine queues the
-    /// new content to follow it without a gap, as a playlist's next item.
+    /// The file was replaced: what was read plays out, and the engine queues the new content to
+    /// follow it without a gap. The thread stays (a seek still plays the old content meanwhile), but
+    /// does not loop the old content again.
     private func replaced(_ reading: inout Reading) {
-        logger.notice("\(location): the file was replaced; its new content follows")
         status.post(.sourceReplaced)
         endOfStream(&reading)
-        reading.failed = true
+        reading.replaced = true
     }
 
     // MARK: Seeking

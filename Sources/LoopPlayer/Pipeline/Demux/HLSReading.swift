@@ -13,6 +13,8 @@ final class HLSReading {
     private let interrupt: InputInterrupt
     private let control: DemuxerControl
     private let abort: AbortFlag
+    /// The largest picture a container may bring.
+    private var sizeLimit = VideoSizeLimit.standard
     /// Each variant as frames carry it (nil for a lone media playlist).
     private let variants: [StreamVariant?]
     /// Time bases of the first container's picture and sound: later containers are rescaled to them.
@@ -34,9 +36,11 @@ final class HLSReading {
 
     /// Loads the playlists (retried) and opens the first container of a stream from the start.
     static func open(_ session: HLSSession, location: MediaLocation, interrupt: InputInterrupt, control: DemuxerControl,
-                     abort: AbortFlag, audio choice: AudioTrackChoice) throws(PlayerError) -> (HLSReading, MediaInput) {
+                     abort: AbortFlag, audio choice: AudioTrackChoice,
+                     sizeLimit: VideoSizeLimit = .standard) throws(PlayerError) -> (HLSReading, MediaInput) {
         do { try session.load() } catch { throw error.playerError }
         let hls = HLSReading(session: session, location: location, interrupt: interrupt, control: control, abort: abort)
+        hls.sizeLimit = sizeLimit
         let input = try hls.openContainer(audio: choice)
         hls.adopt(input)
         return (hls, input)
@@ -61,15 +65,17 @@ final class HLSReading {
         let reader = stream.makeReader()
         do {
             return try MediaInput.open(reader: reader, format: session.containerFormat,
-                                       location: location, interrupt: interrupt, audio: choice)
+                                       location: location, interrupt: interrupt, audio: choice, sizeLimit: sizeLimit)
         } catch {
             if let failure = stream.failure { throw failure.playerError }
             // The bytes came but are not media (an HTML error page served as a segment): name it.
             guard let segment = reader.segment(ofPacketAt: 0), !abort.isRaised else { throw error.error }
+            // Only "these bytes are no media": a time-out or a network error stays what it is.
+            let endOfFile = FFmpegError(code: FFmpegError.endOfFile).message
             let reason: String
             switch error.error {
             case let .unreadableMedia(_, cause): reason = cause.message
-            case let .networkError(_, text): reason = text
+            case let .networkError(_, text) where text == endOfFile: reason = text
             default: throw error.error
             }
             throw .unreadableMedia(source: "\(location): its segment \(segment.segment.url.absoluteString)",

@@ -32,6 +32,7 @@ struct ProgressiveRecovery {
     let network: NetworkOptions
     let interrupt: InputInterrupt
     let abort: AbortFlag
+    var sizeLimit = VideoSizeLimit.standard
 
     /// Protocols and network behaviour for FFmpeg's own opens of this source.
     var access: InputAccess { InputAccess.forSource(kind, options: network) }
@@ -45,7 +46,7 @@ struct ProgressiveRecovery {
         while true {
             interrupt.setDeadline(since + network.timeout + 1)
             do {
-                let input = try MediaInput.open(location, interrupt: interrupt, audio: choice, access: access)
+                let input = try MediaInput.open(location, interrupt: interrupt, audio: choice, access: access, sizeLimit: sizeLimit)
                 interrupt.setDeadline(nil)
                 return .input(input)
             } catch {
@@ -93,7 +94,7 @@ struct ProgressiveRecovery {
             interrupt.setDeadline(since + network.timeout + 1)
             let choice = current.audioChoiceToKeep
             do {
-                let input = try MediaInput.open(location, interrupt: interrupt, audio: choice, access: access)
+                let input = try MediaInput.open(location, interrupt: interrupt, audio: choice, access: access, sizeLimit: sizeLimit)
                 interrupt.setDeadline(nil)
                 guard input.video.codecName == current.video.codecName, input.video.width == current.video.width,
                       input.video.height == current.video.height else {

@@ -76,7 +76,7 @@ struct SourceOpener {
         let session = HLSSession(url: url, kind: kind, options: plan.network, controls: plan.controls, abort: abort,
                                  isLooping: { [control] in control.isLooping })
         let (hls, input) = try HLSReading.open(session, location: location, interrupt: interrupt, control: control,
-                                               abort: abort, audio: initialAudioChoice)
+                                               abort: abort, audio: initialAudioChoice, sizeLimit: plan.sizeLimit)
         return (input, .hls(hls))
     }
 

@@ -140,7 +140,7 @@ final class SourceReader {
     /// Opens the source again from its first byte (the same stream is required); the decoders are kept.
     func reopen() -> Bool {
         guard let reopened = try? MediaInput.open(location, interrupt: interrupt, audio: input.audioChoiceToKeep,
-                                                  access: recovery.access),
+                                                  access: recovery.access, sizeLimit: input.sizeLimit),
               reopened.video.codecName == input.video.codecName, reopened.video.width == input.video.width,
               reopened.video.height == input.video.height else { return false }
         input = reopened
