@@ -293,8 +293,8 @@ final class PlayerSession {
         if settings.playlist != previous.playlist || settings.ext != previous.ext
             || (settings.playlist.isEmpty && settings.sourceName != previous.sourceName) {
             load(settings)
-        } else if settings.loopPlaylist != previous.loopPlaylist {
-            playlist?.setLoops(settings.loopPlaylist)
+        } else if settings.loopPlaylist != previous.loopPlaylist || settings.loopPlaylistPasses != previous.loopPlaylistPasses {
+            playlist?.setLoops(settings.loopPlaylist, passes: settings.loopPlaylistPasses)
         }
     }
 

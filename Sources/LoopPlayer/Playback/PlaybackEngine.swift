@@ -220,7 +220,9 @@ public final class PlaybackEngine {
     /// the outcome once playback is over.
     public func pump() -> (nextIn: Double?, outcome: RunOutcome?) {
         switch runOnce() {
-        case let .finished(outcome): return (nil, outcome)
+        case let .finished(outcome):
+            runStartedAt = nil  // a host that pumps again starts another run
+            return (nil, outcome)
         case .again: return (0, nil)  // one frame per call: the host draws it before the next
         case let .wait(deadline): return (deadline.map { max(0, $0 - realClock.now) }, nil)
         }

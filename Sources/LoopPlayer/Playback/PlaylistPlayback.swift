@@ -72,9 +72,10 @@ final class PlaylistPlayback {
     }
 
     /// `LoopPlaylist` changed while playing: the list goes on where it is.
-    func setLoops(_ loops: Bool) {
-        guard loops != state.loops else { return }
+    func setLoops(_ loops: Bool, passes: Int? = nil) {
+        guard loops != state.loops || passes != state.passes else { return }
         state.loops = loops
+        state.passes = passes
         queueFollowing()
     }
 
