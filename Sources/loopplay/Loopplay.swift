@@ -107,7 +107,7 @@ struct Loopplay: ParsableCommand {
     @Flag(help: "Print the libavfilter chain the filter flags compile to, then exit (to compare with ffmpeg -vf).")
     var printFilterGraph = false
 
-    @Flag(help: "Start muted.")
+    @Flag(help: "Start muted (loopplay plays the sound by default, as mpv does; the library starts muted).")
     var mute = false
 
     @Option(parsing: .unconditional, help: "Volume 0…100 (linear gain; default 100).")

@@ -46,6 +46,7 @@ final class PlayerSession {
         var configuration = EngineConfiguration(output: output, looping: settings.loop, gravity: settings.gravity,
                                                 untimed: timing == .untimed, stop: stop, audio: audio)
         configuration.audio.muted = settings.mute
+        if let volume = settings.volume { configuration.audio.volume = volume }
         configuration.subtitles = player.shared.withLock { $0.subtitles } ?? settings.subtitles.map(SubtitleOptions.init(setting:))
             ?? SubtitleOptions()
         configuration.errorColor = settings.errorColor
@@ -263,6 +264,7 @@ final class PlayerSession {
         if settings.gravity != previous.gravity { engine.setGravity(settings.gravity) }
         if settings.loop != previous.loop { engine.setLooping(settings.loop) }
         if settings.mute != previous.mute { engine.setMuted(settings.mute) }
+        if let volume = settings.volume, volume != previous.volume { engine.setVolume(volume) }
         if settings.timePublishing != previous.timePublishing {
             if engine.state == .playing { publisher.start(at: engine.clock.now, interval: settings.timePublishing) }
         }

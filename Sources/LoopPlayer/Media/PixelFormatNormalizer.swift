@@ -24,6 +24,12 @@ final class PixelFormatNormalizer {
                                       SWS_BILINEAR, nil, nil, nil)
         guard scaler != nil, av_frame_get_buffer(output.pointer, 0) >= 0 else { return frame }
         av_frame_copy_props(output.pointer, frame.pointer)
+        // From RGB, swscale writes limited-range BT.601 YUV: say so, or a full-range RGB source
+        // (the usual) would be shown washed out (black at 16, white at 235).
+        if let descriptor = av_pix_fmt_desc_get(source), descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0 {
+            output.pointer.pointee.color_range = AVCOL_RANGE_MPEG
+            output.pointer.pointee.colorspace = AVCOL_SPC_SMPTE170M
+        }
         withFramePlanes(frame.pointer) { sourcePlanes, sourceStrides in
             withMutableFramePlanes(output.pointer) { outputPlanes, outputStrides in
                 _ = sws_scale(scaler, sourcePlanes, sourceStrides, 0, height, outputPlanes, outputStrides)

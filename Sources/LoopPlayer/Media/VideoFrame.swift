@@ -67,7 +67,8 @@ public final class VideoFrame: @unchecked Sendable {  // immutable after init; i
     public var width: Int { geometry.width }
     public var height: Int { geometry.height }
     var pixelFormat: AVPixelFormat { AVPixelFormat(rawValue: picture.pointer.pointee.format) }
-    var byteCount: Int { width * height * 3 / 2 }
+    /// yuv420p/nv12: the luma plane plus two chroma planes of ⌈w/2⌉×⌈h/2⌉ (odd sizes round up).
+    var byteCount: Int { width * height + 2 * ((width + 1) / 2) * ((height + 1) / 2) }
 }
 
 /// What flows from a decoder to the presenter.

@@ -86,6 +86,9 @@ final class HLSSession: Sendable {
     /// The variant in use by the schedule now.
     var currentVariant: Int { state.withLock { $0.choice?.current ?? 0 } }
 
+    /// Seconds fetched ahead while the variant climbs from the start.
+    static let climbingBufferAhead = 4.0
+
     // MARK: Loading
 
     /// Loads the source playlist and the start variant's media playlist (retrying transient
@@ -206,7 +209,9 @@ final class HLSSession: Sendable {
             // Taken before measuring: a nudge after it ends the sleep at once.
             let mark = abort.nudgeMark
             let presented = controls.presentedTime
-            let excess = state.withLock { $0.schedule.bufferSeconds(presented: presented) } - options.bufferAhead
+            let (buffered, climbing) = state.withLock { ($0.schedule.bufferSeconds(presented: presented), $0.choice?.isClimbing ?? false) }
+            // While the variant climbs, little is fetched ahead: what comes next is at the better level.
+            let excess = buffered - (climbing ? min(options.bufferAhead, Self.climbingBufferAhead) : options.bufferAhead)
             guard excess > 0 else { return }
             if let presented { controls.nudge(abort, whenPresented: presented + excess) }
             abort.sleep(until: MonotonicCondition.now + 1, unlessNudgedSince: mark)

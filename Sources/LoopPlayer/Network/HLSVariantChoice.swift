@@ -18,6 +18,9 @@ struct HLSVariantChoice {
     /// The variant in use now.
     var current: Int { selector.current }
 
+    /// Still climbing from the start variant: the fetch-ahead is kept short.
+    var isClimbing: Bool { selector.isClimbing }
+
     /// A new stream starts: its first segment keeps the current variant.
     mutating func restartStream() { streamStarted = false }
 

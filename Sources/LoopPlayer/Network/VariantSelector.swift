@@ -40,9 +40,13 @@ public enum VariantPreference: Sendable, Equatable, CustomStringConvertible {
 /// - **Down**: when the buffer is below `lowBufferSeconds`, or the estimate is below the current
 ///   variant's bandwidth: to the highest variant within `downSafety` × estimate, at least one
 ///   step down, at once.
-/// - **Up**: when a higher variant fits within `upSafety` × estimate and the buffer holds at least
-///   `upBufferSeconds`, continuously for `upHoldSeconds`, and `minSwitchInterval` has passed since
-///   the last switch: to the highest such variant.
+/// - **Climb** (at the start): the first segment plays at the start variant; from then on, each
+///   download that shows a higher variant fits within `upSafety` × estimate moves there at once (no
+///   hold, no buffer needed: the start was the safe level), as hls.js and dash.js do. The climb ends
+///   (the level has *settled*) when nothing higher fits, or at the first step down.
+/// - **Up** (settled): when a higher variant fits within `upSafety` × estimate and the buffer holds
+///   at least `upBufferSeconds`, continuously for `upHoldSeconds`, and `minSwitchInterval` has
+///   passed since the last switch: to the highest such variant.
 /// - **Fixed preferences** (`.maxBitrate`, `.minBitrate`, `.bitrate(n)`) ignore throughput and size.
 public struct VariantSelector: Sendable {
     /// What the selector needs to know about a variant.
@@ -68,6 +72,8 @@ public struct VariantSelector: Sendable {
         public var upBufferSeconds = 4.0
         public var upHoldSeconds = 4.0
         public var minSwitchInterval = 4.0
+        /// Climb at the start (see the rules); false: the settled rules from the first segment.
+        public var climbsAtStart = true
 
         public static let standard = Tuning()
         public init() {}
@@ -102,6 +108,8 @@ public struct VariantSelector: Sendable {
     private let ranked: [Int]
     private var lastSwitch: Double?
     private var upSince: Double?
+    /// Still climbing from the start variant (see the rules); the fetch-ahead stays short meanwhile.
+    public private(set) var isClimbing = true
 
     /// Nil without candidates (the parser refuses a master playlist without variants).
     public init?(variants candidates: [Candidate], preference: VariantPreference = .automatic,
@@ -112,6 +120,7 @@ public struct VariantSelector: Sendable {
         self.preference = preference
         self.outputSize = outputSize
         self.tuning = tuning
+        isClimbing = tuning.climbsAtStart
         self.throughput = throughput
         ranked = candidates.indices.sorted { a, b in
             let x = candidates[a], y = candidates[b]
@@ -162,18 +171,27 @@ public struct VariantSelector: Sendable {
         let position = allowed.firstIndex(of: current) ?? 0
         let estimate = throughput.bitsPerSecond
         if position > 0 {
-            let lowBuffer = bufferSeconds < tuning.lowBufferSeconds
+            // While climbing the buffer is short on purpose: only throughput sends it down.
+            let lowBuffer = !isClimbing && bufferSeconds < tuning.lowBufferSeconds
             let tooSlow = estimate.map { $0 < Double(candidates[current].bandwidth) } ?? false
             if lowBuffer || tooSlow {
                 let oneDown = allowed[position - 1]
                 let fitting = estimate.map { highest(within: $0 * tuning.downSafety) } ?? oneDown
                 let target = rank(of: fitting) < rank(of: oneDown) ? fitting : oneDown
                 upSince = nil
+                isClimbing = false
                 return move(to: target, reason: lowBuffer ? .bufferLow : .throughputLow, now: now)
             }
         }
         guard let estimate else { return stay() }
         let candidate = highest(within: estimate * tuning.upSafety)
+        if isClimbing {
+            guard rank(of: candidate) > rank(of: current) else {
+                isClimbing = false
+                return stay()
+            }
+            return move(to: candidate, reason: .throughputHigh, now: now)
+        }
         guard rank(of: candidate) > rank(of: current), bufferSeconds >= tuning.upBufferSeconds else {
             upSince = nil
             return stay()

@@ -161,7 +161,8 @@ final class LoopFrameCache {  // used by one thread
         guard budget > 0 else { return false }
         guard let duration, duration.isFinite, duration > 0, frameInterval > 0 else { return true }
         let pictures = (duration / frameInterval).rounded(.up)
-        return pictures * Double(width * height) * 1.5 <= Double(budget)
+        let picture = width * height + 2 * ((width + 1) / 2) * ((height + 1) / 2)  // yuv420p, odd sizes round up
+        return pictures * Double(picture) <= Double(budget)
     }
 
     /// The memory a picture holds: its data buffers.

@@ -95,10 +95,26 @@ public struct PictureSizeLimit: Setting, Equatable {
     public func apply(to settings: inout VideoSettings) { settings.pictureSizeLimit = limit }
 }
 
-/// Start muted.
+/// Start muted: the default of `ExtVideoPlayer`, said explicitly.
 public struct Mute: Setting, Equatable {
     public init() {}
     public func apply(to settings: inout VideoSettings) { settings.mute = true }
+}
+
+/// Start with the sound on (the player starts muted without it).
+public struct Unmute: Setting, Equatable {
+    public init() {}
+    public func apply(to settings: inout VideoSettings) { settings.mute = false }
+}
+
+/// Start with the sound on at this linear gain, 0…1 (clamped; NaN is 1).
+public struct Volume: Setting, Equatable {
+    public var level: Float
+    public init(_ level: Float) { self.level = level.isNaN ? 1 : min(max(level, 0), 1) }
+    public func apply(to settings: inout VideoSettings) {
+        settings.volume = level
+        settings.mute = false
+    }
 }
 
 /// Load and show the first frame, then wait for `play`.

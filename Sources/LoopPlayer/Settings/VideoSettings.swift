@@ -28,7 +28,11 @@ public struct VideoSettings: Sendable, Equatable {
     public var loopPlaylistPasses: Int?
     /// The largest picture decoded (`PictureSizeLimit`).
     public var pictureSizeLimit = VideoSizeLimit.standard
-    public var mute = false
+    /// Starts muted unless `Unmute()` or `Volume(…)` says otherwise, as the model does: a background
+    /// video makes no noise by surprise. (loopplay starts with the sound on, as mpv does.)
+    public var mute = true
+    /// Linear gain 0…1 (`Volume`); nil: the player's (1 at first).
+    public var volume: Float?
     public var notAutoPlay = false
     public var subtitles: String?
     public var events: EventSelection = .none
@@ -64,7 +68,7 @@ public struct VideoSettings: Sendable, Equatable {
 
     /// The same value without the DSL.
     public init(sourceName: String? = nil, ext: String = Ext.defaultValue, gravity: VideoGravity = Gravity.defaultValue,
-                timePublishing: Double? = nil, loop: Bool = false, mute: Bool = false, notAutoPlay: Bool = false,
+                timePublishing: Double? = nil, loop: Bool = false, mute: Bool = true, notAutoPlay: Bool = false,
                 subtitles: String? = nil, events: EventSelection = .none, errorColor: Color = EColor.defaultValue,
                 errorFontSize: Float = EFontSize.defaultValue, exclusiveGroup: String? = nil) {
         self.sourceName = sourceName

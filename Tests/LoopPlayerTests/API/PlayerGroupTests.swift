@@ -159,7 +159,7 @@ final class PlayerGroupTests: XCTestCase {
         let files = (0..<2).map { NSTemporaryDirectory() + "lp-group-sound-\($0)-\(UUID().uuidString).raw" }
         defer { files.forEach { try? FileManager.default.removeItem(atPath: $0) } }
         func player(file: String?, driver: String) -> ExtVideoPlayer {
-            let player = ExtVideoPlayer { VideoSettings { SourceName(clip); Loop(); Events([.errorAny]) } }
+            let player = ExtVideoPlayer { VideoSettings { SourceName(clip); Loop(); Unmute(); Events([.errorAny]) } }
             player.audioOutput = AudioOptions(driver: driver, device: file)
             return player
         }

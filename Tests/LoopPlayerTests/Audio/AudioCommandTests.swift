@@ -13,7 +13,7 @@ final class AudioCommandTests: XCTestCase {
                 SourceName(clip)
                 Loop()
                 Events([.volumeChangedAny, .errorAny])
-                if muted { Mute() }
+                if muted { Mute() } else { Unmute() }
             }
         }
         player.audioOutput = AudioOptions(driver: "disk", device: file)
@@ -25,6 +25,25 @@ final class AudioCommandTests: XCTestCase {
     private func played(_ file: String) throws -> [Float] {
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
         return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+
+    /// As the model, a player starts muted unless its settings say `Unmute()` or `Volume(…)` (a
+    /// background video makes no noise by surprise); loopplay keeps mpv's sound on.
+    func testThePlayerStartsMutedUnlessTheSettingsSayOtherwise() throws {
+        let clip = try AudioTestMedia.sine()
+        func peak(_ build: @escaping () -> [any Setting]) throws -> Float {
+            let file = NSTemporaryDirectory() + "lp-default-mute-\(UUID().uuidString).raw"
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            let player = ExtVideoPlayer { VideoSettings { SourceName(clip); Loop(); build() } }
+            player.audioOutput = AudioOptions(driver: "disk", device: file)
+            XCTAssertEqual(player.runHeadless(until: StopCondition(duration: 1)), .finished)
+            let samples = try played(file)
+            XCTAssertGreaterThan(samples.count, 48_000 / 2, "the device ran")
+            return Signal.peak(samples[...])
+        }
+        XCTAssertEqual(try peak { [] }, 0, "muted by default")
+        XCTAssertEqual(Double(try peak { [Volume(0.5)] }), 0.125 * 0.5, accuracy: 0.01, "Volume(0.5) unmutes at half")
+        XCTAssertEqual(Double(try peak { [Unmute()] }), 0.125, accuracy: 0.01)
     }
 
     func testVolumeCommandEmitsVolumeChangedAndScalesTheSound() throws {

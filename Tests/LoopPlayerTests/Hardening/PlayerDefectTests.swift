@@ -156,3 +156,24 @@ final class FullscreenWithoutWindowManagerTests: XCTestCase {
         XCTAssertEqual(said.count, 1, result.stderr)
     }
 }
+
+/// An RGB source (full range, as RGB always is) converted to YUV for display keeps its black and
+/// white: swscale writes limited-range BT.601, and the copy said the source's range (black showed
+/// at 16, white at 235).
+final class RGBSourceLevelsTests: XCTestCase {
+    func testBlackAndWhiteOfAnRGBSourceStayBlackAndWhite() throws {
+        let clip = try TestMedia.clip("black-white-bgr0.mkv", ["-f", "lavfi", "-i",
+            "color=c=black:s=64x32:r=10:d=1[a];color=c=white:s=64x32:r=10:d=1[b];[a][b]hstack",
+            "-pix_fmt", "bgr0", "-c:v", "ffv1"])
+        let player = ExtVideoPlayer { VideoSettings { SourceName(clip) } }
+        var pixels: (black: [UInt8], white: [UInt8])?
+        player.runScenes(timing: .untimed, until: StopCondition(frames: 1)) { composed in
+            guard pixels == nil, let image = try? composed.image() else { return }
+            func rgb(_ x: Int, _ y: Int) -> [UInt8] { (0..<3).map { image.pixels[(y * image.width + x) * 3 + $0] } }
+            pixels = (rgb(image.width / 4, image.height / 2), rgb(image.width * 3 / 4, image.height / 2))
+        }
+        let seen = try XCTUnwrap(pixels)
+        XCTAssertTrue(seen.black.allSatisfy { $0 <= 3 }, "black: \(seen.black)")
+        XCTAssertTrue(seen.white.allSatisfy { $0 >= 252 }, "white: \(seen.white)")
+    }
+}

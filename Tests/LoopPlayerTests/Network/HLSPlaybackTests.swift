@@ -33,6 +33,27 @@ final class HLSPlaybackTests: XCTestCase {
         XCTAssertTrue(paths.allSatisfy { $0.hasSuffix(".m3u8") || $0.hasSuffix(".ts") }, "\(Set(paths))")
     }
 
+    /// On a link with room to spare the automatic choice climbs from the lowest variant to the top
+    /// one the output allows within the first seconds (it stayed at 240p for 35 s, or for good on
+    /// a looping stream read from the cache): in a 1280x720 area, headless, in either master order,
+    /// the 720p variant is on screen before 10 s of media have played (300 frames at 30 fps).
+    func testTheChoiceClimbsToTheTopVariantWithinTenSeconds() throws {
+        for order in ["master-low-first.m3u8", "master-high-first.m3u8"] {
+            for area in [PixelSize(width: 1280, height: 720), nil] {
+                let probe = NetworkProbe(area: area)
+                probe.run(fixture.url("/hls/\(order)"), timeout: 30) { probe in
+                    probe.failure != nil || probe.frames.contains { $0.width == 1280 } || probe.frames.count >= 300
+                }
+                let label = "\(order), \(area.map { "\($0)" } ?? "headless")"
+                XCTAssertNil(probe.failure, label)
+                XCTAssertEqual(probe.frames.first?.width, 426, "\(label): the first segment at the safe level")
+                let top = try XCTUnwrap(probe.frames.firstIndex { $0.width == 1280 }, "\(label): 720p within 300 frames")
+                print("HLSPlaybackTests: \(label): 720p from frame \(top), \(String(format: "%.2f", probe.frames[top].wall)) s after the start")
+                assertNoFrameLostOrRepeated(probe, label)
+            }
+        }
+    }
+
     /// The throughput measured by one source starts the next one (a retry, a reload) higher, but
     /// never above what the output's size needs.
     func testStartVariantFollowsMeasuredThroughputAndTheOutputSize() throws {

@@ -13,10 +13,14 @@ final class VariantSelectorTests: XCTestCase {
     private var lowFirst: [VariantSelector.Candidate] { [low, mid, high] }
     private var highFirst: [VariantSelector.Candidate] { [high, mid, low] }
 
-    /// A selector whose estimate is `bitsPerSecond` (one 1 s download).
+    /// A selector whose estimate is `bitsPerSecond` (one 1 s download); `climbs`: the start's climb
+    /// (the other tests look at the settled rules).
     private func selector(_ candidates: [VariantSelector.Candidate], _ preference: VariantPreference = .automatic,
-                          output: HLSResolution? = nil, measured bitsPerSecond: Double? = nil) -> VariantSelector {
-        var selector = VariantSelector(variants: candidates, preference: preference, outputSize: output)!
+                          output: HLSResolution? = nil, measured bitsPerSecond: Double? = nil,
+                          climbs: Bool = false) -> VariantSelector {
+        var tuning = VariantSelector.Tuning.standard
+        tuning.climbsAtStart = climbs
+        var selector = VariantSelector(variants: candidates, preference: preference, outputSize: output, tuning: tuning)!
         if let bitsPerSecond { selector.record(bytes: Int(bitsPerSecond / 8), seconds: 1) }
         return selector
     }
@@ -44,6 +48,32 @@ final class VariantSelectorTests: XCTestCase {
             XCTAssertEqual(decision.reason, .start, name)
             XCTAssertEqual(selector.current, decision.variant, name)
         }
+    }
+
+    /// At the start the level climbs at each download that shows a higher one fits, with a short
+    /// buffer and no hold (the first segment was the safe level), and settles when nothing higher
+    /// fits; a step down ends the climb too.
+    func testClimbAtTheStart() {
+        var climbing = selector(lowFirst, output: HLSResolution(width: 1280, height: 720), climbs: true)
+        XCTAssertEqual(climbing.start(), VariantSelector.Decision(variant: 0, reason: .start, switched: false))
+        XCTAssertTrue(climbing.isClimbing)
+        XCTAssertEqual(climbing.next(bufferSeconds: 0.5, now: 1).reason, .stay, "nothing measured yet")
+        climbing.record(bytes: 250_000, seconds: 1, at: 1)   // 2 Mb/s: 0.7 × 2 M fits 360p
+        XCTAssertEqual(climbing.next(bufferSeconds: 1, now: 1.1), VariantSelector.Decision(variant: 1, reason: .throughputHigh, switched: true),
+                       "up at once, with one second buffered")
+        climbing.record(bytes: 5_000_000, seconds: 1, at: 2.1)
+        XCTAssertEqual(climbing.next(bufferSeconds: 1.2, now: 2.2).variant, 2, "and again")
+        XCTAssertEqual(climbing.next(bufferSeconds: 1.5, now: 2.3).reason, .stay)
+        XCTAssertFalse(climbing.isClimbing, "at the top that fits: settled")
+
+        var falling = selector(lowFirst, climbs: true)
+        _ = falling.start()
+        falling.record(bytes: 1_000_000, seconds: 1, at: 1)
+        XCTAssertEqual(falling.next(bufferSeconds: 1, now: 1).variant, 2)
+        falling.record(bytes: 20_000, seconds: 1, at: 2)
+        falling.record(bytes: 20_000, seconds: 1, at: 3)
+        XCTAssertEqual(falling.next(bufferSeconds: 1, now: 3).reason, .throughputLow)
+        XCTAssertFalse(falling.isClimbing, "a step down ends the climb")
     }
 
     /// Playlist-sized downloads measure latency: they do not count.
@@ -119,6 +149,7 @@ final class VariantSelectorTests: XCTestCase {
         var tuning = VariantSelector.Tuning()
         tuning.upHoldSeconds = 1
         tuning.minSwitchInterval = 10
+        tuning.climbsAtStart = false
         var selector = VariantSelector(variants: lowFirst, tuning: tuning)!
         selector.record(bytes: 1_250_000, seconds: 1)   // 10 Mb/s
         XCTAssertEqual(selector.start().variant, 2)
