@@ -41,7 +41,11 @@ final class HLSReading {
         do { try session.load() } catch { throw error.playerError }
         let hls = HLSReading(session: session, location: location, interrupt: interrupt, control: control, abort: abort)
         hls.sizeLimit = sizeLimit
-        let input = try hls.openContainer(audio: choice)
+        let input: MediaInput
+        do { input = try hls.openContainer(audio: choice) } catch {
+            hls.stream.stop()  // its fetch thread holds it: stopped and joined here, not left running
+            throw error
+        }
         hls.adopt(input)
         return (hls, input)
     }
