@@ -194,8 +194,9 @@ struct Loopplay: ParsableCommand {
     /// Several sources, or a playlist file: played as a playlist.
     private var isPlaylist: Bool { ((try? playlistSources())?.count ?? 0) > 1 || playlist != nil }
 
-    /// `--loops N` with `--loop-playlist` on a playlist counts passes of the list, not of an item.
-    private var countsListPasses: Bool { loopPlaylist && isPlaylist }
+    /// `--loops N` with `--loop-playlist` on a playlist counts passes of the list, not of an item
+    /// (with `--loop` too, the item loops, and `--loops` counts its passes).
+    private var countsListPasses: Bool { loopPlaylist && isPlaylist && !loop }
 
     private func playlistSources() throws -> [String] {
         var sources = (source.map { [$0] } ?? []) + positionalSources
@@ -208,6 +209,7 @@ struct Loopplay: ParsableCommand {
     private static let warnings = WarningPrinter()
 
     func validate() throws {
+        if let statsJson, statsJson != "-" { try Self.checkWritable(statsJson, flag: "--stats-json") }
         if let playlist, try playlistSources().isEmpty { throw ValidationError("--playlist \(playlist) names no source") }
         do { _ = try VideoGravity(parsing: gravity) } catch { throw ValidationError(error.description) }
         guard VideoOutputKind(rawValue: videoOutput) != nil else {
@@ -310,6 +312,20 @@ struct Loopplay: ParsableCommand {
     }
 
     private var fallbackSnapshot: String { "loopplay-snapshot.png" }
+
+    /// A file the run will write at its end must be writable now: said at once, not lost at the end.
+    static func checkWritable(_ path: String, flag: String) throws {
+        guard !path.isEmpty else { throw ValidationError("\(flag) needs a file name (or - for stdout)") }
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            throw ValidationError("\(flag) \(path) is a directory")
+        }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw ValidationError("\(flag) \(path) cannot be written: \(String(cString: strerror(errno)))")
+        }
+        close(descriptor)
+    }
 
     /// `--filter` values, then `--vf` (checked for syntax now; the graph itself when the video opens).
     private func parsedFilters() throws(FilterError) -> [VideoFilter] {

@@ -87,7 +87,7 @@ final class SourceErrorTests: XCTestCase {
                                                             "-c:v", "rawvideo", "-pix_fmt", "yuv420p"])
         let error = try XCTUnwrap(try failure(of: path))
         XCTAssertEqual(error, .unsupportedVideoSize(source: path, width: 100_000, height: 2))
-        XCTAssertEqual(error.description, "\(path): the video size 100000x2 is over the picture size limit (VideoSizeLimit)")
+        XCTAssertEqual(error.description, "\(path): the video size 100000x2 is over the picture size limit (PictureSizeLimit)")
     }
 
     /// Over 36 Mpixel (a 16000x16000 header, as a corrupt AVI had) is refused, whatever the sides;

@@ -138,7 +138,7 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .decoderUnavailable(source, codec, cause):
             "\(source): no usable decoder for \(codec)" + (cause.map { ": \($0.message)" } ?? "")
         case let .unsupportedVideoSize(source, width, height):
-            "\(source): the video size \(width)x\(height) is over the picture size limit (VideoSizeLimit)"
+            "\(source): the video size \(width)x\(height) is over the picture size limit (PictureSizeLimit)"
         case let .invalidSetting(name, value, reason): "invalid \(name) '\(value)': \(reason)"
         case let .displayUnavailable(reason): "no display: \(reason)"
         case let .renderFailed(reason): "rendering failed: \(reason)"

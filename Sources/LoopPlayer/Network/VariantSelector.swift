@@ -107,6 +107,7 @@ public struct VariantSelector: Sendable {
     /// Candidate indices from the lowest bandwidth to the highest.
     private let ranked: [Int]
     private var lastSwitch: Double?
+    private var lastUpSwitch: Double?
     private var upSince: Double?
     /// Still climbing from the start variant (see the rules); the fetch-ahead stays short meanwhile.
     public private(set) var isClimbing = true
@@ -172,7 +173,9 @@ public struct VariantSelector: Sendable {
         let estimate = throughput.bitsPerSecond
         if position > 0 {
             // While climbing the buffer is short on purpose: only throughput sends it down.
-            let lowBuffer = !isClimbing && bufferSeconds < tuning.lowBufferSeconds
+            // Nor right after a step up: the buffer kept short while climbing is still filling.
+            let rested = lastUpSwitch.map { now - $0 >= tuning.minSwitchInterval } ?? true
+            let lowBuffer = !isClimbing && rested && bufferSeconds < tuning.lowBufferSeconds
             let tooSlow = estimate.map { $0 < Double(candidates[current].bandwidth) } ?? false
             if lowBuffer || tooSlow {
                 let oneDown = allowed[position - 1]
@@ -240,6 +243,7 @@ public struct VariantSelector: Sendable {
 
     private mutating func move(to target: Int, reason: Decision.Reason, now: Double) -> Decision {
         guard target != current else { return Decision(variant: current, reason: reason == .preference ? .preference : .stay, switched: false) }
+        if rank(of: target) > rank(of: current) { lastUpSwitch = now }
         current = target
         lastSwitch = now
         return Decision(variant: target, reason: reason, switched: true)

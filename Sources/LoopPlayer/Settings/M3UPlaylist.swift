@@ -19,7 +19,10 @@ public enum M3UPlaylist {
     /// The entries of the playlist file at `path`.
     public static func entries(ofFile path: String) throws(ReadError) -> [String] {
         var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+        guard stat(path, &status) == 0 else {
+            throw ReadError(description: "cannot read the playlist \(path): \(String(cString: strerror(errno)))")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
             throw ReadError(description: "cannot read the playlist \(path): not a regular file")
         }
         guard status.st_size <= maximumBytes else {
@@ -32,20 +35,26 @@ public enum M3UPlaylist {
             throw ReadError(description: "the playlist \(path) is not UTF-8 text")
         }
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }  // a byte order mark
-        let folder = (path as NSString).deletingLastPathComponent
+        // Absolute, so that an entry missing from it is said with the folder it was looked for in.
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let folder = ((absolute as NSString).standardizingPath as NSString).deletingLastPathComponent
         return entries(of: text, relativeTo: folder)
     }
 
-    /// The entries of `text`; relative paths that exist in `folder` are taken from it.
+    /// The entries of `text`. A relative path (it has a `/` or an extension) is taken from
+    /// `folder`, whether or not it exists there (a missing one is then said with the folder); a
+    /// bare name without an extension (`swipe`) is left to the resolver, and so are URLs and
+    /// absolute paths.
     public static func entries(of text: String, relativeTo folder: String) -> [String] {
         text.split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
             .map { entry in
                 let isURL = entry.range(of: "^[A-Za-z][A-Za-z0-9+.-]*://", options: .regularExpression) != nil
+                let isPath = entry.contains("/") || !(entry as NSString).pathExtension.isEmpty
                 guard !isURL, !entry.hasPrefix("/"), !folder.isEmpty,
-                      FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(entry)) else {
-                    return entry  // a URL, an absolute path, or a bare name for the resolver
+                      isPath || FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(entry)) else {
+                    return entry
                 }
                 return (folder as NSString).appendingPathComponent(entry)
             }

@@ -12,7 +12,8 @@ final class VideoSettingsTests: XCTestCase {
         XCTAssertEqual(settings.ext, "mp4")
         XCTAssertEqual(settings.gravity, .resizeAspectFill)
         XCTAssertTrue(settings.loop)
-        XCTAssertFalse(settings.mute)
+        XCTAssertTrue(settings.mute, "muted unless Unmute() or Volume(…), as the model")
+        XCTAssertNil(settings.volume)
         XCTAssertNil(settings.timePublishing)
         XCTAssertEqual(settings.events, .none, "no Events setting: no events (the model's rule)")
         XCTAssertEqual(settings.errorColor, .red)
@@ -22,12 +23,12 @@ final class VideoSettingsTests: XCTestCase {
     func testControlFlowOptionalsAndNesting() {
         for kiosk in [false, true] {
             for gravity in VideoGravity.allCases {
-                let maybeMute: Mute? = kiosk ? Mute() : nil
+                let maybeUnmute: Unmute? = kiosk ? nil : Unmute()
                 let absent: NotAutoPlay? = nil
                 let settings = VideoSettings {
                     SourceName("a")
                     if kiosk { Loop() } else { NotAutoPlay() }
-                    maybeMute
+                    maybeUnmute
                     absent
                     switch gravity {
                     case .resize: Gravity(.resize)

@@ -58,6 +58,9 @@ final class LoopplayArgumentTests: XCTestCase {
             (["--duration", "inf", "swipe"], "--duration must be a positive number of seconds"),
             (["--duration", "nan", "swipe"], "--duration must be a positive number of seconds"),
             (["--loops"], "Missing value for '--loops"),
+            (["--stats-json", "/nonexistent/dir/stats.json", "swipe"], "--stats-json /nonexistent/dir/stats.json cannot be written"),
+            (["--stats-json", "/tmp", "swipe"], "--stats-json /tmp is a directory"),
+            (["--stats-json", "", "swipe"], "--stats-json needs a file name"),
             ([], "no source"),
         ]
         for (arguments, says) in cases {

@@ -62,6 +62,34 @@ final class LoopplayPlaylistTests: XCTestCase {
         XCTAssertEqual(stats?["framesPresented"] as? Int, 110, "(30 + 25) × 2 frames")
     }
 
+    /// With `--loop` as well, the item loops and `--loops` counts its passes: it ended (the list
+    /// was to count passes while the item looped forever).
+    func testLoopsWithLoopAndLoopPlaylistCountTheItemsPasses() throws {
+        let (first, second) = (try PlaylistMedia.first(), try PlaylistMedia.second())
+        let result = try LoopplayTool.run([first, second, "--loop-playlist", "--loops", "2", "--loop", "--headless", "--untimed",
+                                           "--stats-json", "-"], timeout: 60)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(LoopplayTool.json(result.stdout)?["loopsCompleted"] as? Int, 2)
+    }
+
+    /// A relative entry is taken from the playlist's folder, never from the current directory, and
+    /// a missing one is said with that folder.
+    func testRelativeEntriesComeFromThePlaylistsFolder() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lp-m3u-folder-\(UUID().uuidString)")
+        let lists = root.appendingPathComponent("lists"), elsewhere = root.appendingPathComponent("elsewhere")
+        for folder in [lists, elsewhere] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.copyItem(atPath: try PlaylistMedia.first(), toPath: elsewhere.appendingPathComponent("only-here.mp4").path)
+        try FileManager.default.copyItem(atPath: try PlaylistMedia.second(), toPath: lists.appendingPathComponent("b.mp4").path)
+        try "only-here.mp4\nb.mp4\n".write(to: lists.appendingPathComponent("list.m3u"), atomically: true, encoding: .utf8)
+        let result = try LoopplayTool.run(["--playlist", "../lists/list.m3u", "--headless", "--untimed", "--events"],
+                                          directory: elsewhere.path)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains(lists.appendingPathComponent("only-here.mp4").path), "named in the playlist's folder: \(result.stderr)")
+        let items = eventTypes(result.stdout).filter { $0["type"] as? String == "playlistItemChanged" }.compactMap { $0["index"] as? Int }
+        XCTAssertEqual(items, [0, 1])
+    }
+
     func testEmptyOrUnreadablePlaylistFileIsAUsageError() throws {
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("lp-empty-\(UUID().uuidString).m3u").path
         try "#EXTM3U\n# nothing\n".write(toFile: empty, atomically: true, encoding: .utf8)
