@@ -86,7 +86,13 @@ extension PlaybackEngine {
         guard let next = itemSwitch.promote(replacing: item) else { return nil }
         refilter.finish()
         itemSwitch.retire(item)
-        if let item { lastItem = item }
+        if let item {
+            lastItem = item
+            let status = item.pipeline.status
+            earlierItems.decoded += status.framesDecoded
+            earlierItems.replayed += status.framesReplayed
+            earlierItems.errors += status.decodeErrors
+        }
         item = next
         network.beginSource(preference: configuration.network.variant, outputSize: output.variantLimit)
         if !next.isReplacement { playlistHooks.advanced?(next.location) }

@@ -6,9 +6,9 @@ extension PlaybackEngine {
         let source = item ?? lastItem
         var statistics = source?.presenter?.statistics ?? PlaybackStatistics()
         if let info = source?.info { statistics.nominalFrameIntervalMs = info.nominalFrameInterval * 1000 }
-        statistics.framesDecoded = source?.pipeline.status.framesDecoded ?? 0
-        statistics.framesReplayed = source?.pipeline.status.framesReplayed ?? 0
-        statistics.decodeErrors = source?.pipeline.status.decodeErrors ?? 0
+        statistics.framesDecoded = earlierItems.decoded + (source?.pipeline.status.framesDecoded ?? 0)
+        statistics.framesReplayed = earlierItems.replayed + (source?.pipeline.status.framesReplayed ?? 0)
+        statistics.decodeErrors = earlierItems.errors + (source?.pipeline.status.decodeErrors ?? 0)
         statistics.loopDurationMs = source?.pipeline.status.loopDuration.map { $0 * 1000 }
         statistics.firstFrameMs = source?.firstFrameMs
         statistics.peakRSSBytes = ProcessUsage.peakRSSBytes

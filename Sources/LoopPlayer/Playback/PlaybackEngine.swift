@@ -77,6 +77,9 @@ public final class PlaybackEngine {
     var isClosed = false
     /// Clock time the current `run()` (or first `pump()`) began.
     private(set) var runStartedAt: Double?
+    /// What the items before the current one decoded in this run (a playlist's, a replaced file's):
+    /// the statistics count the run, as the presenter's counters do.
+    var earlierItems = (decoded: 0, replayed: 0, errors: 0)
     /// The filters and brightness/contrast applied to every frame (kept across sources).
     public internal(set) var filters = FilterStack()
     let refilter = FrameRefilter()
@@ -130,6 +133,7 @@ public final class PlaybackEngine {
     }
 
     private func load(_ location: MediaLocation, ignoringPicture: Bool) {
+        earlierItems = (0, 0, 0)  // a new source starts the counters again, as the presenter does
         dropQueued()
         forgetSwitch()
         stopItem()

@@ -32,11 +32,22 @@ final class WorkerThread: @unchecked Sendable {
         }
     }
 
-    /// Waits for the thread to finish. Idempotent.
+    /// Waits for the thread to finish. Idempotent. From the thread itself (its owner released by
+    /// its own body, as an HLS stream's fetch thread may be) it cannot wait: it is detached instead,
+    /// so its resources go back when it ends rather than never (TSan's "thread leak").
     func join() {
         guard let thread = handle else { return }
         handle = nil
-        pthread_join(thread, nil)
+        if pthread_equal(thread, pthread_self()) != 0 {
+            pthread_detach(thread)
+        } else {
+            pthread_join(thread, nil)
+        }
+    }
+
+    /// A thread never joined is detached: nothing waits for it, and its stack is not kept forever.
+    deinit {
+        if let handle { pthread_detach(handle) }
     }
 
     private final class Body {

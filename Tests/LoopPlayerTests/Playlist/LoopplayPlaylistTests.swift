@@ -19,6 +19,7 @@ final class LoopplayPlaylistTests: XCTestCase {
         let stats = result.stdout.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
             .first { $0["framesPresented"] != nil }
         XCTAssertEqual(stats?["framesPresented"] as? Int, 55, "30 + 25 frames: \(result.stdout)")
+        XCTAssertEqual(stats?["framesDecoded"] as? Int, 55, "both items' decoded frames count (it said the last item's)")
     }
 
     /// An .m3u file with comments, a path relative to it and a missing entry: the missing one is
