@@ -8,6 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
 rounds=${1:-20}
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "https-hls-check.sh: ROUNDS must be 1 or more, not '$rounds'" >&2; exit 64; }
 if [[ -n ${LOOPPLAY:-} ]]; then
   bin=$LOOPPLAY
 else

@@ -191,8 +191,8 @@ struct Loopplay: ParsableCommand {
     }
 
     /// Every source given: --source, the arguments, then the --playlist file's entries.
-    /// Several sources, or a playlist file: played as a playlist.
-    private var isPlaylist: Bool { ((try? playlistSources())?.count ?? 0) > 1 || playlist != nil }
+    /// Several sources, or a playlist file: played as a playlist (the file is not read for this).
+    private var isPlaylist: Bool { playlist != nil || (source == nil ? 0 : 1) + positionalSources.count > 1 }
 
     /// `--loops N` with `--loop-playlist` on a playlist counts passes of the list, not of an item
     /// (with `--loop` too, the item loops, and `--loops` counts its passes).

@@ -48,6 +48,8 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
     private let sizeLimit: VideoSizeLimit
     /// A decoded picture was over the size limit: the stage has failed and decodes nothing more.
     private var refusedSize = false
+    /// The last picture size found within the limit.
+    private var allowedSize: (width: Int32, height: Int32) = (0, 0)
 
     init(opened: OpenedSource, input: BoundedQueue<StageMessage>, output: BoundedQueue<FrameItem>,
          filters: FilterMailbox, status: PipelineStatus, sourceName: String, frameCacheBytes: Int,
@@ -149,12 +151,16 @@ final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, th
 
     private func emit(_ decoded: consuming OwnedFrame) {
         let picture = decoded.pointer.pointee
-        // A size the container did not say (or lied about) is checked on the picture itself.
+        // A size the container did not say (or lied about) is checked on the picture itself, once
+        // per size: pictures of one stream nearly never change it.
         guard !refusedSize else { return }
-        guard sizeLimit.allows(width: Int(picture.width), height: Int(picture.height)) else {
-            refusedSize = true
-            status.post(.fatal(.unsupportedVideoSize(source: sourceName, width: Int(picture.width), height: Int(picture.height))))
-            return
+        if picture.width != allowedSize.width || picture.height != allowedSize.height {
+            guard sizeLimit.allows(width: Int(picture.width), height: Int(picture.height)) else {
+                refusedSize = true
+                status.post(.fatal(.unsupportedVideoSize(source: sourceName, width: Int(picture.width), height: Int(picture.height))))
+                return
+            }
+            allowedSize = (picture.width, picture.height)
         }
         progress.picture()
         let nominal = timeline.nominalFrameTicks

@@ -7,14 +7,18 @@ extension PlaybackEngine {
     /// queued item. A source the policy refuses is an error event and `PlaylistHooks.queuedItemFailed`.
     public func queueNext(_ location: MediaLocation) {
         dropQueued()
-        switch SourcePlan.admit(location, network: configuration.network, controls: network) {
-        case var .success(plan):
-            plan.sizeLimit = configuration.pictureSizeLimit
-            let wantsSound = configuration.audio.track != .none && !clock.isVirtual
-            itemSwitch.queue(makeItem(location, plan: plan, soundHandOff: wantsSound ? AudioHandOff() : nil))
+        switch admit(location) {
+        case let .success(plan):
+            itemSwitch.queue(makeQueuedItem(location, plan: plan))
         case let .failure(refusal):
             queuedItemFailed(location, refusal)
         }
+    }
+
+    /// An item to follow the current one: its sound stage waits for the current item's device.
+    private func makeQueuedItem(_ location: MediaLocation, plan: SourcePlan) -> PlaybackItem {
+        let wantsSound = configuration.audio.track != .none && !clock.isVirtual
+        return makeItem(location, plan: plan, soundHandOff: wantsSound ? AudioHandOff() : nil)
     }
 
     /// Forgets the queued item; its threads stop. A device the current item lent it comes back.
@@ -102,14 +106,14 @@ extension PlaybackEngine {
     /// Every iteration: a replaced file's new content is queued once the file has settled (and
     /// takes over at once if the current item's pipeline already failed on the old content).
     func tendReplacement() {
-        guard let item, var replacement = item.replacement else { return }
-        defer { item.replacement = replacement }
-        guard itemSwitch.queued == nil, replacement.isReady(now: realClock.now) else { return }
-        switch SourcePlan.admit(item.location, network: configuration.network, controls: network) {
-        case var .success(plan):
-            plan.sizeLimit = configuration.pictureSizeLimit
-            let wantsSound = configuration.audio.track != .none && !clock.isVirtual
-            let next = makeItem(item.location, plan: plan, soundHandOff: wantsSound ? AudioHandOff() : nil)
+        guard let item, var replacement = item.replacement, itemSwitch.queued == nil else { return }
+        guard replacement.isReady(now: realClock.now) else {
+            item.replacement = replacement  // what it saw of the file
+            return
+        }
+        switch admit(item.location) {
+        case let .success(plan):
+            let next = makeQueuedItem(item.location, plan: plan)
             next.isReplacement = true
             itemSwitch.queue(next)
             replacement.isQueued = true
@@ -118,7 +122,8 @@ extension PlaybackEngine {
             onEvent?(.error(refusal))
             replacement.queuedFailed()
         }
-        if item.failedBeforeReplacement { item.replacement = replacement; playQueuedNow() }
+        item.replacement = replacement
+        if item.failedBeforeReplacement { playQueuedNow() }
     }
 
     /// Every iteration: the sound hand-off to the queued item, and a queued item that failed.

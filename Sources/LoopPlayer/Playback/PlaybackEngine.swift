@@ -139,10 +139,9 @@ public final class PlaybackEngine {
         stopItem()
         isClosed = false
         let plan: SourcePlan
-        switch SourcePlan.admit(location, network: configuration.network, controls: network) {
+        switch admit(location) {
         case var .success(admitted):
             admitted.ignoresPicture = ignoringPicture
-            admitted.sizeLimit = configuration.pictureSizeLimit
             plan = admitted
         case let .failure(refusal):
             perform(machine.handle(.load(autoplay: !holdsFirstFrame)))
@@ -152,6 +151,15 @@ public final class PlaybackEngine {
         network.beginSource(preference: configuration.network.variant, outputSize: output.variantLimit)
         item = makeItem(location, plan: plan, soundHandOff: nil)
         perform(machine.handle(.load(autoplay: !holdsFirstFrame)))
+    }
+
+    /// `location` judged by the source policy, with what the configuration asks of every source.
+    func admit(_ location: MediaLocation) -> Result<SourcePlan, PlayerError> {
+        SourcePlan.admit(location, network: configuration.network, controls: network).map { admitted in
+            var plan = admitted
+            plan.sizeLimit = configuration.pictureSizeLimit
+            return plan
+        }
     }
 
     /// Starts the pipeline of `location` (its threads open and decode it from now on).

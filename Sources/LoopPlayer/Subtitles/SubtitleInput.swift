@@ -86,17 +86,17 @@ final class LoadBudget {
     enum Limit { case deadline }
 
     let limits: ExternalSubtitleFile.Limits
-    private let deadline: UInt64
+    private let deadline: Double
     private(set) var exceeded: Limit?
 
     init(limits: ExternalSubtitleFile.Limits) {
         self.limits = limits
-        deadline = NetworkWatch.now() &+ UInt64(max(0, limits.timeout) * 1e9)
+        deadline = MonotonicCondition.now + max(0, limits.timeout)
     }
 
     /// True once the deadline has passed; FFmpeg then abandons the read with `AVERROR_EXIT`.
     var isExceeded: Bool {
-        if exceeded == nil, NetworkWatch.now() > deadline { exceeded = .deadline }
+        if exceeded == nil, MonotonicCondition.now > deadline { exceeded = .deadline }
         return exceeded != nil
     }
 }
