@@ -2,8 +2,9 @@
 # Benchmarks, not tests: loopplay against ffplay, mpv and `ffmpeg -f null` on the same machine in the
 # same run, with ../shared/bench (fixtures, Xvfb, watchers). Results go to docs/benchmarks.md by hand.
 #
-#   scripts/bench.sh [seam|cpu|throughput|firstframe|kernels|filters|layers|audio|overlay|subtitles|several|scale|realtime|cache|all]   (default all; about 60 minutes)
+#   scripts/bench.sh [seam|cpu|throughput|firstframe|kernels|filters|layers|audio|opus|overlay|subtitles|several|scale|realtime|cache|all]   (default all; about 60 minutes)
 # Env: F=/tmp/lp-fixtures  OUT=/tmp/lp-bench-loopplay  DISP=:7 (below :10, see the bench README)
+#      LP=path/to/loopplay: measure that build instead of building the release one (sound checks only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -16,8 +17,10 @@ scripts/install-deps.sh --tests
 missing=(); for p in mpv time imagemagick fonts-dejavu-core libx11-dev libxdamage-dev python3-xlib python3-numpy; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p"); done
 ((${#missing[@]} == 0)) || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-swift build -c release --product loopplay >/dev/null
-LP=$ROOT/.build/release/loopplay
+if [[ -z ${LP:-} ]]; then
+  swift build -c release --product loopplay >/dev/null
+  LP=$ROOT/.build/release/loopplay
+fi
 "$BENCH/make-fixtures.sh" "$F" >/dev/null
 SWIPE=$F/c-swipe-640x360-h264.mp4 HD=$F/a-1080p30-h264-aac.mp4 SWIPE_AAC=$F/c-swipe-640x360-h264-aac.mp4
 
@@ -259,6 +262,26 @@ if [[ $what == audio || $what == all ]]; then
     set -- $run
     python3 scripts/bench/audio_seam.py "$A/$1" "$2" 2 48000 440 --loop 4
   done
+fi
+
+if [[ $what == opus || $what == audio || $what == all ]]; then
+  echo "## Opus audio loop seam (the swipe clip as VP9 + Opus in WebM: the sound starts 7 ms before the picture)"
+  A=$OUT/opus; mkdir -p "$A"; rm -f "$A"/*.raw "$A"/*.pcm
+  OPUS=$F/c-swipe-640x360-vp9-opus.webm
+  [[ -s $OPUS ]] || ffmpeg -v error -y -i "$SWIPE_AAC" -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -b:v 1M \
+    -c:a libopus -b:a 128k "$OPUS"
+  "$LP" --source "$OPUS" --headless --loop --duration 13 --audio-driver disk --audio-device "$A/loopplay.raw" 2>/dev/null
+  timeout 13 mpv --no-config --really-quiet --vo=null --ao=pcm --ao-pcm-file="$A/mpv.pcm" --ao-pcm-waveheader=no \
+    --loop-file=inf --length=13 "$OPUS" || true
+  ffmpeg -v error -y -i "$OPUS" -t 4 -f f32le "$A/ideal-pass.raw"
+  cat "$A/ideal-pass.raw" "$A/ideal-pass.raw" "$A/ideal-pass.raw" "$A/ideal-pass.raw" > "$A/ideal.raw"
+  for run in "loopplay.raw f32" "mpv.pcm f32" "ideal.raw f32"; do
+    set -- $run
+    python3 scripts/bench/audio_seam.py "$A/$1" "$2" 2 48000 440 --loop 4
+  done
+fi
+
+if [[ $what == audio || $what == all ]]; then
   echo "## Loop seam with AAC audio seen from the X server (seam.sh, 25 s; SDL's dummy driver: the picture's clock leads)"
   CUSTOM_CMD="$LP --loop" PLAYERS="custom ffplay mpv-x11" "$BENCH/seam.sh" -d 25 "$SWIPE_AAC"
   echo "### loopplay following an audio clock: SDL's disk driver, written in real time"

@@ -3,6 +3,11 @@
 /// than the video), silence fills what a pass lacks (audio shorter), overlaps are dropped and gaps
 /// filled. Pass *k* starts at sample `round(k · loopDuration · rate)`, so passes never accumulate
 /// rounding. Priming samples are already gone: libavcodec trims them (`AV_PKT_DATA_SKIP_SAMPLES`).
+///
+/// Sound that starts before the picture's first frame (WebM's Opus, 7 ms early) is cut in pass 0:
+/// nothing plays before the first picture. Every later pass starts that early too (its `lead`), in
+/// the previous pass's last moments, where the timestamps put it; the sound of each pass then ends
+/// and the next begins without a gap.
 struct AudioPassPlacer: Equatable {
     /// What to do with one decoded frame.
     struct Placement: Equatable {
@@ -26,13 +31,36 @@ struct AudioPassPlacer: Equatable {
     private let tolerance: Int64
     /// Without a loop length, a gap longer than this is a jump in the source: start again there.
     private let longestFill: Int64
+    /// Samples the sound of every pass after the first starts before its pass: how far pass 0's
+    /// first frame started before the picture (see the type's comment).
+    private(set) var lead: Int64
+    /// The lead was given or measured (by pass 0's first frame, when this placer starts there).
+    private var leadKnown: Bool
+    /// Nothing was placed yet and the lead is unknown: this frame measures it if it starts pass 0.
+    private var measuresLead: Bool
+    /// A lead longer than this is sound far ahead of the picture, cut at every pass as before.
+    static let longestLead = 0.25
 
     /// `timestampPrecision`: seconds per tick of the stream's time base.
-    init(sampleRate: Int, startingAt seconds: Double = 0, timestampPrecision: Double = 0) {
+    /// `lead`: seconds measured by an earlier placer of the stream (nil: measured at pass 0's start).
+    init(sampleRate: Int, startingAt seconds: Double = 0, timestampPrecision: Double = 0, lead: Double? = nil) {
         self.sampleRate = sampleRate
         tolerance = max(1, Int64((Double(sampleRate) * timestampPrecision).rounded(.up)) + 1)
         cursor = Int64((seconds * Double(sampleRate)).rounded())
         longestFill = Int64(sampleRate) * 10
+        self.lead = Int64(((lead ?? 0) * Double(sampleRate)).rounded())
+        leadKnown = lead != nil
+        measuresLead = lead == nil && cursor == 0
+    }
+
+    /// The lead in seconds, for the next placer of the same stream (nil: not measured).
+    var leadSeconds: Double? { leadKnown ? Double(lead) / Double(sampleRate) : nil }
+
+    /// The lead passes use: none while the loop's length is unknown, or when it would take more
+    /// than a quarter of a pass.
+    private var passLead: Int64 {
+        guard let loopDuration, Double(lead) * 4 < loopDuration * Double(sampleRate) else { return 0 }
+        return lead
     }
 
     /// Starts again at `seconds` (after a seek): earlier samples are dropped, a later start is padded.
@@ -46,25 +74,33 @@ struct AudioPassPlacer: Equatable {
     mutating func fillTowardPassEnd(atMost limit: Int? = nil) -> Placement? {
         guard let loopDuration, loopDuration > 0 else { return nil }
         let pass = pass(containing: cursor)
-        guard cursor != passStart(pass) else { return nil }
-        let passEnd = passStart(pass + 1)
+        guard cursor != passStart(pass) - passLead else { return nil }
+        let passEnd = passStart(pass + 1) - passLead
         let end = limit.map { min(cursor + Int64($0), passEnd) } ?? passEnd
         guard end > cursor else { return nil }
         defer { cursor = end }
         return Placement(silence: Int(end - cursor), skip: 0, keep: 0, start: cursor)
     }
 
-    /// The pass a timeline sample index falls in.
-    func pass(containing index: Int64) -> Int {
+    /// The pass a timeline sample index falls in (the lead included: a pass's sound ends `lead`
+    /// samples before the next pass's picture starts).
+    func pass(containing timelineIndex: Int64) -> Int {
         guard let loopDuration, loopDuration > 0 else { return 0 }
+        let index = timelineIndex + passLead
         var pass = max(0, Int((Double(index) / (loopDuration * Double(sampleRate))).rounded(.down)))
         while passStart(pass + 1) <= index { pass += 1 }
         while pass > 0 && passStart(pass) > index { pass -= 1 }
         return pass
     }
 
-    /// The sample where pass `pass` starts.
-    func passStart(_ pass: Int) -> Int64 {
+    /// Samples from the start of the sound of the pass `index` falls in (the start of its picture
+    /// less the lead), counted as in pass 0, whose cut lead still counts.
+    func offsetInPass(_ index: Int64) -> Int64 {
+        index + passLead - passStart(pass(containing: index))
+    }
+
+    /// The sample where the picture of pass `pass` starts.
+    private func passStart(_ pass: Int) -> Int64 {
         guard let loopDuration else { return 0 }
         return Int64((Double(pass) * loopDuration * Double(sampleRate)).rounded())
     }
@@ -78,11 +114,17 @@ struct AudioPassPlacer: Equatable {
         var passEnd = Int64.max
         if let loopDuration, loopDuration > 0 {
             // Half a sample of slack: a frame that starts a pass must not count as the previous one's end.
-            let pass = readPass ?? max(0, Int(((seconds + 0.5 / rate) / loopDuration).rounded(.down)))
+            let early = Double(passLead) / rate
+            let pass = readPass ?? max(0, Int(((seconds + early + 0.5 / rate) / loopDuration).rounded(.down)))
             index = passStart(pass) + Int64(((seconds - Double(pass) * loopDuration) * rate).rounded())
-            passEnd = passStart(pass + 1)
+            passEnd = passStart(pass + 1) - passLead
         } else {
             index = Int64((seconds * rate).rounded())
+        }
+        if measuresLead {
+            measuresLead = false
+            leadKnown = (readPass ?? 0) == 0
+            if (readPass ?? 0) == 0, index < 0, Double(-index) <= Self.longestLead * rate { lead = -index }
         }
         if abs(index - cursor) <= tolerance { index = cursor }
         // Without passes a long gap is a jump in the source; inside a pass it is sound that starts

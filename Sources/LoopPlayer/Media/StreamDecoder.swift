@@ -65,6 +65,7 @@ final class StreamDecoder: @unchecked Sendable {  // owns its codec context; use
     /// Feeds one packet (nil drains) and hands every frame it releases to `emit`.
     /// Decoding errors are counted and skipped: the codec conceals them.
     func decode(_ packet: UnsafeMutablePointer<AVPacket>?, emit: (consuming OwnedFrame) -> Void) {
+        fresh = false
         while true {
             let sent = avcodec_send_packet(context, packet)
             if sent == FFmpegError.tryAgain {
@@ -80,6 +81,23 @@ final class StreamDecoder: @unchecked Sendable {  // owns its codec context; use
 
     /// Forgets buffered frames (after a seek, or to accept packets again after a drain).
     func flush() { avcodec_flush_buffers(context) }
+
+    /// Whether no packet was sent since the codec opened: its delay (Opus's pre-skip) is then still
+    /// trimmed by the codec itself.
+    private var fresh = true
+
+    /// Makes `packet`, the stream's first, decode as it did when the codec opened: from a clean
+    /// state, its first `delay` samples trimmed (timestamps moved past them). A flush or a wrap does
+    /// not re-arm that trim, and the samples it hides are the encoder's look-ahead, not sound: kept,
+    /// a looped Opus track played them at every wrap (7 ms in its 20 ms frame, heard as a click).
+    func startOver(with packet: UnsafeMutablePointer<AVPacket>) {
+        let delay = context.pointee.delay
+        guard !fresh, delay > 0, let side = av_packet_new_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, 10) else { return }
+        flush()
+        // AV_PKT_DATA_SKIP_SAMPLES: little-endian u32 samples to skip, u32 to discard at the end, two reason bytes.
+        side.initialize(repeating: 0, count: 10)
+        for byte in 0..<4 { side[byte] = UInt8(truncatingIfNeeded: UInt32(delay) >> (8 * UInt32(byte))) }
+    }
 
     private func receiveAll(emit: (consuming OwnedFrame) -> Void) -> Int {
         var received = 0

@@ -37,6 +37,9 @@ final class AudioDecodeStage: @unchecked Sendable {  // made by the pipeline, th
 
     /// Created at the first frame (it needs the decoded sample rate).
     private var placer: AudioPassPlacer?
+    /// How early every pass's sound starts (`AudioPassPlacer.lead`), kept across seeks: only pass
+    /// 0's first frame measures it.
+    private var lead: Double?
     private var startSeconds = 0.0
     /// The pass of the packet being decoded.
     private var pass = 0
@@ -74,6 +77,7 @@ final class AudioDecodeStage: @unchecked Sendable {  // made by the pipeline, th
                 guard context.generation == generation, !broken else { continue }
                 if let extent = context.pictureExtent { release(upTo: extent, output) }
                 pass = context.pass
+                if context.startsSound { decoder.startOver(with: packet.pointer) }
                 decoder.decode(packet.pointer) { frame in take(frame, extent: context.pictureExtent, output) }
             case let .seek(marker):
                 restart(at: marker, output)
@@ -164,7 +168,8 @@ final class AudioDecodeStage: @unchecked Sendable {  // made by the pipeline, th
         if placer?.sampleRate != rate {
             // A new rate mid-stream continues where the old one was.
             let from = placer.map { Double($0.cursor) / Double($0.sampleRate) } ?? startSeconds
-            placer = AudioPassPlacer(sampleRate: rate, startingAt: from, timestampPrecision: decoder.timeBase.seconds)
+            placer = AudioPassPlacer(sampleRate: rate, startingAt: from, timestampPrecision: decoder.timeBase.seconds,
+                                     lead: lead)
         }
         if model?.pointer.pointee.sample_rate != decoded.pointee.sample_rate { model = frame.reference() }
         guard var placer else { return }
@@ -172,6 +177,7 @@ final class AudioDecodeStage: @unchecked Sendable {  // made by the pipeline, th
         let count = Int(decoded.pointee.nb_samples)
         let placement = placer.place(startingAt: seconds, count: count, pass: pass)
         self.placer = placer
+        lead = placer.leadSeconds
         guard let placement else { return }
         queueSilence(placement.silence, startingAt: placement.start, output)
         if placement.keep > 0 {
@@ -192,7 +198,7 @@ final class AudioDecodeStage: @unchecked Sendable {  // made by the pipeline, th
     private func padIfThisPassSoundEnded(_ output: AudioOutput) {
         guard let end = firstPassSoundEnd, let placer else { return }
         let current = placer.pass(containing: placer.cursor)
-        guard current >= 1, placer.cursor - placer.passStart(current) >= end else { return }
+        guard current >= 1, placer.offsetInPass(placer.cursor) >= end else { return }
         fillToPassEnd(output)
     }
 
@@ -224,7 +230,7 @@ final class AudioDecodeStage: @unchecked Sendable {  // made by the pipeline, th
         placer.loopDuration = boundary.loopSeconds
         self.placer = placer
         if boundary.pass == 0, firstPassSoundEnd == nil, placer.pass(containing: placer.cursor) == 0 {
-            firstPassSoundEnd = placer.cursor - placer.passStart(0)
+            firstPassSoundEnd = placer.offsetInPass(placer.cursor)
         }
         // Every packet of the pass has been decoded: what its sound lacks is silence.
         if placer.pass(containing: placer.cursor) == boundary.pass { fillToPassEnd(output) }
@@ -235,7 +241,8 @@ final class AudioDecodeStage: @unchecked Sendable {  // made by the pipeline, th
         output.flush(generation: marker.generation, epoch: epoch)
         if let replacement = marker.audioDecoder {
             decoder = replacement
-            firstPassSoundEnd = nil  // another track may end elsewhere
+            firstPassSoundEnd = nil  // another track may end elsewhere, and start elsewhere
+            lead = nil
             model = nil
         } else {
             decoder.flush()

@@ -26,6 +26,9 @@ struct PacketContext: Sendable {
     var pictureExtent: Double?
     /// The HLS variant it came from (nil for other sources).
     var variant: StreamVariant?
+    /// A sound packet: the stream's first (a wrap or a seek came back to it), whose decoded start
+    /// the codec's delay trims (Opus's pre-skip) unless the container says what to skip.
+    var startsSound = false
 
     init(generation: Int, pass: Int, pictureExtent: Double? = nil, variant: StreamVariant? = nil) {
         self.generation = generation

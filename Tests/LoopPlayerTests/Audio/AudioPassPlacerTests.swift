@@ -37,6 +37,35 @@ final class AudioPassPlacerTests: XCTestCase {
         XCTAssertEqual(placer.place(startingAt: 1.9, count: 1024), Placement(silence: 14_400, skip: 0, keep: 1024, start: 76_800))
     }
 
+    /// Sound 336 samples ahead of the picture (WebM's Opus): pass 0 cuts them; every later pass's
+    /// sound starts that early, in the end of the pass before, and the sound is never broken.
+    func testSoundAheadOfThePictureStartsEveryLaterPassAsEarly() {
+        var placer = AudioPassPlacer(sampleRate: 48_000)  // the loop's length is not known yet
+        let early = -336.0 / 48_000
+        XCTAssertEqual(placer.place(startingAt: early, count: 960, pass: 0), Placement(silence: 0, skip: 336, keep: 624, start: 0))
+        XCTAssertEqual(placer.leadSeconds, 336.0 / 48_000)
+        placer.loopDuration = 1.9
+        // 91 200 samples of sound in all: pass 0 plays up to 336 samples before its end.
+        XCTAssertEqual(placer.place(startingAt: early + 960.0 / 48_000, count: 90_240, pass: 0)?.keep, 90_240)
+        XCTAssertEqual(placer.cursor, 90_864)
+        XCTAssertNil(placer.fillTowardPassEnd(), "pass 0's sound is whole")
+        XCTAssertEqual(placer.place(startingAt: 1.9 + early, count: 960, pass: 1),
+                       Placement(silence: 0, skip: 0, keep: 960, start: 90_864))
+        XCTAssertEqual(placer.offsetInPass(placer.cursor), 960)
+        // A pass whose sound ends early is filled to where the next pass's sound starts.
+        _ = placer.place(startingAt: 1.9 + early + 0.02, count: 48_000, pass: 1)
+        XCTAssertEqual(placer.fillTowardPassEnd(), Placement(silence: 91_200 - 48_960, skip: 0, keep: 0, start: 90_864 + 48_960))
+        XCTAssertEqual(placer.cursor, 2 * 91_200 - 336)
+        // Started after a seek, a placer takes the lead it is given; it measures none itself.
+        var later = AudioPassPlacer(sampleRate: 48_000, startingAt: 1.0, lead: nil)
+        later.loopDuration = 1.9
+        _ = later.place(startingAt: 1.0, count: 960, pass: 0)
+        XCTAssertNil(later.leadSeconds)
+        var given = AudioPassPlacer(sampleRate: 48_000, startingAt: 1.0, lead: 336.0 / 48_000)
+        given.loopDuration = 1.9
+        XCTAssertEqual(given.pass(containing: 91_200 - 336), 1)
+    }
+
     /// 0.123 456 7 s at 44.1 kHz is 5444.44 samples a pass: passes of 5444 and 5445 samples whose
     /// sum after 1000 passes is the exact 5 444 444, not 1000 × a rounded pass.
     func testPassBoundariesDoNotAccumulateRounding() {

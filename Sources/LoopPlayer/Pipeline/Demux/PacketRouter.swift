@@ -33,6 +33,7 @@ struct PacketRouter {
     mutating func route(_ packet: consuming OwnedPacket, of input: MediaInput, context: PacketContext, offset: Int64,
                         soundPictureExtent: Double?) {
         let index = packet.pointer.pointee.stream_index
+        let startsSound = index == input.audioTrack?.streamIndex && Self.isFirstUntrimmedPacket(packet.pointer, of: input)
         if index == input.timelineStream.pointee.index {
             shift(packet.pointer, by: offset)
         } else if let audioTimeBase = input.audioStream?.pointee.time_base {
@@ -57,7 +58,17 @@ struct PacketRouter {
         guard soundRouted else { return }
         var soundContext = context
         soundContext.pictureExtent = soundPictureExtent
+        soundContext.startsSound = startsSound
         routeSound(packet, context: soundContext, bytes: bytes)
+    }
+
+    /// The sound stream's first packet, carrying no skip of its own (Matroska's Opus: the codec's
+    /// pre-skip is applied by the decoder when it opens, not by the demuxer after a seek).
+    private static func isFirstUntrimmedPacket(_ packet: UnsafeMutablePointer<AVPacket>, of input: MediaInput) -> Bool {
+        guard let start = input.audioStream?.pointee.start_time, start != noTimestamp,
+              packet.pointee.pts == start else { return false }
+        var size = 0
+        return av_packet_get_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, &size) == nil
     }
 
     /// Sound stored far ahead of the picture must not starve it: while the picture's queue is
