@@ -12,8 +12,6 @@ import Foundation
 final class AudioOutput: @unchecked Sendable {
     /// What the device was opened with (set once, in `init`).
     private(set) var format: AudioDeviceFormat
-    /// What was asked for (SDL may have opened another rate or channel count).
-    private let requested: (rate: Int, channels: Int)
     private var device: SDL_AudioDeviceID = 0
     private let condition = NSCondition()
     // Guarded by `condition`.
@@ -68,7 +66,6 @@ final class AudioOutput: @unchecked Sendable {
         desired.samples = UInt16(Int((Double(rate) * 0.02).rounded()))  // 20 ms
         desired.callback = audioCallback
         var obtained = SDL_AudioSpec()
-        requested = (Int(desired.freq), Int(desired.channels))
         timing = SDLAudio.timing(of: driver)
         ring = AudioRing(channels: 1, capacity: 1)
         format = AudioDeviceFormat(rate: 0, channels: 0, driver: driver, bufferFrames: 0)
@@ -91,7 +88,8 @@ final class AudioOutput: @unchecked Sendable {
 
     deinit { close() }
 
-    /// SDL's channel counts: 1, 2, 4 (quad), 6 (5.1) or 8 (7.1).
+    /// SDL's channel counts: 1, 2, 4 (quad), 6 (5.1) or 8 (7.1). A playlist's later items play into
+    /// the device the first opened, converted (as mpv's gapless audio): more channels are mixed down.
     static func deviceChannels(for channels: Int) -> Int {
         switch channels {
         case ...1: 1
@@ -144,13 +142,6 @@ final class AudioOutput: @unchecked Sendable {
     /// The source ended with looping off: what is queued plays out, then silence without underruns.
     func finish(generation: Int, epoch: Int = 0) {
         condition.withLock { if generation == self.generation && epoch == self.epoch { ended = true } }
-    }
-
-    /// Whether a track of `rate` Hz and `channels` channels would open a device like this one (a
-    /// playlist's next item then plays into it: no resampling to another rate, no downmix).
-    func suits(rate: Int, channels: Int, options: AudioOptions) -> Bool {
-        let wanted = Self.deviceChannels(for: min(channels > 0 ? channels : 2, options.maxChannels ?? 8))
-        return (rate > 0 ? rate : 48_000) == requested.rate && wanted == requested.channels
     }
 
     /// All of the current writer's sound is queued (`finish`): the next item may take the device.

@@ -61,7 +61,7 @@ final class ItemSwitch {
     /// Every iteration while both items exist: once `current`'s sound is all queued, the queued
     /// item's sound stage gets its device, so its samples follow in the same ring (no gap, no second
     /// device). Returns the queued item if it failed (it is dropped: the engine reports it).
-    func tendSound(current: PlaybackItem?, audio options: AudioOptions) -> (item: PlaybackItem, error: PlayerError)? {
+    func tendSound(current: PlaybackItem?) -> (item: PlaybackItem, error: PlayerError)? {
         guard let next = queued, let current else { return nil }
         if case let .failed(error) = next.pipeline.status.phase {
             dropQueued(current: current)
@@ -69,16 +69,14 @@ final class ItemSwitch {
         }
         guard let handOff = next.pipeline.soundHandOff, !handOff.isSettled,
               case .ready = next.pipeline.status.phase, case .ready = current.pipeline.status.phase else { return nil }
-        guard let track = next.pipeline.status.audioTrack else {
+        guard next.pipeline.status.audioTrack != nil else {
             handOff.give(nil)  // nothing to hand over to
             return nil
         }
         if let device = current.pipeline.audio.output {
-            // Another rate or channel count: its own device, faded in as this one fades out.
-            guard device.suits(rate: track.sampleRate, channels: track.channels, options: options) else {
-                handOff.give(nil)
-                return nil
-            }
+            // Whatever its rate and channels: the sound stage converts to the device's format
+            // (reopening it would stop the sound between the items, and SDL's single-device
+            // drivers cannot open a second).
             guard device.isFinished else { return nil }
             // The device plays on under the queued item's controls: the current item's (not paused).
             let controls = current.pipeline.audio.controls

@@ -128,7 +128,7 @@ extension PlaybackEngine {
 
     /// Every iteration: the sound hand-off to the queued item, and a queued item that failed.
     func tendQueued() {
-        guard let failed = itemSwitch.tendSound(current: item, audio: configuration.audio) else { return }
+        guard let failed = itemSwitch.tendSound(current: item) else { return }
         queuedItemFailed(failed.item.location, failed.error)
     }
 

@@ -107,28 +107,41 @@ final class PlaylistSoundEdgeTests: XCTestCase {
     }
 }
 
-/// Items whose sound needs another device (another rate): the next item opens its own, and the
-/// device before it closes once the switch settled, off the engine's thread (closing it there made
-/// the next frame 47 ms late: a drop at every such switch).
+/// Items of other sample rates and channel counts play into the one device, converted to its
+/// format: SDL's disk and dummy drivers open one device only (a second failed, "Audio device
+/// already open", and the item played silent; the disk driver's file was cut at each switch).
 final class PlaylistDeviceFormatTests: XCTestCase {
-    func testAnotherSampleRateOpensItsOwnDevice() throws {
-        let at48 = try AudioTestMedia.sine(codec: "aac")
-        let at44 = try TestMedia.clip("sine-44100.mp4", [
-            "-f", "lavfi", "-i", "testsrc2=s=160x90:r=30:d=1", "-f", "lavfi", "-i", "sine=f=440:r=44100:d=1",
-        ] + TestMedia.h264 + ["-pix_fmt", "yuv420p", "-c:a", "aac", "-ar", "44100"])
-        let engine = try PlaybackEngine(configuration: EngineConfiguration(
-            output: .offscreen, looping: false, stop: StopCondition(exitAtEnd: true),
-            audio: AudioOptions(driver: "disk", device: "/dev/null")))
-        engine.endsSoundWithPicture = true
-        var rates: [Int] = []
-        engine.onFramePresented = { [unowned engine] _ in
-            if let rate = engine.item?.pipeline.audio.output?.format.rate, rates.last != rate { rates.append(rate) }
-        }
-        try engine.load(at48)
-        engine.queueNext(.file(at44))
-        XCTAssertEqual(engine.run(), .finished)
-        XCTAssertEqual(rates, [48_000, 44_100], "each item plays into a device of its own rate")
-        XCTAssertEqual(engine.statistics.framesPresented, 57 + 30)
-        XCTAssertEqual(engine.statistics.framesDropped, 0, "closing the old device stalled the new item's frames")
+    func testAnotherSampleRateAndChannelCountPlayIntoTheSameDevice() throws {
+        let at48 = try AudioTestMedia.sine(codec: "aac")  // mono, 48 kHz, 1.9 s
+        let at44 = try TestMedia.clip("sine-44100-stereo.mp4", [
+            "-f", "lavfi", "-i", "testsrc2=s=160x90:r=30:d=1", "-f", "lavfi", "-i", "sine=f=660:r=44100:d=1",
+        ] + TestMedia.h264 + ["-pix_fmt", "yuv420p", "-c:a", "aac", "-ar", "44100", "-ac", "2"])
+        var devices: [AudioOutput] = []  // held, so a freed device's address cannot come back as another's
+        var secondItemShown = false
+        var queued = false
+        let capture = try AudioCapture.play(at48, looping: false, stop: StopCondition(exitAtEnd: true), during: { engine, _ in
+            if !queued {
+                queued = true
+                engine.queueNext(.file(at44))
+            }
+            if let device = engine.item?.pipeline.audio.output, !devices.contains(where: { $0 === device }) {
+                devices.append(device)
+            }
+            if engine.item?.location == .file(at44) { secondItemShown = true }
+        }, prepare: { $0.endsSoundWithPicture = true })
+        XCTAssertTrue(secondItemShown)
+        XCTAssertEqual(devices.count, 1, "one device for both items")
+        XCTAssertEqual(capture.format?.rate, 48_000)
+        XCTAssertEqual(capture.format?.channels, 1, "the first item's format: the stereo item is mixed down")
+        XCTAssertEqual(capture.shown.count, 57 + 30)
+        XCTAssertEqual(capture.statistics.framesDropped, 0)
+        guard let first = capture.samples.firstIndex(where: { abs($0) > 1e-3 }),
+              let last = capture.samples.lastIndex(where: { abs($0) > 1e-3 }) else { return XCTFail("nothing was played") }
+        // 1.9 s of 440 Hz, then 1 s of 660 Hz resampled to 48 kHz, one after the other.
+        XCTAssertEqual(Double(last - first) / 48_000, 2.9, accuracy: 0.05, "both items' sound, in one file")
+        XCTAssertEqual(Signal.frequency(capture.samples[(first + 4800)..<(first + 86_400)]), 440, accuracy: 2)
+        XCTAssertEqual(Signal.frequency(capture.samples[(first + 96_000)..<(first + 134_400)]), 660, accuracy: 2,
+                       "the second item's sound, resampled")
+        XCTAssertLessThanOrEqual(Signal.longestSilence(capture.samples[first...last]), 2, "a gap at the switch")
     }
 }
