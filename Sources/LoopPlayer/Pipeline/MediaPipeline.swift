@@ -143,6 +143,16 @@ final class MediaPipeline: Sendable {
         return generation
     }
 
+    /// Restarts the sound alone at `position` inside pass `pass`, with `audioTrack` (`nil`: none),
+    /// as mpv refreshes a track: the demuxer reads again from there for the sound and sends the
+    /// picture only what it has not been sent yet, so the picture plays on untouched.
+    func refreshSound(at position: Double, inPass pass: Int, audioTrack: AudioTrack?) {
+        let generation = control.nextGeneration()
+        audio.output?.flush(generation: generation)
+        control.requestSeek(.init(generation: generation, position: position, pass: pass, audioTrack: .some(audioTrack),
+                                  keepsPicture: true))
+    }
+
     /// Stops every thread, waits for them and releases every queued packet and frame. Idempotent.
     func stop() {
         abort.raise()

@@ -60,22 +60,30 @@ extension PlaybackEngine {
         select(tracks.first { $0.number > current.number })
     }
 
-    /// Plays `track` (nil: none) from the current position: the demuxer seeks back to the picture on
-    /// screen, as mpv does, and the sound starts with the first new picture, in step. Audio-only
-    /// media keep their track (it is their timeline).
+    /// Plays `track` (nil: none) from the current position, as mpv refreshes a track: the demuxer
+    /// reads again from the picture on screen for the sound alone, and the picture plays on
+    /// untouched (a seek made it hold while it decoded again from a keyframe, and come back up to
+    /// 0.2 s behind). The new sound is moved to the picture once it is heard; until then the
+    /// picture keeps its own clock. Audio-only media keep their track (it is their timeline).
     private func select(_ track: AudioTrack?) {
         guard let item, track != audioTrack, videoInfo?.isBlackPicture != true else { return }
         // "No sound" is for this source only: the next one gets a track (and a driver) again.
         if let track { configuration.audio.track = .number(track.number) }
         takeBackLentSound()
-        let generation = item.pipeline.seek(to: position, inPass: item.presenter?.current?.pass ?? 0,
-                                            audioTrack: .some(track))
-        if let presenter = item.presenter {
-            presenter.restart(generation: generation)
+        if let presenter = item.presenter, presenter.showsCurrentGeneration, let current = presenter.current {
+            item.pipeline.refreshSound(at: position, inPass: current.pass, audioTrack: track)
+            item.realignPending = true
         } else {
-            item.pendingSeekGeneration = generation
+            // Nothing of the current position is shown yet: a seek it was anyway.
+            let generation = item.pipeline.seek(to: position, inPass: item.presenter?.current?.pass ?? 0,
+                                                audioTrack: .some(track))
+            if let presenter = item.presenter {
+                presenter.restart(generation: generation)
+            } else {
+                item.pendingSeekGeneration = generation
+            }
+            updateSound()
         }
-        updateSound()
         waiter.wake()
     }
 

@@ -119,6 +119,41 @@ final class AudioControlTests: XCTestCase {
         XCTAssertEqual(capture.statistics.audioUnderruns, 0, file: file, line: line)
     }
 
+    /// `#` (next track) restarts the sound alone, as mpv refreshes a track: the picture plays on,
+    /// every frame once and in order (a seek held it while it decoded again from a keyframe and
+    /// moved the position back), and the new track's sound is moved to it, in step.
+    func testCyclingTheAudioTrackLeavesThePictureAlone() throws {
+        var cycles: [Double] = []
+        var shown: [Double] = []
+        var positions: [Double] = []
+        let capture = try AudioCapture.play(try AudioTestMedia.twoLanguages(), stop: StopCondition(duration: 3.6)) { engine, frame in
+            shown.append(frame.time)
+            positions.append(engine.position)
+            // English → German, → none, then English again in pass 1.
+            let due = [0.6, 1.3, 2.5]
+            if cycles.count < due.count, frame.time >= due[cycles.count] {
+                cycles.append(frame.time)
+                engine.cycleAudioTrack()
+            }
+        }
+        XCTAssertEqual(cycles.count, 3)
+        XCTAssertEqual(capture.statistics.framesDropped, 0)
+        for (earlier, later) in zip(shown, shown.dropFirst()) {
+            XCTAssertEqual(later - earlier, 1.0 / 30, accuracy: 1e-3, "frame \(later) after \(earlier): shown again, or skipped")
+        }
+        for (earlier, later) in zip(positions, positions.dropFirst()) where later < earlier {
+            XCTAssertGreaterThan(earlier, 1.95, "the position moved back from \(earlier) to \(later) (only a wrap may)")
+            XCTAssertLessThan(later, 0.1, "the position moved back from \(earlier) to \(later) (only a wrap may)")
+        }
+        XCTAssertLessThan(capture.statistics.avOffsetMaxMs ?? .infinity, 20, "the new sound was moved to the picture")
+        let first = try XCTUnwrap(capture.samples.firstIndex(where: { abs($0) > 1e-6 }))
+        func at(_ time: Double) -> Int { first + Int(time * 48_000) }
+        XCTAssertEqual(Signal.frequency(capture.samples[at(0.1)..<at(0.5)]), 440, accuracy: 5, "English first")
+        XCTAssertEqual(Signal.frequency(capture.samples[at(0.8)..<at(1.25)]), 1000, accuracy: 10, "then German")
+        XCTAssertEqual(Signal.peak(capture.samples[at(1.5)..<at(2.4)]), 0, "then none")
+        XCTAssertEqual(Signal.frequency(capture.samples[at(2.8)..<at(3.3)]), 440, accuracy: 5, "then English again")
+    }
+
     /// Twice as fast: the picture covers twice the media, the tone keeps its pitch.
     func testSpeedKeepsThePitch() throws {
         let capture = try AudioCapture.play(try AudioTestMedia.sine(), stop: StopCondition(duration: 2)) { engine, frame in

@@ -59,7 +59,18 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         var reader: SourceReader
         var router: PacketRouter
         var timeline: LoopTimeline
+        /// The sound's generation.
         var generation = 0
+        /// The picture's (and subtitles') generation: a sound refresh leaves it.
+        var pictureGeneration = 0
+        /// The last picture packet sent, as (pass, dts): after a sound refresh, picture and subtitle
+        /// packets up to it were sent already and are dropped (`catchingUp`).
+        var lastPicture: PicturePlace?
+        var catchingUp: PicturePlace?
+        /// Passes whose end the picture stage was told (passes before a seek's count as told).
+        var picturePassesEnded = 0
+        /// The picture stage was told the end of the stream.
+        var pictureEnded = false
         var pass = 0
         /// The input reached its end and is not looping (waiting for a seek or for looping).
         var atEnd = false
@@ -76,6 +87,14 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         var loopingStopped = false
 
         var input: MediaInput { reader.input }
+    }
+
+    /// Where a picture packet lies in reading order: its pass, then its decode timestamp.
+    struct PicturePlace: Comparable {
+        var pass: Int
+        var dts: Int64
+
+        static func < (a: PicturePlace, b: PicturePlace) -> Bool { (a.pass, a.dts) < (b.pass, b.dts) }
     }
 
     /// The thread's body.
@@ -175,7 +194,19 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
     private func route(_ packet: consuming OwnedPacket, _ placement: PacketPlacement, _ reading: inout Reading,
                        looping: Bool) {
         let input = reading.input
-        if packet.pointer.pointee.stream_index == input.timelineStream.pointee.index {
+        let index = packet.pointer.pointee.stream_index
+        let isPicture = index == input.timelineStream.pointee.index && input.hasVideo
+        if let sent = reading.catchingUp, index != input.audioTrack?.streamIndex {
+            // After a sound refresh: what the picture and the subtitles were sent already is not
+            // sent again; the first picture packet past it ends the catching up.
+            let stamp = packet.pointer.pointee.dts != noTimestamp ? packet.pointer.pointee.dts : packet.pointer.pointee.pts
+            guard isPicture, stamp != noTimestamp, PicturePlace(pass: placement.pass, dts: stamp) > sent else {
+                if isPicture { reading.timelinePacketsThisPass += 1 }
+                return
+            }
+            reading.catchingUp = nil
+        }
+        if index == input.timelineStream.pointee.index {
             reading.timelinePacketsThisPass += 1
             if placement.pass == 0, packet.pointer.pointee.flags & AV_PKT_FLAG_DISCARD == 0 {
                 let stamped = packet.pointer.pointee
@@ -184,11 +215,14 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
             }
             reading.reader.pictureRouted(packet.pointer, placement: placement, timeline: reading.timeline)
         }
-        let context = PacketContext(generation: reading.generation, pass: placement.pass, variant: placement.variant)
+        let context = PacketContext(generation: reading.pictureGeneration, pass: placement.pass, variant: placement.variant)
         // While pass 0 is read the loop's length is unknown: sound past the picture read so far waits.
         let extent = (looping || soundEndsWithPicture) && placement.pass == 0 ? reading.timeline.firstPassEndSeconds ?? 0 : nil
-        reading.router.route(packet, of: input, context: context, offset: reading.timeline.offset(forPass: placement.pass),
-                             soundPictureExtent: extent)
+        let stamp = packet.pointer.pointee.dts != noTimestamp ? packet.pointer.pointee.dts : packet.pointer.pointee.pts
+        let sentPicture = reading.router.route(packet, of: input, context: context, soundGeneration: reading.generation,
+                                               offset: reading.timeline.offset(forPass: placement.pass),
+                                               soundPictureExtent: extent)
+        if isPicture, sentPicture, stamp != noTimestamp { reading.lastPicture = PicturePlace(pass: placement.pass, dts: stamp) }
     }
 
     // MARK: The end of a pass
@@ -247,8 +281,12 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
             logger.debug("\(location): one pass lasts \(seconds) s; looping on one timeline")
             status.setLoopDuration(seconds)
         }
-        reading.router.passEnded(PassBoundary(generation: reading.generation, pass: reading.pass,
-                                              loopDuration: loopDuration, loopSeconds: seconds))
+        let boundary = PassBoundary(generation: reading.pictureGeneration, pass: reading.pass,
+                                    loopDuration: loopDuration, loopSeconds: seconds)
+        // Read again for a sound refresh, a pass's end the picture was told already is the sound's alone.
+        let toPicture = reading.pass >= reading.picturePassesEnded
+        if toPicture { reading.picturePassesEnded = reading.pass + 1 }
+        reading.router.passEnded(boundary, soundGeneration: reading.generation, toPicture: toPicture)
         reading.pass += 1
         reading.timelinePacketsThisPass = 0
         reading.reopenedThisPass = false
@@ -276,7 +314,9 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         reading.atEnd = true
         guard !reading.failed else { return }  // a network failure is never the end of the media
         let resumable = resumable && !reading.isLive && !reading.loopingStopped
-        reading.router.endOfStream(generation: reading.generation, resumable: resumable)
+        reading.router.endOfStream(pictureGeneration: reading.pictureGeneration, soundGeneration: reading.generation,
+                                   toPicture: !reading.pictureEnded, resumable: resumable)
+        reading.pictureEnded = true
     }
 
     /// Reports a failure to read on; after a network failure what was read plays first (the
@@ -311,8 +351,18 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
     // MARK: Seeking
 
     private func perform(_ seek: DemuxerControl.SeekRequest, _ reading: inout Reading) {
-        reading.router.clear()
         reading.generation = seek.generation
+        if let picture = seek.pictureGeneration {
+            reading.router.clear()
+            reading.pictureGeneration = picture
+            reading.catchingUp = nil
+            reading.lastPicture = nil
+            reading.picturePassesEnded = seek.pass
+            reading.pictureEnded = false
+        } else {
+            reading.router.clearSound()
+            reading.catchingUp = reading.lastPicture ?? reading.catchingUp
+        }
         var audioDecoder: StreamDecoder?
         if let change = seek.audioTrack {
             audioDecoder = switchTrack(to: change, &reading)
@@ -334,7 +384,13 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         let floor = reading.isLive ? reading.timeline.origin : target + reading.timeline.offset(forPass: seek.pass)
         let marker = SeekMarker(generation: seek.generation, floor: floor, floorSeconds: reading.timeline.seconds(floor),
                                 pass: seek.pass, audioDecoder: nil)
-        reading.router.seek(marker, audioDecoder: audioDecoder)
+        if let picture = seek.pictureGeneration {
+            var pictureMarker = marker
+            pictureMarker.generation = picture
+            reading.router.seek(pictureMarker, soundGeneration: seek.generation, audioDecoder: audioDecoder)
+        } else {
+            reading.router.seekSound(marker, audioDecoder: audioDecoder)
+        }
     }
 
     /// Reads `track` from now on (nil: none). Returns the decoder the running sound stage takes

@@ -3,12 +3,24 @@
 /// demuxer blocked on a full queue or waiting at the end of non-looping media.
 final class DemuxerControl: @unchecked Sendable {  // every field guarded by `condition`
     struct SeekRequest: Sendable {
+        /// The sound's generation (and the picture's, unless `pictureGeneration` says otherwise).
         var generation: Int
         /// Seconds inside `pass`.
         var position: Double
         var pass: Int
         /// A new audio track (`.some(nil)`: none) switched with this seek; nil keeps the track.
         var audioTrack: AudioTrack??
+        /// The picture's generation; nil for a sound refresh (a track change): only the sound
+        /// restarts at `position`, the picture plays on and is not sent again what it already has.
+        var pictureGeneration: Int?
+
+        init(generation: Int, position: Double, pass: Int, audioTrack: AudioTrack?? = nil, keepsPicture: Bool = false) {
+            self.generation = generation
+            self.position = position
+            self.pass = pass
+            self.audioTrack = audioTrack
+            pictureGeneration = keepsPicture ? nil : generation
+        }
     }
 
     /// What the demuxer takes at once.
@@ -44,6 +56,13 @@ final class DemuxerControl: @unchecked Sendable {  // every field guarded by `co
             var merged = request
             // A track change asked for with a seek that is then replaced still happens.
             if merged.audioTrack == nil, let pending = seek?.audioTrack { merged.audioTrack = pending }
+            // A sound refresh after a seek not taken yet: the picture still goes where that seek
+            // said, with the generation the engine gave it.
+            if merged.pictureGeneration == nil, let pending = seek, let picture = pending.pictureGeneration {
+                merged.pictureGeneration = picture
+                merged.position = pending.position
+                merged.pass = pending.pass
+            }
             seek = merged
             condition.broadcast()
             return interrupter

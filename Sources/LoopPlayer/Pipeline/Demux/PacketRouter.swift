@@ -29,9 +29,11 @@ struct PacketRouter {
     }
 
     /// Sends a packet of `input` on, its timestamps moved by `offset` (timeline ticks) onto the
-    /// loop's timeline; a sound packet carries `soundPictureExtent` (see `PacketContext.pictureExtent`).
-    mutating func route(_ packet: consuming OwnedPacket, of input: MediaInput, context: PacketContext, offset: Int64,
-                        soundPictureExtent: Double?) {
+    /// loop's timeline; a sound packet carries `soundGeneration` and `soundPictureExtent` (see
+    /// `PacketContext.pictureExtent`). True if it was a picture packet and went into its queue.
+    @discardableResult
+    mutating func route(_ packet: consuming OwnedPacket, of input: MediaInput, context: PacketContext,
+                        soundGeneration: Int, offset: Int64, soundPictureExtent: Double?) -> Bool {
         let index = packet.pointer.pointee.stream_index
         let startsSound = index == input.audioTrack?.streamIndex && Self.isFirstUntrimmedPacket(packet.pointer, of: input)
         if index == input.timelineStream.pointee.index {
@@ -45,21 +47,23 @@ struct PacketRouter {
             if subtitles.push(.packet(packet, context), bytes: bytes, giveUp: { true }) == .closed {
                 subtitleStreams.removeAll()
             }
-            return
+            return false
         }
         if index == input.videoStreamIndex {
-            _ = video.push(.packet(packet, context), bytes: bytes, giveUp: { [control] in control.hasUrgentRequestLocked })
-            return
+            return video.push(.packet(packet, context), bytes: bytes, giveUp: { [control] in control.hasUrgentRequestLocked })
+                == .queued
         }
         // Audio-only media: the black picture follows the sound's packets (a reference, no copy).
         if !input.hasVideo, let copy = packet.reference() {
             _ = video.push(.packet(copy, context), bytes: 64, giveUp: { [control] in control.hasUrgentRequestLocked })
         }
-        guard soundRouted else { return }
+        guard soundRouted else { return false }
         var soundContext = context
+        soundContext.generation = soundGeneration
         soundContext.pictureExtent = soundPictureExtent
         soundContext.startsSound = startsSound
         routeSound(packet, context: soundContext, bytes: bytes)
+        return false
     }
 
     /// The sound stream's first packet, carrying no skip of its own (Matroska's Opus: the codec's
@@ -100,16 +104,18 @@ struct PacketRouter {
 
     // MARK: Markers
 
-    /// The end of a pass, to the picture and sound stages.
-    func passEnded(_ boundary: PassBoundary) {
-        send(.passEnded(boundary), to: video)
-        if soundRouted { send(.passEnded(boundary), to: audio) }
+    /// The end of a pass, to the sound stage (of `soundGeneration`) and, `toPicture`, the picture stage.
+    func passEnded(_ boundary: PassBoundary, soundGeneration: Int, toPicture: Bool) {
+        if toPicture { send(.passEnded(boundary), to: video) }
+        var sound = boundary
+        sound.generation = soundGeneration
+        if soundRouted { send(.passEnded(sound), to: audio) }
     }
 
-    /// The end of the stream, to the picture and sound stages.
-    func endOfStream(generation: Int, resumable: Bool) {
-        send(.endOfStream(generation: generation, resumable: resumable), to: video)
-        if soundRouted { send(.endOfStream(generation: generation, resumable: resumable), to: audio) }
+    /// The end of the stream, to the sound stage and, `toPicture`, the picture stage.
+    func endOfStream(pictureGeneration: Int, soundGeneration: Int, toPicture: Bool, resumable: Bool) {
+        if toPicture { send(.endOfStream(generation: pictureGeneration, resumable: resumable), to: video) }
+        if soundRouted { send(.endOfStream(generation: soundGeneration, resumable: resumable), to: audio) }
     }
 
     /// The end of the last pass, to the sound stage alone (non-looping media whose sound ends with
@@ -123,15 +129,22 @@ struct PacketRouter {
         control.waitUntilEmpty(video)
     }
 
-    /// A seek's marker to every stage; the sound stage's carries a newly chosen track's decoder.
-    func seek(_ marker: SeekMarker, audioDecoder: StreamDecoder?) {
+    /// A seek's marker to every stage; the sound stage's carries `soundGeneration` and a newly
+    /// chosen track's decoder.
+    func seek(_ marker: SeekMarker, soundGeneration: Int, audioDecoder: StreamDecoder?) {
         send(.seek(marker), to: video)
         if !subtitleStreams.isEmpty { _ = subtitles.push(.seek(marker), giveUp: { true }) }
-        if soundRouted {
-            var audioMarker = marker
-            audioMarker.audioDecoder = audioDecoder
-            send(.seek(audioMarker), to: audio)
-        }
+        var soundMarker = marker
+        soundMarker.generation = soundGeneration
+        seekSound(soundMarker, audioDecoder: audioDecoder)
+    }
+
+    /// A seek's marker to the sound stage alone (a sound refresh).
+    func seekSound(_ marker: SeekMarker, audioDecoder: StreamDecoder?) {
+        guard soundRouted else { return }
+        var audioMarker = marker
+        audioMarker.audioDecoder = audioDecoder
+        send(.seek(audioMarker), to: audio)
     }
 
     /// Markers wait for room like packets, but a pending seek makes them pointless.
@@ -144,4 +157,7 @@ struct PacketRouter {
         video.removeAll()
         audio.removeAll()
     }
+
+    /// Empties the sound queue (a sound refresh).
+    func clearSound() { audio.removeAll() }
 }
