@@ -16,7 +16,9 @@ public enum PlayerEvent: Sendable, Equatable {
     /// The picture's rectangle in the player area changed (layout, window size, gravity).
     case boundsChanged(Rect)
     case itemStatusChanged(ItemStatus)
-    /// The length of one pass, in seconds (measured once the first pass was read).
+    /// The length of one pass, in seconds: when the source opens (the picture's own length, read from
+    /// the file's end where the container does not say it), and again only if the first pass, once
+    /// read, measured another (a stream whose container misstates it).
     case duration(Double)
     /// A wrap happened; the number of passes completed so far.
     case loopCompleted(Int)

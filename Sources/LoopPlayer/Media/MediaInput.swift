@@ -270,6 +270,27 @@ final class MediaInput: @unchecked Sendable {
                                   AVSEEK_FLAG_BACKWARD) >= 0
     }
 
+    /// Where the picture's last frame ends (its stream's ticks), read from the last keyframe on and
+    /// measured as a loop's first pass is (frames marked to discard do not count); the input is then
+    /// rewound. Nil if the input cannot seek there or back.
+    func lastPictureEnd() -> Int64? {
+        let stream = timelineStream
+        let index = stream.pointee.index
+        guard avformat_seek_file(context, index, Int64.min, Int64.max, Int64.max, AVSEEK_FLAG_BACKWARD) >= 0,
+              let packet = av_packet_alloc() else { return nil }
+        var doomed: UnsafeMutablePointer<AVPacket>? = packet
+        defer { av_packet_free(&doomed) }
+        var end: Int64?
+        while av_read_frame(context, packet) >= 0 {
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == index, packet.pointee.flags & AV_PKT_FLAG_DISCARD == 0 else { continue }
+            let stamp = packet.pointee.pts != noTimestamp ? packet.pointee.pts : packet.pointee.dts
+            guard stamp != noTimestamp, packet.pointee.duration > 0 else { continue }
+            end = max(end ?? .min, stamp + packet.pointee.duration)
+        }
+        return rewind() ? end : nil
+    }
+
     /// True if the sound's first packet (`first`, in its time base) is not later than the video's.
     private func soundStartsFirst(_ audio: UnsafeMutablePointer<AVStream>, at first: Int64) -> Bool {
         guard hasVideo else { return true }

@@ -41,11 +41,7 @@ extension VideoStreamInfo {
         let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
         nominalFrameInterval = rate.num > 0 && rate.den > 0 ? 1 / rate.seconds : 1.0 / 25
         timeBase = stream.pointee.time_base
-        if stream.pointee.duration > 0 {
-            announcedDuration = Double(stream.pointee.duration) * timeBase.seconds
-        } else if format.pointee.duration > 0 {
-            announcedDuration = Double(format.pointee.duration) / Double(AV_TIME_BASE)
-        }
+        announcedDuration = Self.duration(of: stream, in: format)
         colorSpace = parameters.color_space
         colorRange = parameters.color_range
     }
@@ -61,15 +57,31 @@ extension VideoStreamInfo {
         rotation = 0
         nominalFrameInterval = 0.1
         timeBase = audio.pointee.time_base
-        if audio.pointee.duration > 0 {
-            announcedDuration = Double(audio.pointee.duration) * timeBase.seconds
-        } else if format.pointee.duration > 0 {
-            announcedDuration = Double(format.pointee.duration) / Double(AV_TIME_BASE)
-        }
+        announcedDuration = Self.duration(of: audio, in: format)
         colorSpace = AVCOL_SPC_BT709
         colorRange = AVCOL_RANGE_MPEG
     }
 
+    /// The stream's own length: from the stream, else from Matroska's per-track `DURATION` tag
+    /// (`HH:MM:SS.nnnnnnnnn`, written by FFmpeg and mkvmerge), else the container's, which spans
+    /// every stream (the sound's padding too) and is corrected once the first pass is measured.
+    private static func duration(of stream: UnsafeMutablePointer<AVStream>, in format: UnsafeMutablePointer<AVFormatContext>) -> Double? {
+        if stream.pointee.duration > 0 { return Double(stream.pointee.duration) * stream.pointee.time_base.seconds }
+        if let tag = av_dict_get(stream.pointee.metadata, "DURATION", nil, 0)?.pointee.value,
+           let seconds = Self.seconds(clock: String(cString: tag)) {
+            return seconds
+        }
+        return format.pointee.duration > 0 ? Double(format.pointee.duration) / Double(AV_TIME_BASE) : nil
+    }
+
+    /// `HH:MM:SS.fraction` as seconds (nil unless well formed and positive).
+    static func seconds(clock text: String) -> Double? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, let hours = Int(parts[0]), let minutes = Int(parts[1]), let seconds = Double(parts[2]),
+              hours >= 0, (0..<60).contains(minutes), seconds >= 0, seconds < 60, seconds.isFinite else { return nil }
+        let total = Double(hours) * 3600 + Double(minutes) * 60 + seconds
+        return total > 0 ? total : nil
+    }
 
     /// The display matrix's rotation, turned into the clockwise turn that shows the picture upright.
     private static func rotation(of stream: UnsafeMutablePointer<AVStream>) -> Int {

@@ -308,3 +308,21 @@ final class ExtVideoPlayerTests: XCTestCase {
         }
     }
 }
+
+/// The length is said once: the container's announced length and the one measured from the first
+/// pass are the same number, also when a seek to the end cut the first pass short.
+final class DurationEventTests: XCTestCase {
+    func testDurationIsReportedOnceAfterASeekToTheEnd() throws {
+        // MP4 gives each track's length; Matroska only the file's (here the sound's, 21 ms longer).
+        for clip in [try TestMedia.loopClip(), try AudioTestMedia.sine(), try AudioTestMedia.twoLanguages()] {
+            let player = ExtVideoPlayer { VideoSettings { SourceName(clip); Loop(); Events() } }
+            let recorder = ExtVideoPlayerTests.Recorder()
+            recorder.attach(to: player)
+            player.send(.seek(to: 1_000))
+            XCTAssertEqual(player.runHeadless(until: StopCondition(loops: 2)), .finished)
+            let durations = recorder.allEvents.compactMap { if case let .duration(length) = $0 { length } else { nil } }
+            XCTAssertEqual(durations.count, 1, "\(clip): \(durations)")
+            XCTAssertEqual(durations.first, player.statistics.loopDurationMs.map { $0 / 1000 }, "\(clip)")
+        }
+    }
+}

@@ -42,6 +42,13 @@ struct SourceOpener {
         if case let .hls(hls) = network {
             info.announcedDuration = hls.session.duration
             isLive = hls.session.isLive
+        } else if case .local = network, input.hasVideo, input.timelineStream.pointee.duration <= 0,
+                  let end = input.lastPictureEnd() {
+            // The container's length spans every stream (Matroska gives no track length): the
+            // picture's own is read from the file's last pictures, so the `duration` said at the
+            // start is the loop's, not corrected once the first pass was read.
+            let ticks = max(Int64((info.nominalFrameInterval / info.timeBase.seconds).rounded()), end - input.startTimestamp)
+            info.announcedDuration = Double(ticks) * info.timeBase.seconds
         }
         let timeline = LoopTimeline(tick: info.timeBase.seconds, origin: input.startTimestamp,
                                     nominalFrameInterval: info.nominalFrameInterval)
