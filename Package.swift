@@ -20,11 +20,16 @@ let package = Package(
             name: "CFFmpeg",
             pkgConfig: "libavformat libavcodec libavutil libswscale libswresample libavfilter",
             providers: [.apt(ffmpegPackages)]),
-        .systemLibrary(name: "CSDL", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
+        // No pkg-config: sdl2.pc adds `-D_REENTRANT`, which SwiftPM refuses (a warning in every
+        // package that depends on this one); SDL's headers need no search path beyond /usr/include.
+        .systemLibrary(name: "CSDL", providers: [.apt(["libsdl2-dev"])]),
+        // Pango, librsvg and gdk-pixbuf come through CGraphicsHeaders, not their pkg-config files
+        // (which add `-pthread`; see graphics_headers.c).
         .systemLibrary(
             name: "COverlayGraphics",
-            pkgConfig: "cairo pangocairo librsvg-2.0",
+            pkgConfig: "cairo gobject-2.0 harfbuzz",
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "librsvg2-dev", "fonts-dejavu-core"])]),
+        .target(name: "CGraphicsHeaders"),
         // Subtitle rendering; fonts come through fontconfig (DejaVu Sans is the default face).
         .systemLibrary(name: "CLibass", pkgConfig: "libass", providers: [.apt(["libass-dev", "fonts-dejavu-core"])]),
         .target(name: "CLogBridge", dependencies: ["CFFmpeg"]),
@@ -33,7 +38,7 @@ let package = Package(
         .target(name: "CPixelKernels"),
         .target(name: "FFmpegSupport", dependencies: ["CFFmpeg"]),
         .target(name: "Filters", dependencies: ["CFFmpeg", "CPixelKernels", "FFmpegSupport"]),
-        .target(name: "Overlay", dependencies: ["COverlayGraphics", "CPixelKernels"]),
+        .target(name: "Overlay", dependencies: ["COverlayGraphics", "CGraphicsHeaders", "CPixelKernels"]),
         .target(
             name: "LoopPlayer",
             dependencies: ["CFFmpeg", "CLogBridge", "CSystem", "CSDL", "CLibass", "FFmpegSupport", "Filters", "Overlay",
