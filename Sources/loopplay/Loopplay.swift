@@ -223,6 +223,10 @@ struct Loopplay: ParsableCommand {
             }
         }
         if let loops, loops < 1 { throw ValidationError("--loops must be at least 1") }
+        // Counted for the first item alone, the later items would never play.
+        if loops != nil, isPlaylist, !loopPlaylist {
+            throw ValidationError("--loops with several sources counts passes of the list: add --loop-playlist")
+        }
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
         guard snapshotAt >= 0, snapshotAt.isFinite else { throw ValidationError("--snapshot-at must be 0 or more seconds") }
         guard Brightness.validRange.contains(brightness) else { throw ValidationError("--brightness must be between -1 and 1") }

@@ -58,6 +58,7 @@ final class LoopplayArgumentTests: XCTestCase {
             (["--duration", "inf", "swipe"], "--duration must be a positive number of seconds"),
             (["--duration", "nan", "swipe"], "--duration must be a positive number of seconds"),
             (["--loops"], "Missing value for '--loops"),
+            (["--loops", "2", "swipe", "swipe"], "--loops with several sources counts passes of the list: add --loop-playlist"),
             (["--stats-json", "/nonexistent/dir/stats.json", "swipe"], "--stats-json /nonexistent/dir/stats.json cannot be written"),
             (["--stats-json", "/tmp", "swipe"], "--stats-json /tmp is a directory"),
             (["--stats-json", "", "swipe"], "--stats-json needs a file name"),
