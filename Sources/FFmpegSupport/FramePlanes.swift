@@ -1,7 +1,7 @@
 import CFFmpeg
 
 /// Calls `body` with the frame's plane pointers and line sizes as C arrays (swscale's source side).
-public func withFramePlanes<R>(_ frame: UnsafeMutablePointer<AVFrame>,
+package func withFramePlanes<R>(_ frame: UnsafeMutablePointer<AVFrame>,
                                _ body: (UnsafePointer<UnsafePointer<UInt8>?>, UnsafePointer<Int32>) -> R) -> R {
     withUnsafeMutablePointer(to: &frame.pointee.data) { data in
         withUnsafeMutablePointer(to: &frame.pointee.linesize) { lines in
@@ -13,7 +13,7 @@ public func withFramePlanes<R>(_ frame: UnsafeMutablePointer<AVFrame>,
 }
 
 /// The same for a frame being written (swscale's destination side).
-public func withMutableFramePlanes<R>(_ frame: UnsafeMutablePointer<AVFrame>,
+package func withMutableFramePlanes<R>(_ frame: UnsafeMutablePointer<AVFrame>,
                                       _ body: (UnsafePointer<UnsafeMutablePointer<UInt8>?>, UnsafePointer<Int32>) -> R) -> R {
     withUnsafeMutablePointer(to: &frame.pointee.data) { data in
         withUnsafeMutablePointer(to: &frame.pointee.linesize) { lines in

@@ -10,30 +10,30 @@ import Synchronization
 /// queue.push(consume frame)                            // the queue owns it now
 /// ```
 /// `pointer` is for reading and for handing to FFmpeg calls that borrow the frame; nobody else frees it.
-public struct OwnedFrame: ~Copyable, @unchecked Sendable {  // unique owner: moving it moves the frame
-    public let pointer: UnsafeMutablePointer<AVFrame>
+package struct OwnedFrame: ~Copyable, @unchecked Sendable {  // unique owner: moving it moves the frame
+    package let pointer: UnsafeMutablePointer<AVFrame>
 
     /// A new, empty frame; nil when out of memory.
-    public init?() {
+    package init?() {
         guard let frame = av_frame_alloc() else { return nil }
         pointer = frame
     }
 
     /// Takes over a frame FFmpeg handed out (e.g. from `av_frame_clone`).
-    public init(taking frame: UnsafeMutablePointer<AVFrame>) {
+    package init(taking frame: UnsafeMutablePointer<AVFrame>) {
         pointer = frame
     }
 
     /// A new reference to the same picture or samples (no copy of the data); nil when out of memory.
-    public func reference() -> OwnedFrame? {
+    package func reference() -> OwnedFrame? {
         av_frame_clone(pointer).map(OwnedFrame.init(taking:))
     }
 
     /// Makes the data writable by this owner alone (copying it if another reference shares it).
-    public func makeWritable() -> Bool { av_frame_make_writable(pointer) >= 0 }
+    package func makeWritable() -> Bool { av_frame_make_writable(pointer) >= 0 }
 
     /// Gives up ownership: the caller must free the frame (or hand it to another owner).
-    public consuming func release() -> UnsafeMutablePointer<AVFrame> {
+    package consuming func release() -> UnsafeMutablePointer<AVFrame> {
         let frame = pointer
         discard self
         return frame
@@ -47,11 +47,11 @@ public struct OwnedFrame: ~Copyable, @unchecked Sendable {  // unique owner: mov
 
 /// Hands an owned frame to another thread (escaping closures cannot capture a noncopyable value):
 /// the receiver takes it exactly once.
-public final class FrameHandoff: Sendable {
+package final class FrameHandoff: Sendable {
     private let frame: Mutex<OwnedFrame?>
 
-    public init(_ frame: consuming OwnedFrame) { self.frame = Mutex(frame) }
+    package init(_ frame: consuming OwnedFrame) { self.frame = Mutex(frame) }
 
     /// The frame; nil after the first call.
-    public func take() -> OwnedFrame? { frame.withLock { $0.take() } }
+    package func take() -> OwnedFrame? { frame.withLock { $0.take() } }
 }

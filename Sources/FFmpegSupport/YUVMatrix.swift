@@ -3,10 +3,10 @@ import CFFmpeg
 /// Which YUV ↔ RGB matrix a picture uses: its tag, or for an untagged one the common convention
 /// (BT.709 above 576 lines, BT.601 below). One rule for every place that converts: the outputs
 /// decode with it, and filter graphs that go through RGB encode back with it.
-public enum YUVMatrix: Equatable, Sendable {
+package enum YUVMatrix: Equatable, Sendable {
     case bt601, bt709, bt2020
 
-    public init(tagged space: AVColorSpace, height: Int) {
+    package init(tagged space: AVColorSpace, height: Int) {
         switch space {
         case AVCOL_SPC_BT709: self = .bt709
         case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: self = .bt2020
@@ -16,7 +16,7 @@ public enum YUVMatrix: Equatable, Sendable {
     }
 
     /// The tag a picture converted with this matrix carries.
-    public var colorSpace: AVColorSpace {
+    package var colorSpace: AVColorSpace {
         switch self {
         case .bt601: AVCOL_SPC_SMPTE170M
         case .bt709: AVCOL_SPC_BT709
@@ -25,7 +25,7 @@ public enum YUVMatrix: Equatable, Sendable {
     }
 
     /// The name libavfilter's `scale` takes (`in_color_matrix`, `out_color_matrix`).
-    public var scaleOptionName: String {
+    package var scaleOptionName: String {
         switch self {
         case .bt601: "bt601"
         case .bt709: "bt709"
@@ -36,7 +36,7 @@ public enum YUVMatrix: Equatable, Sendable {
 
 extension YUVMatrix {
     /// The weights of red and blue in luma (green's is the rest).
-    public var lumaWeights: (red: Double, blue: Double) {
+    package var lumaWeights: (red: Double, blue: Double) {
         switch self {
         case .bt601: (0.299, 0.114)
         case .bt709: (0.2126, 0.0722)

@@ -5,26 +5,26 @@
 /// So brightness 0.1 adds 25.5 levels, contrast 2 doubles every distance from 128. The player applies
 /// exactly this after the filter stack: a table over luma (`LumaAdjuster`), or for other formats a
 /// libavfilter `lutyuv` (`lumaExpression`).
-public struct ColorAdjustment: Sendable, Equatable {
-    public static let brightnessRange: ClosedRange<Float> = -1...1
-    public static let contrastRange: ClosedRange<Float> = 0...4
+package struct ColorAdjustment: Sendable, Equatable {
+    package static let brightnessRange: ClosedRange<Float> = -1...1
+    package static let contrastRange: ClosedRange<Float> = 0...4
 
     /// −1 (black) … 1 (white); 0 leaves the picture alone. Clamped.
-    public var brightness: Float { didSet { brightness = Self.clamp(brightness, to: Self.brightnessRange, default: 0) } }
+    package var brightness: Float { didSet { brightness = Self.clamp(brightness, to: Self.brightnessRange, default: 0) } }
     /// 0 (flat grey) … 4; 1 leaves the picture alone. Clamped.
-    public var contrast: Float { didSet { contrast = Self.clamp(contrast, to: Self.contrastRange, default: 1) } }
+    package var contrast: Float { didSet { contrast = Self.clamp(contrast, to: Self.contrastRange, default: 1) } }
 
-    public init(brightness: Float = 0, contrast: Float = 1) {
+    package init(brightness: Float = 0, contrast: Float = 1) {
         self.brightness = Self.clamp(brightness, to: Self.brightnessRange, default: 0)
         self.contrast = Self.clamp(contrast, to: Self.contrastRange, default: 1)
     }
 
-    public var isIdentity: Bool { brightness == 0 && contrast == 1 }
+    package var isIdentity: Bool { brightness == 0 && contrast == 1 }
 
     /// The adjusted 8-bit luma value, computed exactly as `lutyuv` evaluates `lumaExpression` (in
     /// double precision, with the expression's six-decimal constants, halves rounded up), so the
     /// table and the graph give the same picture to the level.
-    public func adjust(luma: UInt8) -> UInt8 {
+    package func adjust(luma: UInt8) -> UInt8 {
         let contrast = Double(String(format: "%.6f", self.contrast)) ?? 1
         let brightness = Double(String(format: "%.6f", self.brightness)) ?? 0
         let value = ((Double(luma) - 128) * contrast + 128 + brightness * 255 + 0.5).rounded(.down)
@@ -32,11 +32,11 @@ public struct ColorAdjustment: Sendable, Equatable {
     }
 
     /// `adjust(luma:)` for every 8-bit value (what `LumaAdjuster` maps luma through).
-    public var lumaTable: [UInt8] { (0...255).map { adjust(luma: UInt8($0)) } }
+    package var lumaTable: [UInt8] { (0...255).map { adjust(luma: UInt8($0)) } }
 
     /// The same math as a libavfilter expression of `val`, for `lutyuv` (as a command argument;
     /// inside a graph string its commas must be escaped).
-    public var lumaExpression: String {
+    package var lumaExpression: String {
         String(format: "clip(floor((val-128)*%.6f+128+%.6f*255+0.5),0,255)", contrast, brightness)
     }
 

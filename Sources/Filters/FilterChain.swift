@@ -6,7 +6,7 @@ import FFmpegSupport
 /// comes last, on its own (`LumaAdjuster`: a table over luma, chroma shared; for formats it does not
 /// take, a `lutyuv` with the same math, changed by command). Graphs are built at the first frame (when
 /// the input is known) and again only if the input changes. One thread.
-public final class FilterChain: @unchecked Sendable {
+package final class FilterChain: @unchecked Sendable {
     private enum Segment {
         case graph(chain: String, built: FilterGraph?)
         case custom(any PixelFilter)
@@ -17,11 +17,11 @@ public final class FilterChain: @unchecked Sendable {
 
     private var segments: [Segment]
     private let timeBase: AVRational
-    public private(set) var adjustment: ColorAdjustment
-    public let revision: Int
+    package private(set) var adjustment: ColorAdjustment
+    package let revision: Int
     private let adjuster: LumaAdjuster
 
-    public init(stack: FilterStack, timeBase: AVRational) {
+    package init(stack: FilterStack, timeBase: AVRational) {
         self.timeBase = timeBase
         adjustment = stack.adjustment
         adjuster = LumaAdjuster(stack.adjustment)
@@ -59,7 +59,7 @@ public final class FilterChain: @unchecked Sendable {
     }
 
     /// Runs `frame` (the caller keeps it) through every segment; every picture that comes out goes to `emit`.
-    public func process(_ frame: borrowing OwnedFrame, time: Double,
+    package func process(_ frame: borrowing OwnedFrame, time: Double,
                         emit: (consuming OwnedFrame) throws(FilterError) -> Void) throws(FilterError) {
         guard let picture = frame.reference() else { throw FilterError(filter: "input", reason: "out of memory") }
         try run(segment: 0, on: picture, time: time, emit: emit)
@@ -142,7 +142,7 @@ public final class FilterChain: @unchecked Sendable {
     }
 
     /// Changes brightness/contrast from the next picture on (no rebuild: temporal filters keep state).
-    public func setAdjustment(_ adjustment: ColorAdjustment) {
+    package func setAdjustment(_ adjustment: ColorAdjustment) {
         self.adjustment = adjustment
         adjuster.set(adjustment)
         if case let .adjustment(fallback?) = segments.last {
@@ -152,7 +152,7 @@ public final class FilterChain: @unchecked Sendable {
 
     /// Builds every graph segment for `input` without running a frame: the check made when a
     /// stack is applied, so a bad raw filter is refused before it replaces the working one.
-    public static func validate(_ stack: FilterStack, input: FilterGraph.Input) throws(FilterError) {
+    package static func validate(_ stack: FilterStack, input: FilterGraph.Input) throws(FilterError) {
         try stack.validate()
         let chain = FilterChain(stack: stack, timeBase: input.timeBase)
         for case let .graph(description, _) in chain.segments {
@@ -162,7 +162,7 @@ public final class FilterChain: @unchecked Sendable {
 
     /// Parses a raw chain without configuring it (no picture size needed): catches unknown filters,
     /// unknown options and syntax errors.
-    public static func checkSyntax(_ chain: String) throws(FilterError) {
+    package static func checkSyntax(_ chain: String) throws(FilterError) {
         var graph = avfilter_graph_alloc()
         defer { avfilter_graph_free(&graph) }
         var inputs: UnsafeMutablePointer<AVFilterInOut>?

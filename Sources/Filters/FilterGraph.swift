@@ -4,18 +4,18 @@ import FFmpegSupport
 /// Owns one configured libavfilter graph: `buffer` → the chain → `format=yuv420p` → `buffersink` for
 /// pictures, or any source → chain → sink (audio). Temporal filters keep their state as long as the
 /// graph lives. Used by one thread at a time.
-public final class FilterGraph: @unchecked Sendable {
+package final class FilterGraph: @unchecked Sendable {
     /// What the graph is configured for; a frame that differs needs a new graph.
-    public struct Input: Equatable, Sendable {
-        public var width: Int32
-        public var height: Int32
-        public var pixelFormat: Int32
-        public var timeBase: AVRational
-        public var sampleAspect: AVRational
+    package struct Input: Equatable, Sendable {
+        package var width: Int32
+        package var height: Int32
+        package var pixelFormat: Int32
+        package var timeBase: AVRational
+        package var sampleAspect: AVRational
         /// The picture's YUV matrix: a chain that goes through RGB comes back with the same one.
-        public var matrix: YUVMatrix
+        package var matrix: YUVMatrix
 
-        public init(frame: UnsafePointer<AVFrame>, timeBase: AVRational) {
+        package init(frame: UnsafePointer<AVFrame>, timeBase: AVRational) {
             width = frame.pointee.width
             height = frame.pointee.height
             pixelFormat = frame.pointee.format
@@ -25,7 +25,7 @@ public final class FilterGraph: @unchecked Sendable {
             matrix = YUVMatrix(tagged: frame.pointee.colorspace, height: Int(frame.pointee.height))
         }
 
-        public init(width: Int32, height: Int32, pixelFormat: Int32 = AV_PIX_FMT_YUV420P.rawValue,
+        package init(width: Int32, height: Int32, pixelFormat: Int32 = AV_PIX_FMT_YUV420P.rawValue,
                     timeBase: AVRational = AVRational(num: 1, den: 90_000)) {
             self.width = width
             self.height = height
@@ -35,7 +35,7 @@ public final class FilterGraph: @unchecked Sendable {
             matrix = YUVMatrix(tagged: AVCOL_SPC_UNSPECIFIED, height: Int(height))
         }
 
-        public static func == (a: Input, b: Input) -> Bool {
+        package static func == (a: Input, b: Input) -> Bool {
             a.width == b.width && a.height == b.height && a.pixelFormat == b.pixelFormat
                 && av_cmp_q(a.timeBase, b.timeBase) == 0 && av_cmp_q(a.sampleAspect, b.sampleAspect) == 0
                 && a.matrix == b.matrix
@@ -46,12 +46,12 @@ public final class FilterGraph: @unchecked Sendable {
     private let source: UnsafeMutablePointer<AVFilterContext>
     private let sink: UnsafeMutablePointer<AVFilterContext>
     /// The picture the graph was configured for (nil for audio graphs).
-    public let input: Input?
-    public let chain: String
+    package let input: Input?
+    package let chain: String
 
     /// `threads`: slice threads for the graph's filters; 0 lets libavfilter use one per core. A cheap
     /// memory-bound chain (a LUT) is faster on one: measured 1.8 % less CPU at 1080p.
-    public convenience init(chain: String, input: Input, threads: Int32 = 0) throws(FilterError) {
+    package convenience init(chain: String, input: Input, threads: Int32 = 0) throws(FilterError) {
         let arguments = "video_size=\(input.width)x\(input.height):pix_fmt=\(input.pixelFormat)"
             + ":time_base=\(input.timeBase.num)/\(input.timeBase.den)"
             + ":pixel_aspect=\(input.sampleAspect.num)/\(input.sampleAspect.den)"
@@ -66,7 +66,7 @@ public final class FilterGraph: @unchecked Sendable {
 
     /// A graph from the source filter `source` (configured by `arguments`) through `chain` into `sink`;
     /// `conversionOptions` configure the `scale` filters libavfilter inserts between formats.
-    public init(source sourceName: String, arguments: String, chain fullChain: String, sink sinkName: String,
+    package init(source sourceName: String, arguments: String, chain fullChain: String, sink sinkName: String,
                 threads: Int32 = 0, input: Input? = nil, name: String? = nil,
                 conversionOptions: String? = nil) throws(FilterError) {
         let chain = name ?? fullChain
@@ -109,14 +109,14 @@ public final class FilterGraph: @unchecked Sendable {
     deinit { avfilter_graph_free(&graph) }
 
     /// Pushes `frame` (the graph takes its own reference) and hands every frame the graph releases to `emit`.
-    public func process(_ frame: borrowing OwnedFrame,
+    package func process(_ frame: borrowing OwnedFrame,
                         emit: (consuming OwnedFrame) throws(FilterError) -> Void) throws(FilterError) {
         try push(frame.pointer)
         try pull(emit)
     }
 
     /// Ends the stream: the graph releases what it still holds (tempo filters, delays).
-    public func finish(emit: (consuming OwnedFrame) throws(FilterError) -> Void) throws(FilterError) {
+    package func finish(emit: (consuming OwnedFrame) throws(FilterError) -> Void) throws(FilterError) {
         try push(nil)
         try pull(emit)
     }
@@ -139,7 +139,7 @@ public final class FilterGraph: @unchecked Sendable {
 
     /// Changes an option of a running filter (e.g. `eq` `brightness`) without rebuilding.
     @discardableResult
-    public func send(command: String, to target: String, argument: String) -> Bool {
+    package func send(command: String, to target: String, argument: String) -> Bool {
         var response = [CChar](repeating: 0, count: 64)
         return avfilter_graph_send_command(graph, target, command, argument, &response, Int32(response.count), 0) >= 0
     }

@@ -5,20 +5,23 @@ import Synchronization
 /// Brightness and contrast live outside the list: `removeAll()` keeps them, and they always apply
 /// last (libavfilter's `eq`, see `ColorAdjustment` for the pixel math).
 public struct FilterStack: Sendable {
-    public enum Stage: Sendable {
+    package enum Stage: Sendable {
         case filter(VideoFilter)
         case custom(any PixelFilter)
     }
 
-    public private(set) var stages: [Stage] = []
-    public var adjustment = ColorAdjustment()
+    package private(set) var stages: [Stage] = []
+    /// Brightness and contrast (the `Brightness` and `Contrast` settings).
+    package var adjustment = ColorAdjustment()
     /// Unique to this list of stages in the process: it changes whenever `stages` changes, so a
     /// running chain knows when it must be rebuilt (brightness/contrast changes never need that).
-    public private(set) var revision = 0
+    package private(set) var revision = 0
 
     private static let revisions = Atomic<Int>(0)
 
-    public init(_ filters: [VideoFilter] = [], adjustment: ColorAdjustment = ColorAdjustment()) {
+    public init(_ filters: [VideoFilter] = []) { self.init(filters, adjustment: ColorAdjustment()) }
+
+    package init(_ filters: [VideoFilter] = [], adjustment: ColorAdjustment) {
         stages = filters.map { .filter($0) }
         self.adjustment = adjustment
         if !stages.isEmpty { touch() }
@@ -37,7 +40,7 @@ public struct FilterStack: Sendable {
 
     private mutating func touch() { revision = Self.revisions.add(1, ordering: .relaxed).newValue }
 
-    public var isIdentity: Bool { stages.isEmpty && adjustment.isIdentity }
+    package var isIdentity: Bool { stages.isEmpty && adjustment.isIdentity }
 
     /// The whole stack as one libavfilter chain that does what the player does (nil if it holds Swift
     /// filters): for comparing with `ffmpeg -vf` or mpv's `--vf=lavfi=[…]`. The player itself runs

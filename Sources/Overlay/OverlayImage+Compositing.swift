@@ -13,7 +13,7 @@ extension OverlayImage {
     /// limited to 255; the fourth byte is blended the same way, so an opaque destination stays opaque.
     /// The loop is C (`lp_blend_premultiplied`: eight pixels at a time with AVX2, all-transparent groups
     /// skipped, all-opaque ones copied; 0.7 ms for a full semi-transparent 1920×1080 image).
-    public func composite(ontoBGRA pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int) {
+    package func composite(ontoBGRA pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int) {
         let left = max(x, 0), top = max(y, 0)
         let right = min(x &+ self.width, width), bottom = min(y &+ self.height, height)
         guard right > left, bottom > top, stride >= width * 4, hasAllPixels else { return }
@@ -30,7 +30,7 @@ extension OverlayImage {
     /// let upload = image.straightAlpha()   // then SDL_UpdateTexture with upload.pixels
     /// ```
     /// Each colour byte becomes `c·255/a` rounded (at most 255); fully transparent pixels become all zeros.
-    public func straightAlpha() -> OverlayImage {
+    package func straightAlpha() -> OverlayImage {
         var copy = self
         guard hasAllPixels else { return copy }
         copy.pixels.withUnsafeMutableBufferPointer { bytes in

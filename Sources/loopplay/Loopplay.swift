@@ -484,7 +484,7 @@ struct Loopplay: ParsableCommand {
         return stop
     }
 
-    private func describe(_ outcome: PlaybackEngine.RunOutcome) -> String {
+    private func describe(_ outcome: RunOutcome) -> String {
         switch outcome {
         case .finished: "finished"
         case .quit: "quit"

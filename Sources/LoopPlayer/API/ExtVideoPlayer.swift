@@ -225,13 +225,13 @@ public final class ExtVideoPlayer: @unchecked Sendable {
     /// (an error is shown in it). Call on the main thread.
     @discardableResult
     public func run(window: WindowOptions = WindowOptions(), timing: Timing = .realTime,
-                    until stop: StopCondition = .never) -> PlaybackEngine.RunOutcome {
+                    until stop: StopCondition = .never) -> RunOutcome {
         run(output: .window(window), custom: nil, timing: timing, stop: stop)
     }
 
     /// Plays without a window; the last scene is kept for `snapshot()`.
     @discardableResult
-    public func runHeadless(timing: Timing = .realTime, until stop: StopCondition = .never) -> PlaybackEngine.RunOutcome {
+    public func runHeadless(timing: Timing = .realTime, until stop: StopCondition = .never) -> RunOutcome {
         run(output: .offscreen, custom: nil, timing: timing, stop: stop)
     }
 
@@ -239,7 +239,7 @@ public final class ExtVideoPlayer: @unchecked Sendable {
     /// The frames are the bare video; `runScenes` gives what a window would show.
     @discardableResult
     public func runFrames(timing: Timing = .realTime, until stop: StopCondition = .never,
-                          _ handler: @escaping (VideoFrame) -> Void) -> PlaybackEngine.RunOutcome {
+                          _ handler: @escaping (VideoFrame) -> Void) -> RunOutcome {
         var last: VideoFrame?
         let target = RunHandler(handler)
         let output = OffscreenOutput { scene, _ in
@@ -259,7 +259,7 @@ public final class ExtVideoPlayer: @unchecked Sendable {
     /// display size). `ComposedFrame.image()` renders it exactly as a window shows it.
     @discardableResult
     public func runScenes(area: PixelSize? = nil, timing: Timing = .realTime, until stop: StopCondition = .never,
-                          _ handler: @escaping (ComposedFrame) -> Void) -> PlaybackEngine.RunOutcome {
+                          _ handler: @escaping (ComposedFrame) -> Void) -> RunOutcome {
         let target = RunHandler(handler)
         let output = OffscreenOutput(area: area) { scene, size in target.call?(ComposedFrame(scene: scene, area: size)) }
         defer { target.call = nil }
@@ -278,7 +278,7 @@ public final class ExtVideoPlayer: @unchecked Sendable {
     }
 
     func run(output: EngineConfiguration.Output, custom: PlayerOutput?, timing: Timing,
-             stop: StopCondition) -> PlaybackEngine.RunOutcome {
+             stop: StopCondition) -> RunOutcome {
         let session: PlayerSession
         do {
             session = try PlayerSession(player: self, output: output, custom: custom, timing: timing, stop: stop)

@@ -182,7 +182,7 @@ public struct FFmpegError: Error, Sendable, Equatable, CustomStringConvertible {
     public let code: Int32
     public let message: String
 
-    public init(code: Int32, message: String) {
+    package init(code: Int32, message: String) {
         self.code = code
         self.message = message
     }

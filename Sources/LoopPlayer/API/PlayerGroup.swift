@@ -28,8 +28,8 @@ public struct PlayerGroup: Sendable {
     /// Call on the main thread.
     @discardableResult
     public func run(timing: ExtVideoPlayer.Timing = .realTime,
-                    until stop: StopCondition = .never) -> [PlaybackEngine.RunOutcome] {
-        var outcomes = [PlaybackEngine.RunOutcome?](repeating: nil, count: players.count)
+                    until stop: StopCondition = .never) -> [RunOutcome] {
+        var outcomes = [RunOutcome?](repeating: nil, count: players.count)
         var loop = GroupLoop()
         var seen = Set<ObjectIdentifier>()
         for (index, player) in players.enumerated() {
@@ -61,7 +61,7 @@ extension ExtVideoPlayer {
     /// ```
     @discardableResult
     public static func runAll(_ players: [ExtVideoPlayer], windows: [WindowOptions] = [], timing: Timing = .realTime,
-                              until stop: StopCondition = .never) -> [PlaybackEngine.RunOutcome] {
+                              until stop: StopCondition = .never) -> [RunOutcome] {
         PlayerGroup(players, windows: windows).run(timing: timing, until: stop)
     }
 }
@@ -83,8 +83,8 @@ private struct GroupLoop {
     }
 
     /// Runs until every engine has finished; returns (index, outcome) as they finish.
-    mutating func run() -> [(Int, PlaybackEngine.RunOutcome)] {
-        var finished: [(Int, PlaybackEngine.RunOutcome)] = []
+    mutating func run() -> [(Int, RunOutcome)] {
+        var finished: [(Int, RunOutcome)] = []
         members.forEach { $0.session.start() }
         while !members.isEmpty {
             var again = false

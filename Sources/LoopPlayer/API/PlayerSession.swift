@@ -87,7 +87,7 @@ final class PlayerSession {
     }
 
     /// Loads the source and runs the engine's loop until it ends.
-    func run() -> PlaybackEngine.RunOutcome {
+    func run() -> RunOutcome {
         batcher.start(at: engine.clock.now)
         load(applied)
         let outcome = engine.run()

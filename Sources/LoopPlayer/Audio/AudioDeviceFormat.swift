@@ -10,7 +10,7 @@ public struct AudioDeviceFormat: Sendable, Equatable, Codable {
     /// Frames per device callback.
     public var bufferFrames: Int
 
-    public init(rate: Int, channels: Int, format: String = "f32", driver: String, bufferFrames: Int) {
+    package init(rate: Int, channels: Int, format: String = "f32", driver: String, bufferFrames: Int) {
         self.rate = rate
         self.channels = channels
         self.format = format

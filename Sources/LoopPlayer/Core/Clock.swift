@@ -4,7 +4,7 @@ import Foundation
 ///
 /// `MonotonicClock` follows real time; `VirtualClock` jumps straight to the next due frame, so a
 /// test or benchmark of many loops runs as fast as decoding and is exactly reproducible.
-public protocol PlaybackClock: AnyObject, Sendable {
+package protocol PlaybackClock: AnyObject, Sendable {
     /// The current time in seconds (any origin; only differences matter).
     var now: Double { get }
     /// True if waiting is done by `advance(to:)` instead of sleeping.
@@ -14,31 +14,31 @@ public protocol PlaybackClock: AnyObject, Sendable {
 }
 
 /// Real time from `CLOCK_MONOTONIC`.
-public final class MonotonicClock: PlaybackClock {
-    public init() {}
+package final class MonotonicClock: PlaybackClock {
+    package init() {}
 
-    public var now: Double {
+    package var now: Double {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
-    public var isVirtual: Bool { false }
-    public func advance(to time: Double) {}
+    package var isVirtual: Bool { false }
+    package func advance(to time: Double) {}
 }
 
 /// Time that moves only when the presenter asks: every frame is due at once (untimed playback).
-public final class VirtualClock: PlaybackClock, @unchecked Sendable {
+package final class VirtualClock: PlaybackClock, @unchecked Sendable {
     private let lock = NSLock()
     // Guarded by `lock`.
     private var current: Double
 
-    public init(start: Double = 0) { current = start }
+    package init(start: Double = 0) { current = start }
 
-    public var now: Double { lock.withLock { current } }
-    public var isVirtual: Bool { true }
+    package var now: Double { lock.withLock { current } }
+    package var isVirtual: Bool { true }
 
-    public func advance(to time: Double) {
+    package func advance(to time: Double) {
         lock.withLock { current = max(current, time) }
     }
 }

@@ -36,7 +36,7 @@ public struct PlaybackStatistics: Sendable, Equatable, Codable {
     /// The subtitle track shown at the end (its label), if any.
     public var subtitleTrack: String?
 
-    public init() {}
+    package init() {}
 
     mutating func recordAVOffset(ms: Double) {
         avOffsetMeanMs = ((avOffsetMeanMs ?? 0) * Double(avOffsetSamples) + ms) / Double(avOffsetSamples + 1)

@@ -34,7 +34,7 @@ public struct AudioTrack: Sendable, Equatable {
     }
 
     /// True if the track's language is `code`, written with two or three letters (`en`, `eng`).
-    public func matches(language code: String) -> Bool {
+    package func matches(language code: String) -> Bool {
         guard let language else { return false }
         return LanguageCode.same(language, code)
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where media comes from once a user's source string is resolved.
-public enum MediaLocation: Sendable, Equatable, CustomStringConvertible {
+package enum MediaLocation: Sendable, Equatable, CustomStringConvertible {
     /// A local file path.
     case file(String)
     /// A network URL handed to FFmpeg as is (http, https, HLS playlists, rtsp…).
@@ -15,7 +15,7 @@ public enum MediaLocation: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String { ffmpegURL }
+    package var description: String { ffmpegURL }
 }
 
 /// Resolves a source string like the model does: a URL, a `file://` URL, a path, or a bare name
@@ -25,18 +25,18 @@ public enum MediaLocation: Sendable, Equatable, CustomStringConvertible {
 /// let resolver = SourceResolver(searchDirectories: ["/srv/media"])
 /// try resolver.resolve("swipe", ext: "mp4")   // .file("/srv/media/swipe.mp4")
 /// ```
-public struct SourceResolver: Sendable {
+package struct SourceResolver: Sendable {
     /// Directories searched for a bare name, in order.
-    public var searchDirectories: [String]
+    package var searchDirectories: [String]
 
-    public init(searchDirectories: [String]) {
+    package init(searchDirectories: [String]) {
         self.searchDirectories = searchDirectories
     }
 
     /// The default search order: the current directory, then each directory of
     /// `LOOPPLAYER_MEDIA_PATH` (colon-separated), then the library's bundled media.
     /// User directories come before the bundle so a user's file overrides the sample.
-    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> SourceResolver {
+    package static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> SourceResolver {
         var directories = [FileManager.default.currentDirectoryPath]
         if let list = environment["LOOPPLAYER_MEDIA_PATH"] {
             directories += list.split(separator: ":").map(String.init).filter { !$0.isEmpty }
@@ -46,7 +46,7 @@ public struct SourceResolver: Sendable {
     }
 
     /// Resolves `source`; `ext` is used only for a bare name without an extension.
-    public func resolve(_ source: String, ext: String = "mp4") throws(PlayerError) -> MediaLocation {
+    package func resolve(_ source: String, ext: String = "mp4") throws(PlayerError) -> MediaLocation {
         let trimmed = source.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else {
             throw .invalidSetting(name: "source", value: source, reason: "the source is empty")

@@ -23,7 +23,7 @@ public final class VideoFrame: @unchecked Sendable {  // immutable after init; i
     /// The seek generation it was decoded for.
     let generation: Int
     /// Shape as shown: this frame's own size (filters may crop or turn it), the stream's rotation.
-    public let geometry: VideoGeometry
+    package let geometry: VideoGeometry
     /// Which filter stack (`FilterStack.revision`) and brightness/contrast produced this picture.
     let filtering: FilterStamp
     /// The HLS variant it was decoded from (nil for other sources).

@@ -28,7 +28,7 @@ public struct VideoSizeLimit: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// True for a size the player decodes and shows.
-    public func allows(width: Int, height: Int) -> Bool {
+    package func allows(width: Int, height: Int) -> Bool {
         guard width > 0, height > 0, width <= maxSide, height <= maxSide, width * height <= maxPixels else { return false }
         return av_image_check_size(UInt32(width), UInt32(height), 0, nil) >= 0
     }

@@ -1,29 +1,29 @@
 import CFFmpeg
 
 /// What the player needs to know about the video stream, read once at open.
-public struct VideoStreamInfo: Sendable, Equatable {
-    public var codecName: String
-    public var width: Int
-    public var height: Int
+package struct VideoStreamInfo: Sendable, Equatable {
+    package var codecName: String
+    package var width: Int
+    package var height: Int
     /// Sample (pixel) aspect ratio; 1 for square pixels.
-    public var sampleAspectRatio: Double
+    package var sampleAspectRatio: Double
     /// Clockwise rotation needed to show the picture upright: 0, 90, 180 or 270.
-    public var rotation: Int
+    package var rotation: Int
     /// Nominal frame interval in seconds (from the stream's frame rate).
-    public var nominalFrameInterval: Double
+    package var nominalFrameInterval: Double
     /// Duration announced by the container, in seconds (the loop measures the real one).
-    public var announcedDuration: Double?
+    package var announcedDuration: Double?
     /// The black picture shown for audio-only media (there is no video stream).
-    public var isBlackPicture = false
+    package var isBlackPicture = false
     var timeBase: AVRational
     var colorSpace: AVColorSpace
     var colorRange: AVColorRange
 
-    public var geometry: VideoGeometry {
+    package var geometry: VideoGeometry {
         VideoGeometry(width: width, height: height, sampleAspectRatio: sampleAspectRatio, rotation: rotation)
     }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.codecName == rhs.codecName && lhs.geometry == rhs.geometry
             && lhs.nominalFrameInterval == rhs.nominalFrameInterval && lhs.announcedDuration == rhs.announcedDuration
     }

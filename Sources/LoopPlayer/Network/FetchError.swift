@@ -6,7 +6,7 @@ import Foundation
 /// do { _ = try fetcher.fetch(url) }
 /// catch { print(error) }   // "http://127.0.0.1:8080/v720/seg002.ts: HTTP 404 Not Found"
 /// ```
-public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The server answered with an error status.
     case httpStatus(url: String, status: HTTPErrorStatus)
     /// The whole fetch took longer than its deadline.
@@ -32,7 +32,7 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     case localFile(url: String, reason: String)
 
     /// A short stable name, e.g. `httpStatus`.
-    public var kind: String {
+    package var kind: String {
         switch self {
         case .httpStatus: "httpStatus"
         case .timedOut: "timedOut"
@@ -50,7 +50,7 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// True for failures that may pass if tried again later (server down, stalled, 5xx, a broken
     /// body); false for answers that will not change by waiting (404, 403, refused, too large).
-    public var isTransient: Bool {
+    package var isTransient: Bool {
         switch self {
         case let .httpStatus(_, status): status == .serverError
         // EINVAL: FFmpeg's http refused where a redirect led (file://…); waiting changes nothing.
@@ -60,7 +60,7 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var url: String {
+    package var url: String {
         switch self {
         case let .httpStatus(url, _), let .timedOut(url, _), let .stalled(url, _), let .truncated(url, _, _),
              let .connectionLost(url, _, _), let .connectionFailed(url, _), let .rangeNotSupported(url),
@@ -70,13 +70,13 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         if case let .refused(refusal) = self { return refusal.description }
         return "\(url): \(reason)"
     }
 
     /// What went wrong, without the URL: "HTTP 404 Not Found".
-    public var reason: String {
+    package var reason: String {
         switch self {
         case let .httpStatus(_, status): "HTTP \(status)"
         case let .timedOut(_, seconds): "no complete answer within \(Self.format(seconds)) s"
@@ -99,7 +99,7 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// The HTTP error status FFmpeg reports: exact for 400, 401, 403 and 404, otherwise its class
 /// (FFmpeg 5.1's http protocol keeps no other code: `AVERROR_HTTP_OTHER_4XX`, `…_SERVER_ERROR`).
-public enum HTTPErrorStatus: Sendable, Equatable, CustomStringConvertible {
+package enum HTTPErrorStatus: Sendable, Equatable, CustomStringConvertible {
     case badRequest, unauthorized, forbidden, notFound
     /// Another 4xx (405, 410, 429…).
     case otherClientError
@@ -107,7 +107,7 @@ public enum HTTPErrorStatus: Sendable, Equatable, CustomStringConvertible {
     case serverError
 
     /// The exact code when known.
-    public var code: Int? {
+    package var code: Int? {
         switch self {
         case .badRequest: 400
         case .unauthorized: 401
@@ -117,7 +117,7 @@ public enum HTTPErrorStatus: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .badRequest: "400 Bad Request"
         case .unauthorized: "401 Unauthorized"

@@ -2,19 +2,19 @@ import Foundation
 
 extension HLSPlaylist {
     /// Parses a master or media playlist fetched from `url`.
-    public static func parse(_ text: String, url: URL, limits: HLSLimits = .standard) throws(HLSError) -> HLSPlaylist {
+    package static func parse(_ text: String, url: URL, limits: HLSLimits = .standard) throws(HLSError) -> HLSPlaylist {
         try parse(Array(text.utf8), url: url, limits: limits)
     }
 
     /// Parses a master or media playlist fetched from `url` (its bytes, UTF-8).
-    public static func parse(_ bytes: [UInt8], url: URL, limits: HLSLimits = .standard) throws(HLSError) -> HLSPlaylist {
+    package static func parse(_ bytes: [UInt8], url: URL, limits: HLSLimits = .standard) throws(HLSError) -> HLSPlaylist {
         var parser = HLSPlaylistParser(url: url, limits: limits)
         return try parser.parse(bytes)
     }
 
     /// Parses the media playlist of a variant or rendition listed by the master playlist `master`.
     /// A master playlist here is refused (`nestedMaster`), so loading never recurses.
-    public static func parseMedia(_ bytes: [UInt8], url: URL, listedBy master: URL?,
+    package static func parseMedia(_ bytes: [UInt8], url: URL, listedBy master: URL?,
                                   limits: HLSLimits = .standard) throws(HLSError) -> HLSMediaPlaylist {
         switch try parse(bytes, url: url, limits: limits) {
         case let .media(media): return media
@@ -25,7 +25,7 @@ extension HLSPlaylist {
     /// Resolves a URI line or `URI=` attribute against the playlist's URL (RFC 3986). Nil when
     /// `uri` is not a URL reference: that includes FFmpeg-style protocol prefixes such as
     /// `subfile,,start,0,end,1,,:file:…`, whose first segment holds a colon but no valid scheme.
-    public static func resolve(_ uri: String, against base: URL) -> URL? {
+    package static func resolve(_ uri: String, against base: URL) -> URL? {
         guard !uri.isEmpty, !uri.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return nil }
         let firstSegment = uri.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         if let colon = firstSegment.firstIndex(of: ":") {

@@ -25,7 +25,7 @@ public struct NetworkOptions: Sendable, Equatable {
     /// read from memory after its first pass, and survives losing the network.
     public var segmentCacheBytes: Int = 64 << 20
     /// The adaptive variant choice's thresholds.
-    public var variantTuning: VariantSelector.Tuning = .standard
+    package var variantTuning: VariantSelector.Tuning = .standard
 
     public init(variant: VariantPreference = .automatic, timeout: Double = NetworkTimeout.defaultValue,
                 allowedSources: AllowedSources = .standard) {

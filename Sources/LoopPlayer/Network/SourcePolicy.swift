@@ -23,15 +23,15 @@ import Foundation
 /// policy.check(URL(string: "file:///etc/passwd")!, from: .remote)
 /// // .refuse("refused file:///etc/passwd: a remote source may only lead to http(s) resources")
 /// ```
-public struct SourcePolicy: Sendable, Equatable {
-    public var allowed: AllowedSources
+package struct SourcePolicy: Sendable, Equatable {
+    package var allowed: AllowedSources
 
-    public init(allowed: AllowedSources = .standard) {
+    package init(allowed: AllowedSources = .standard) {
         self.allowed = allowed
     }
 
     /// Judges the user's own source: a URL or an absolute path.
-    public func check(source: String) -> SourceDecision {
+    package func check(source: String) -> SourceDecision {
         let parts = URLAuthority(source)
         guard let scheme = parts.scheme else {
             // A path may hold spaces; never control characters.
@@ -65,7 +65,7 @@ public struct SourcePolicy: Sendable, Equatable {
     }
 
     /// Judges `target`, named by a document of kind `referrer` (a playlist entry, a redirect).
-    public func check(_ target: URL, from referrer: SourceKind) -> SourceDecision {
+    package func check(_ target: URL, from referrer: SourceKind) -> SourceDecision {
         let text = target.absoluteString
         let refuse = { (reason: String) in SourceDecision.refuse(SourceRefusal(target: text, reason: reason)) }
         if let refusal = Self.unsafeCharacters(in: text) { return refuse(refusal) }
@@ -107,7 +107,7 @@ public struct SourcePolicy: Sendable, Equatable {
     /// against the same list). A local playlist's list includes `file`: FFmpeg's own hls demuxer
     /// would then open any file it names, so local playlists should go through our own HLS client,
     /// which applies the folder rule above.
-    public static func protocolWhitelist(for kind: SourceKind) -> String {
+    package static func protocolWhitelist(for kind: SourceKind) -> String {
         switch kind {
         case .remote: "http,https,tls,tcp"
         case .localMedia: "file"
@@ -178,7 +178,7 @@ public struct SourcePolicy: Sendable, Equatable {
 }
 
 /// What a source is, which decides what it may lead to (see `SourcePolicy`).
-public enum SourceKind: Sendable, Equatable, CustomStringConvertible {
+package enum SourceKind: Sendable, Equatable, CustomStringConvertible {
     /// http or https.
     case remote
     /// A local file that is not a playlist.
@@ -189,7 +189,7 @@ public enum SourceKind: Sendable, Equatable, CustomStringConvertible {
     /// Another scheme the app allowed for its own sources (rtsp, say); it leads nowhere.
     case other(scheme: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .remote: "remote"
         case .localMedia: "local media"
@@ -200,27 +200,13 @@ public enum SourceKind: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The verdict on one URL.
-public enum SourceDecision: Sendable, Equatable {
+package enum SourceDecision: Sendable, Equatable {
     /// Open `url` (normalised: a local path without `..`); it is of `kind`.
     case allow(URL, SourceKind)
     case refuse(SourceRefusal)
 
-    public var isAllowed: Bool {
+    package var isAllowed: Bool {
         if case .allow = self { return true }
         return false
     }
-}
-
-/// A refused source: what and why, e.g. "refused file:///etc/passwd: a remote source may only lead
-/// to http(s) resources".
-public struct SourceRefusal: Error, Sendable, Equatable, CustomStringConvertible {
-    public var target: String
-    public var reason: String
-
-    public init(target: String, reason: String) {
-        self.target = target
-        self.reason = reason
-    }
-
-    public var description: String { "refused \(target): \(reason)" }
 }

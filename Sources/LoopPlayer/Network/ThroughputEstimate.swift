@@ -16,15 +16,15 @@ import Foundation
 /// estimate.add(bytes: 400_000, seconds: 0.5)
 /// estimate.bitsPerSecond   // 6 400 000
 /// ```
-public struct ThroughputEstimate: Sendable, Equatable {
+package struct ThroughputEstimate: Sendable, Equatable {
     /// Downloads smaller than this measure latency rather than throughput and are ignored.
-    public var minimumBytes: Int
+    package var minimumBytes: Int
     private var fast: Window
     private var slow: Window
     /// When the last download ended (monotonic seconds), if downloads say.
     private var lastSampleAt: Double?
 
-    public init(fastHalfLife: Double = 2, slowHalfLife: Double = 8, minimumBytes: Int = 16_000) {
+    package init(fastHalfLife: Double = 2, slowHalfLife: Double = 8, minimumBytes: Int = 16_000) {
         self.minimumBytes = minimumBytes
         fast = Window(halfLife: fastHalfLife)
         slow = Window(halfLife: slowHalfLife)
@@ -33,7 +33,7 @@ public struct ThroughputEstimate: Sendable, Equatable {
     /// Adds one download of `bytes` that took `seconds` and ended at `now` (monotonic seconds; nil:
     /// what came before fades by the download's own time only). With `now`, a slow spell fades
     /// with the clock after the link recovers, however quick the new downloads are.
-    public mutating func add(bytes: Int, seconds: Double, at now: Double? = nil) {
+    package mutating func add(bytes: Int, seconds: Double, at now: Double? = nil) {
         guard bytes >= minimumBytes, seconds.isFinite else { return }
         // A download faster than the clock can tell is still finite: cap at 1 ms.
         let duration = max(seconds, 0.001)
@@ -45,7 +45,7 @@ public struct ThroughputEstimate: Sendable, Equatable {
     }
 
     /// Bits per second; nil until a download large enough was added.
-    public var bitsPerSecond: Double? {
+    package var bitsPerSecond: Double? {
         guard let a = fast.bitsPerSecond, let b = slow.bitsPerSecond else { return nil }
         return min(a, b)
     }

@@ -1,24 +1,3 @@
-/// Which HLS variant to play (mpv's `--hls-bitrate`): chosen by throughput, or fixed.
-public enum VariantPreference: Sendable, Equatable, CustomStringConvertible {
-    /// By measured throughput, buffer level and output size; switches while playing.
-    case automatic
-    /// The highest bandwidth.
-    case maxBitrate
-    /// The lowest bandwidth.
-    case minBitrate
-    /// The highest bandwidth not above `n` bits/s (the lowest when none is that low).
-    case bitrate(Int)
-
-    public var description: String {
-        switch self {
-        case .automatic: "automatic"
-        case .maxBitrate: "max"
-        case .minBitrate: "min"
-        case let .bitrate(n): "\(n)"
-        }
-    }
-}
-
 /// Chooses the variant for each next segment: a state machine fed with downloads and the buffer
 /// level, returning decisions; the caller fetches.
 ///
@@ -48,72 +27,72 @@ public enum VariantPreference: Sendable, Equatable, CustomStringConvertible {
 ///   at least `upBufferSeconds`, continuously for `upHoldSeconds`, and `minSwitchInterval` has
 ///   passed since the last switch: to the highest such variant.
 /// - **Fixed preferences** (`.maxBitrate`, `.minBitrate`, `.bitrate(n)`) ignore throughput and size.
-public struct VariantSelector: Sendable {
+package struct VariantSelector: Sendable {
     /// What the selector needs to know about a variant.
-    public struct Candidate: Sendable, Equatable {
-        public var bandwidth: Int
-        public var resolution: HLSResolution?
+    package struct Candidate: Sendable, Equatable {
+        package var bandwidth: Int
+        package var resolution: HLSResolution?
 
-        public init(bandwidth: Int, resolution: HLSResolution? = nil) {
+        package init(bandwidth: Int, resolution: HLSResolution? = nil) {
             self.bandwidth = bandwidth
             self.resolution = resolution
         }
 
-        public init(_ variant: HLSVariantStream) {
+        package init(_ variant: HLSVariantStream) {
             self.init(bandwidth: variant.bandwidth, resolution: variant.resolution)
         }
     }
 
-    public struct Tuning: Sendable, Equatable {
-        public var startSafety = 0.7
-        public var upSafety = 0.7
-        public var downSafety = 0.85
-        public var lowBufferSeconds = 2.0
-        public var upBufferSeconds = 4.0
-        public var upHoldSeconds = 4.0
-        public var minSwitchInterval = 4.0
+    package struct Tuning: Sendable, Equatable {
+        package var startSafety = 0.7
+        package var upSafety = 0.7
+        package var downSafety = 0.85
+        package var lowBufferSeconds = 2.0
+        package var upBufferSeconds = 4.0
+        package var upHoldSeconds = 4.0
+        package var minSwitchInterval = 4.0
         /// Climb at the start (see the rules); false: the settled rules from the first segment.
-        public var climbsAtStart = true
+        package var climbsAtStart = true
 
-        public static let standard = Tuning()
-        public init() {}
+        package static let standard = Tuning()
+        package init() {}
     }
 
-    public struct Decision: Sendable, Equatable {
-        public enum Reason: String, Sendable, Equatable {
+    package struct Decision: Sendable, Equatable {
+        package enum Reason: String, Sendable, Equatable {
             case start, preference, stay, bufferLow, throughputLow, throughputHigh, outputSize
         }
 
         /// An index into the candidates, as given.
-        public var variant: Int
-        public var reason: Reason
+        package var variant: Int
+        package var reason: Reason
         /// True when `variant` differs from the one before.
-        public var switched: Bool
+        package var switched: Bool
 
-        public init(variant: Int, reason: Reason, switched: Bool) {
+        package init(variant: Int, reason: Reason, switched: Bool) {
             self.variant = variant
             self.reason = reason
             self.switched = switched
         }
     }
 
-    public let candidates: [Candidate]
-    public let preference: VariantPreference
-    public let tuning: Tuning
-    public private(set) var throughput: ThroughputEstimate
-    public private(set) var outputSize: HLSResolution?
+    package let candidates: [Candidate]
+    package let preference: VariantPreference
+    package let tuning: Tuning
+    package private(set) var throughput: ThroughputEstimate
+    package private(set) var outputSize: HLSResolution?
     /// The variant in use (an index into `candidates`).
-    public private(set) var current: Int
+    package private(set) var current: Int
     /// Candidate indices from the lowest bandwidth to the highest.
     private let ranked: [Int]
     private var lastSwitch: Double?
     private var lastUpSwitch: Double?
     private var upSince: Double?
     /// Still climbing from the start variant (see the rules); the fetch-ahead stays short meanwhile.
-    public private(set) var isClimbing = true
+    package private(set) var isClimbing = true
 
     /// Nil without candidates (the parser refuses a master playlist without variants).
-    public init?(variants candidates: [Candidate], preference: VariantPreference = .automatic,
+    package init?(variants candidates: [Candidate], preference: VariantPreference = .automatic,
                  outputSize: HLSResolution? = nil, tuning: Tuning = .standard,
                  throughput: ThroughputEstimate = ThroughputEstimate()) {
         guard !candidates.isEmpty else { return nil }
@@ -135,19 +114,19 @@ public struct VariantSelector: Sendable {
 
     /// Records a finished download (a segment, or a playlist: small ones are ignored) that ended
     /// at `now` (monotonic seconds, when known).
-    public mutating func record(bytes: Int, seconds: Double, at now: Double? = nil) {
+    package mutating func record(bytes: Int, seconds: Double, at now: Double? = nil) {
         throughput.add(bytes: bytes, seconds: seconds, at: now)
     }
 
     /// The output's size in pixels changed (a window resized); applies at the next decision.
-    public mutating func setOutputSize(_ size: HLSResolution?) {
+    package mutating func setOutputSize(_ size: HLSResolution?) {
         outputSize = size
     }
 
     // MARK: Decisions
 
     /// The variant to start with.
-    public mutating func start() -> Decision {
+    package mutating func start() -> Decision {
         let target: Int
         let reason: Decision.Reason
         if let fixed = fixedChoice {
@@ -162,7 +141,7 @@ public struct VariantSelector: Sendable {
 
     /// The variant for the next segment, at time `now` (seconds, any monotonic origin) with
     /// `bufferSeconds` of media buffered ahead of the picture.
-    public mutating func next(bufferSeconds: Double, now: Double) -> Decision {
+    package mutating func next(bufferSeconds: Double, now: Double) -> Decision {
         if let fixed = fixedChoice { return move(to: fixed, reason: .preference, now: now) }
         let allowed = self.allowed
         // A variant above the output-size cap (the window shrank): down at once.

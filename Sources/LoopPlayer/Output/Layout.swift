@@ -10,14 +10,14 @@ public struct Rect: Sendable, Equatable, Codable, CustomStringConvertible {
 }
 
 /// The picture's shape: coded size, sample aspect ratio and the clockwise turn that shows it upright.
-public struct VideoGeometry: Sendable, Equatable {
-    public var width: Int
-    public var height: Int
-    public var sampleAspectRatio: Double
+package struct VideoGeometry: Sendable, Equatable {
+    package var width: Int
+    package var height: Int
+    package var sampleAspectRatio: Double
     /// 0, 90, 180 or 270 degrees clockwise.
-    public var rotation: Int
+    package var rotation: Int
 
-    public init(width: Int, height: Int, sampleAspectRatio: Double = 1, rotation: Int = 0) {
+    package init(width: Int, height: Int, sampleAspectRatio: Double = 1, rotation: Int = 0) {
         self.width = width
         self.height = height
         self.sampleAspectRatio = sampleAspectRatio > 0 && sampleAspectRatio.isFinite ? sampleAspectRatio : 1
@@ -27,26 +27,26 @@ public struct VideoGeometry: Sendable, Equatable {
     var isQuarterTurn: Bool { rotation == 90 || rotation == 270 }
 
     /// Size as shown: anamorphic width applied, then rotated.
-    public var displaySize: (width: Double, height: Double) {
+    package var displaySize: (width: Double, height: Double) {
         let w = Double(width) * sampleAspectRatio, h = Double(height)
         return isQuarterTurn ? (h, w) : (w, h)
     }
 }
 
 /// Where a picture goes in the player area for a gravity.
-public struct VideoLayout: Sendable, Equatable {
+package struct VideoLayout: Sendable, Equatable {
     /// Part of the coded picture to show (unrotated coordinates; smaller than the picture when cropping).
-    public var source: Rect
+    package var source: Rect
     /// Where the (rotated) picture lands in the area.
-    public var destination: Rect
+    package var destination: Rect
 
-    public init(source: Rect, destination: Rect) {
+    package init(source: Rect, destination: Rect) {
         self.source = source
         self.destination = destination
     }
 
     /// Lays out `geometry` in an area of `areaWidth`×`areaHeight` with `gravity`.
-    public init(geometry: VideoGeometry, gravity: VideoGravity, areaWidth: Double, areaHeight: Double) {
+    package init(geometry: VideoGeometry, gravity: VideoGravity, areaWidth: Double, areaHeight: Double) {
         let full = Rect(x: 0, y: 0, width: Double(geometry.width), height: Double(geometry.height))
         let area = Rect(x: 0, y: 0, width: areaWidth, height: areaHeight)
         let shown = geometry.displaySize

@@ -79,7 +79,7 @@ public struct PixelSize: Sendable, Equatable, Hashable, CustomStringConvertible 
     public var description: String { "\(width)x\(height)" }
 
     /// `WxH` (`1280x720`, any case of x), each side 1…`maximum`; nil otherwise.
-    public init?(parsing text: String, maximum: Int = 16384) {
+    package init?(parsing text: String, maximum: Int = 16384) {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
               (1...maximum).contains(width), (1...maximum).contains(height) else { return nil }

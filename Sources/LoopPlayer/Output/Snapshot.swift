@@ -8,7 +8,7 @@ public struct RGBImage: Sendable, Equatable {
     public var height: Int
     public var pixels: [UInt8]
 
-    public init(width: Int, height: Int, pixels: [UInt8]) {
+    package init(width: Int, height: Int, pixels: [UInt8]) {
         self.width = width
         self.height = height
         self.pixels = pixels

@@ -1,39 +1,39 @@
 import Overlay
 
 /// How a `PlaybackEngine` plays: where pictures go, which clock, looping and when to stop.
-public struct EngineConfiguration: Sendable, Equatable {
+package struct EngineConfiguration: Sendable, Equatable {
     /// Where pictures go.
-    public enum Output: Sendable, Equatable {
+    package enum Output: Sendable, Equatable {
         /// The engine's own SDL window (needs a display).
         case window(WindowOptions)
         /// No window (tests, benchmarks, servers); `snapshot()` still works.
         case offscreen
     }
 
-    public var output: Output
-    public var looping: Bool
-    public var gravity: VideoGravity
+    package var output: Output
+    package var looping: Bool
+    package var gravity: VideoGravity
     /// Show every frame as soon as it is decoded (a virtual clock): exact, fast tests and benchmarks.
-    public var untimed: Bool
-    public var stop: StopCondition
+    package var untimed: Bool
+    package var stop: StopCondition
     /// The sound: track, device, volume and mute (changed at run time by the engine's controls).
-    public var audio: AudioOptions
+    package var audio: AudioOptions
     /// External subtitle files and which track shows.
-    public var subtitles = SubtitleOptions()
+    package var subtitles = SubtitleOptions()
     /// How a failed source's error text is drawn in the player area (the model's `EColor`, `EFontSize`).
-    public var errorColor: Color = EColor.defaultValue
-    public var errorFontSize: Float = EFontSize.defaultValue
+    package var errorColor: Color = EColor.defaultValue
+    package var errorFontSize: Float = EFontSize.defaultValue
     /// Network sources: the source policy, the give-up time, the HLS variant choice.
-    public var network = NetworkOptions()
+    package var network = NetworkOptions()
     /// Picture-in-picture: where the mini window goes; nil: refused (`notSupportedPiP`).
-    public var pictureInPicture: PictureInPicture?
+    package var pictureInPicture: PictureInPicture?
     /// Bytes of decoded pictures a looping local file may keep so that it is decoded once
     /// (`FrameCache`); 0: every pass is decoded.
-    public var frameCacheBytes = 0
+    package var frameCacheBytes = 0
     /// The largest picture decoded: a larger one is `unsupportedVideoSize` (`PictureSizeLimit`).
-    public var pictureSizeLimit = VideoSizeLimit.standard
+    package var pictureSizeLimit = VideoSizeLimit.standard
 
-    public init(output: Output = .window(WindowOptions()), looping: Bool = false, gravity: VideoGravity = .default,
+    package init(output: Output = .window(WindowOptions()), looping: Bool = false, gravity: VideoGravity = .default,
                 untimed: Bool = false, stop: StopCondition = .never, audio: AudioOptions = AudioOptions()) {
         self.audio = audio
         self.output = output

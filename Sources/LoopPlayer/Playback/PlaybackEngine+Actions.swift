@@ -25,7 +25,7 @@ extension PlaybackEngine {
     }
 
     /// Does what a key (or a host) asked for.
-    public func perform(_ action: PlayerAction) {
+    package func perform(_ action: PlayerAction) {
         switch action {
         case .quit: quitRequested = true
         case .togglePause: setPaused(!isPaused)

@@ -3,21 +3,21 @@ import Filters
 
 /// Playback controls: pause, speed, loop, gravity, filters, seeking. Engine thread only.
 extension PlaybackEngine {
-    public var isPaused: Bool { item?.presenter?.isPaused ?? machine.wantsPause }
+    package var isPaused: Bool { item?.presenter?.isPaused ?? machine.wantsPause }
 
     /// True once the stream is open and frames can be presented (commands apply from here on).
-    public var isReady: Bool { item?.presenter != nil }
+    package var isReady: Bool { item?.presenter != nil }
 
-    public func setPaused(_ paused: Bool) {
+    package func setPaused(_ paused: Bool) {
         perform(machine.handle(paused ? .pause : .play))
         waiter.wake()
     }
 
     /// Playback rate: 1 is normal, 0 holds the picture (and silences the sound). Clamped to 0…16;
     /// the sound keeps its pitch (`atempo`).
-    public var speed: Double { item?.presenter?.speed ?? pendingSpeed }
+    package var speed: Double { item?.presenter?.speed ?? pendingSpeed }
 
-    public func setSpeed(_ speed: Double) {
+    package func setSpeed(_ speed: Double) {
         let clamped = speed.isNaN ? 1 : min(max(speed, 0), 16)
         pendingSpeed = clamped
         item?.presenter?.setSpeed(clamped)
@@ -26,9 +26,9 @@ extension PlaybackEngine {
         waiter.wake()
     }
 
-    public var isLooping: Bool { configuration.looping }
+    package var isLooping: Bool { configuration.looping }
 
-    public func setLooping(_ looping: Bool) {
+    package func setLooping(_ looping: Bool) {
         configuration.looping = looping
         item?.pipeline.isLooping = looping
         itemSwitch.queued?.pipeline.isLooping = looping
@@ -39,15 +39,15 @@ extension PlaybackEngine {
 
     /// Network options for the sources loaded from now on; the HLS variant preference also applies
     /// to the source playing, from its next segment.
-    public func setNetworkOptions(_ options: NetworkOptions) {
+    package func setNetworkOptions(_ options: NetworkOptions) {
         configuration.network = options
         network.setPreference(options.variant)
     }
 
     /// The frame cache's budget (`FrameCache`) for the sources loaded from now on.
-    public func setFrameCache(bytes: Int) { configuration.frameCacheBytes = max(0, bytes) }
+    package func setFrameCache(bytes: Int) { configuration.frameCacheBytes = max(0, bytes) }
 
-    public func setGravity(_ gravity: VideoGravity) {
+    package func setGravity(_ gravity: VideoGravity) {
         configuration.gravity = gravity
         redraw()
     }
@@ -55,7 +55,7 @@ extension PlaybackEngine {
     /// Replaces the filter stack (and brightness/contrast). The stack is checked against the current
     /// picture first: an invalid one throws `invalidFilter` and the previous stack stays. The next
     /// decoded frame uses it; a paused picture is filtered again at once.
-    public func setFilters(_ stack: FilterStack) throws(PlayerError) {
+    package func setFilters(_ stack: FilterStack) throws(PlayerError) {
         // The decoded size: the stack applies to unfiltered pictures (a crop may be running now).
         let current = item?.presenter?.current
         let size = current.map { (Int($0.unfiltered.pointee.width), Int($0.unfiltered.pointee.height)) }
@@ -91,7 +91,7 @@ extension PlaybackEngine {
     }
 
     /// Position inside the current pass, in seconds: from 0 up to (not including) the pass's length.
-    public var position: Double {
+    package var position: Double {
         guard let presenter = item?.presenter else { return 0 }
         let position = presenter.positionInPass
         // At the instant of a wrap the next pass has begun even if its first frame is not shown yet.
@@ -102,14 +102,14 @@ extension PlaybackEngine {
     }
 
     /// Length of one pass: measured once the first pass was read, announced by the container before.
-    public var duration: Double? {
+    package var duration: Double? {
         item?.pipeline.status.loopDuration ?? videoInfo?.announcedDuration
     }
 
     /// Seeks inside the current pass; negative goes to the start, past the end to the last frame.
     /// Returns where it goes (nil when it cannot seek) and emits `seek(success, currentTime:)`.
     @discardableResult
-    public func seek(to position: Double) -> Double? {
+    package func seek(to position: Double) -> Double? {
         guard let item, !position.isNaN else {
             onEvent?(.seek(false, currentTime: self.position))
             return nil
@@ -136,5 +136,5 @@ extension PlaybackEngine {
         return target
     }
 
-    public func seek(by delta: Double) { seek(to: position + delta) }
+    package func seek(by delta: Double) { seek(to: position + delta) }
 }

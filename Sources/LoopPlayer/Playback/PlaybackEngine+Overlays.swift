@@ -5,12 +5,12 @@ import Overlay
 extension PlaybackEngine {
     /// Adds a vector layer (after removing the others if `clear`). It is built for the player area
     /// as soon as that is known, and again whenever it changes.
-    public func addVector(_ builder: any ShapeLayerBuilderProtocol, clear: Bool = false) {
+    package func addVector(_ builder: any ShapeLayerBuilderProtocol, clear: Bool = false) {
         scene.overlays.add(builder, at: clock.now, clear: clear)
         redraw()
     }
 
-    public func removeAllVectors() {
+    package func removeAllVectors() {
         scene.overlays.removeAllVectors()
         redraw()
     }
@@ -18,7 +18,7 @@ extension PlaybackEngine {
     /// Shows another player's scene inside this one's picture and starts that player (see
     /// `PlayerInset`). It is stopped by `removeAllInsets()` or when this engine closes. A frame that
     /// cannot be drawn (not finite, empty) is an `invalidSetting` error event instead.
-    public func addInset(_ inset: PlayerInset) {
+    package func addInset(_ inset: PlayerInset) {
         do { try inset.validate() } catch {
             record(error)
             onEvent?(.error(error))
@@ -30,13 +30,13 @@ extension PlaybackEngine {
     /// Removes every inset and stops their players (their threads are joined at the next removal,
     /// when one of their players is added again, or when this engine closes: they stop meanwhile,
     /// without holding this thread).
-    public func removeAllInsets() {
+    package func removeAllInsets() {
         scene.removeAllInsets()
         redraw()
     }
 
     /// How a failed source's error text is drawn (the model's `EColor` and `EFontSize`).
-    public func setErrorStyle(color: Color, fontSize: Float) {
+    package func setErrorStyle(color: Color, fontSize: Float) {
         configuration.errorColor = color
         configuration.errorFontSize = fontSize
         if case let .failed(error) = state {

@@ -1,12 +1,12 @@
 /// Picture-in-picture: a mini window showing the same scenes as the player's window. Engine thread only.
 extension PlaybackEngine {
     /// Whether the mini window is open.
-    public var showsPictureInPicture: Bool { output.showsPictureInPicture }
+    package var showsPictureInPicture: Bool { output.showsPictureInPicture }
 
     /// Opens the mini window where `configuration.pictureInPicture` says and emits `startedPiP`
     /// (nothing if it is open already). Without that setting, or without a window, it throws
     /// `notSupportedPiP` and emits it as an error event.
-    public func startPictureInPicture() throws(PlayerError) {
+    package func startPictureInPicture() throws(PlayerError) {
         guard !output.showsPictureInPicture else { return }
         do throws(PlayerError) {
             guard let placement = configuration.pictureInPicture else {
@@ -23,14 +23,14 @@ extension PlaybackEngine {
     }
 
     /// Closes the mini window and emits `stoppedPiP` (nothing if none is open).
-    public func stopPictureInPicture() {
+    package func stopPictureInPicture() {
         guard output.closePictureInPicture() else { return }
         onEvent?(.stoppedPiP)
     }
 
     /// Enables picture-in-picture where `placement` says (used by the next `startPictureInPicture`),
     /// or disables it (nil), closing the mini window.
-    public func setPictureInPicture(_ placement: PictureInPicture?) {
+    package func setPictureInPicture(_ placement: PictureInPicture?) {
         configuration.pictureInPicture = placement
         if placement == nil { stopPictureInPicture() }
     }

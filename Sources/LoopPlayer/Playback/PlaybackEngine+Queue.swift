@@ -5,7 +5,7 @@
 extension PlaybackEngine {
     /// Opens `location` now and plays it when the current item ends, instead of ending. Replaces a
     /// queued item. A source the policy refuses is an error event and `PlaylistHooks.queuedItemFailed`.
-    public func queueNext(_ location: MediaLocation) {
+    package func queueNext(_ location: MediaLocation) {
         dropQueued()
         switch admit(location) {
         case let .success(plan):
@@ -22,7 +22,7 @@ extension PlaybackEngine {
     }
 
     /// Forgets the queued item; its threads stop. A device the current item lent it comes back.
-    public func dropQueued() {
+    package func dropQueued() {
         itemSwitch.dropQueued(current: item)
     }
 
@@ -35,13 +35,13 @@ extension PlaybackEngine {
     }
 
     /// The item queued to follow the current one.
-    public var queuedLocation: MediaLocation? { itemSwitch.queued?.location }
+    package var queuedLocation: MediaLocation? { itemSwitch.queued?.location }
 
     /// Plays the queued item now (a skip): the current one stops, its sound fades out over one
     /// buffer, and the queued item continues loading (or plays at once if it is ready). False if
     /// nothing is queued.
     @discardableResult
-    public func playQueuedNow() -> Bool {
+    package func playQueuedNow() -> Bool {
         guard itemSwitch.queued != nil else { return false }
         if advanceToQueued() { return true }
         guard promoteQueued() != nil else { return false }

@@ -2,7 +2,7 @@ import Foundation
 
 /// What a run produced: statistics and snapshots.
 extension PlaybackEngine {
-    public var statistics: PlaybackStatistics {
+    package var statistics: PlaybackStatistics {
         let source = item ?? lastItem
         var statistics = source?.presenter?.statistics ?? PlaybackStatistics()
         if let info = source?.info { statistics.nominalFrameIntervalMs = info.nominalFrameInterval * 1000 }
@@ -21,11 +21,11 @@ extension PlaybackEngine {
     }
 
     /// The frame on screen.
-    public var currentFrame: VideoFrame? { item?.presenter?.current ?? scene.lastScene?.frame }
+    package var currentFrame: VideoFrame? { item?.presenter?.current ?? scene.lastScene?.frame }
 
     /// What the output shows now — the picture laid out in the player area with the overlays — at the
     /// player area's size (the picture's display size when there is no window).
-    public func snapshot() throws(PlayerError) -> RGBImage {
+    package func snapshot() throws(PlayerError) -> RGBImage {
         guard let scene = self.scene.lastScene, scene.frame != nil, let area = output.area else {
             throw .renderFailed(reason: "no frame has been shown yet")
         }
@@ -33,7 +33,7 @@ extension PlaybackEngine {
     }
 
     /// Writes `snapshot()` as a PNG file.
-    public func writeSnapshot(to path: String) throws(PlayerError) {
+    package func writeSnapshot(to path: String) throws(PlayerError) {
         try Snapshot.writePNG(try snapshot(), to: path)
     }
 

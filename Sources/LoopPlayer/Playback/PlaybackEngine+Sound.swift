@@ -1,12 +1,12 @@
 /// Sound controls: volume, mute, audio tracks, and when the sound plays. Engine thread only.
 extension PlaybackEngine {
     /// Linear gain 0…1 (kept across sources).
-    public var volume: Float { configuration.audio.volume }
-    public var isMuted: Bool { configuration.audio.muted }
+    package var volume: Float { configuration.audio.volume }
+    package var isMuted: Bool { configuration.audio.muted }
 
     /// Sets the volume, clamped to 0…1; the change is ramped over one device buffer (no click).
     /// Emits `volumeChanged`.
-    public func setVolume(_ volume: Float) {
+    package func setVolume(_ volume: Float) {
         let clamped = volume.isNaN ? 1 : min(max(volume, 0), 1)
         configuration.audio.volume = clamped
         changeSound { $0.volume = clamped }
@@ -16,7 +16,7 @@ extension PlaybackEngine {
     /// Mutes or unmutes. While muted the monotonic clock leads (the device runs on at zero gain).
     /// Unmuting first moves the sound to the picture (skipping or delaying it by what the two clocks
     /// drifted apart meanwhile), then fades it in: the picture never jumps.
-    public func setMuted(_ muted: Bool) {
+    package func setMuted(_ muted: Bool) {
         // The sound is moved when both clocks can be read (now, or after a pause or a refill).
         if let item { item.realignPending = configuration.audio.muted && !muted }
         configuration.audio.muted = muted
@@ -35,14 +35,14 @@ extension PlaybackEngine {
     }
 
     /// The source's audio tracks (empty until it opened).
-    public var audioTracks: [AudioTrack] { item?.pipeline.status.audioTracks ?? [] }
+    package var audioTracks: [AudioTrack] { item?.pipeline.status.audioTracks ?? [] }
 
     /// The track being played, if any.
-    public var audioTrack: AudioTrack? { item?.pipeline.status.audioTrack }
+    package var audioTrack: AudioTrack? { item?.pipeline.status.audioTrack }
 
     /// Switches to the first track in `language` (`en` or `eng`). Throws `audioTrackNotFound` (also
     /// sent as an error event) if none matches; the current track plays on.
-    public func selectAudioTrack(language: String) throws(PlayerError) {
+    package func selectAudioTrack(language: String) throws(PlayerError) {
         guard let track = audioTracks.first(where: { $0.matches(language: language) }) else {
             let error = PlayerError.audioTrackNotFound(language: language, available: audioTracks.map(\.label))
             record(error)
@@ -53,7 +53,7 @@ extension PlaybackEngine {
     }
 
     /// The next audio track, after the last one none, then the first again (mpv's `#`).
-    public func cycleAudioTrack() {
+    package func cycleAudioTrack() {
         let tracks = audioTracks
         guard !tracks.isEmpty else { return }
         guard let current = audioTrack else { return select(tracks[0]) }

@@ -3,14 +3,14 @@ import Foundation
 /// Subtitle controls. Engine thread only.
 extension PlaybackEngine {
     /// The source's subtitle tracks and the loaded files' (empty until it opened).
-    public var subtitleTracks: [SubtitleTrack] { item?.subtitles.tracks ?? [] }
+    package var subtitleTracks: [SubtitleTrack] { item?.subtitles.tracks ?? [] }
 
     /// The track shown, if any.
-    public var subtitleTrack: SubtitleTrack? { item?.subtitles.currentTrack }
+    package var subtitleTrack: SubtitleTrack? { item?.subtitles.currentTrack }
 
     /// Chooses the subtitles (kept for later sources). A language or number that matches no track
     /// throws `subtitleTrackNotFound` (also sent as an error event) and the current choice stays.
-    public func setSubtitles(_ choice: SubtitleChoice) throws(PlayerError) {
+    package func setSubtitles(_ choice: SubtitleChoice) throws(PlayerError) {
         if let item, let error = item.subtitles.select(choice) {
             record(error)
             onEvent?(.error(error))
@@ -21,7 +21,7 @@ extension PlaybackEngine {
     }
 
     /// The next subtitle track; after the last one none, then the first again (mpv's `j`).
-    public func cycleSubtitles() {
+    package func cycleSubtitles() {
         guard let item else { return }
         item.subtitles.cycle()
         configuration.subtitles.choice = item.subtitles.choice
@@ -29,7 +29,7 @@ extension PlaybackEngine {
     }
 
     /// Shows or hides the subtitles without changing the choice (mpv's `v`).
-    public func setSubtitlesVisible(_ visible: Bool) {
+    package func setSubtitlesVisible(_ visible: Bool) {
         configuration.subtitles.visible = visible
         item?.subtitles.visible = visible
         redraw()

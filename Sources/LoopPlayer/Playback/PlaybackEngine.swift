@@ -13,17 +13,10 @@ import Overlay
 /// engine.run()
 /// ```
 /// The engine is not thread-safe: create and drive it from one thread.
-public final class PlaybackEngine {
-    public typealias State = PlayerState
+package final class PlaybackEngine {
+    package typealias State = PlayerState
 
-    /// Why `run()` returned.
-    public enum RunOutcome: Sendable, Equatable {
-        /// A stop condition was met, or the media ended with `exitAtEnd`.
-        case finished
-        /// The user closed the window or pressed quit.
-        case quit
-        case failed(PlayerError)
-    }
+    package typealias RunOutcome = LoopPlayer.RunOutcome
 
     /// What one iteration of the loop leaves to do.
     enum Iteration {
@@ -34,19 +27,19 @@ public final class PlaybackEngine {
         case finished(RunOutcome)
     }
 
-    public var state: PlayerState { machine.state }
-    public internal(set) var configuration: EngineConfiguration
+    package var state: PlayerState { machine.state }
+    package internal(set) var configuration: EngineConfiguration
     /// The opened video stream, once loaded.
-    public var videoInfo: VideoStreamInfo? { item?.info }
-    public var location: MediaLocation? { item?.location }
+    package var videoInfo: VideoStreamInfo? { item?.info }
+    package var location: MediaLocation? { item?.location }
 
     /// Called on the engine's thread after every frame shown.
-    public var onFramePresented: ((VideoFrame) -> Void)?
+    package var onFramePresented: ((VideoFrame) -> Void)?
     /// Called at every wrap with the number of completed passes.
-    public var onLoopCompleted: ((Int) -> Void)?
-    public var onStateChange: ((PlayerState) -> Void)?
+    package var onLoopCompleted: ((Int) -> Void)?
+    package var onStateChange: ((PlayerState) -> Void)?
     /// Every event as it happens (unbatched, unfiltered), on the engine's thread.
-    public var onEvent: ((PlayerEvent) -> Void)?
+    package var onEvent: ((PlayerEvent) -> Void)?
 
     /// What the engine asks of the session driving it.
     var hostHooks = HostHooks()
@@ -81,7 +74,7 @@ public final class PlaybackEngine {
     /// the statistics count the run, as the presenter's counters do.
     var earlierItems = (decoded: 0, replayed: 0, errors: 0)
     /// The filters and brightness/contrast applied to every frame (kept across sources).
-    public internal(set) var filters = FilterStack()
+    package internal(set) var filters = FilterStack()
     let refilter = FrameRefilter()
     /// What network sources learn from the engine (output size, the time on screen, the variant
     /// preference), and the throughput measured, kept across sources.
@@ -89,7 +82,7 @@ public final class PlaybackEngine {
 
     /// Creates an engine and its output. A window output opens its window now (before any source)
     /// and throws `displayUnavailable` when there is no display.
-    public convenience init(configuration: EngineConfiguration) throws(PlayerError) {
+    package convenience init(configuration: EngineConfiguration) throws(PlayerError) {
         let output: PlayerOutput
         switch configuration.output {
         case let .window(options): output = try WindowOutput(options: options)
@@ -114,7 +107,7 @@ public final class PlaybackEngine {
 
     /// Resolves `source` (path, `file://` or network URL, or bare name + `ext`) and starts loading it.
     /// Resolution errors are thrown (and shown); open and decode errors arrive as `.failed` from `run()`.
-    public func load(_ source: String, ext: String = "mp4") throws(PlayerError) {
+    package func load(_ source: String, ext: String = "mp4") throws(PlayerError) {
         do {
             load(try SourceResolver.standard().resolve(source, ext: ext))
         } catch {
@@ -128,7 +121,7 @@ public final class PlaybackEngine {
     /// Starts loading `location`, replacing whatever was playing (and dropping a queued next item).
     /// Returns at once. A source the policy refuses (`EngineConfiguration.network.allowedSources`)
     /// fails with `sourceNotAllowed`.
-    public func load(_ location: MediaLocation) {
+    package func load(_ location: MediaLocation) {
         load(location, ignoringPicture: false)
     }
 
@@ -182,12 +175,12 @@ public final class PlaybackEngine {
 
     /// Whether the next source waits on its first frame (`NotAutoPlay`): state `.ready` until `play`.
     /// Call before `load`.
-    public func setHoldsFirstFrame(_ hold: Bool) { holdsFirstFrame = hold }
+    package func setHoldsFirstFrame(_ hold: Bool) { holdsFirstFrame = hold }
     private(set) var holdsFirstFrame = false
 
     /// Stops the current source (and a queued next one) and releases their threads, queues and
     /// FFmpeg objects.
-    public func unload() {
+    package func unload() {
         dropQueued()
         forgetSwitch()
         stopItem()
@@ -203,7 +196,7 @@ public final class PlaybackEngine {
 
     /// Blocks until the source has opened (or failed); for callers that want errors before `run()`.
     @discardableResult
-    public func waitUntilReady(timeout: Double = 30) -> PlayerState {
+    package func waitUntilReady(timeout: Double = 30) -> PlayerState {
         guard let item else { return state }
         _ = item.pipeline.status.waitUntilOpened(deadline: MonotonicCondition.now + timeout)
         openIfReady()
@@ -215,7 +208,7 @@ public final class PlaybackEngine {
     /// Presents frames until a stop condition, a quit request or a failure. Call on the main thread
     /// when the output is a window.
     @discardableResult
-    public func run() -> RunOutcome {
+    package func run() -> RunOutcome {
         quitRequested = false
         runStartedAt = nil
         while true {
@@ -230,7 +223,7 @@ public final class PlaybackEngine {
     /// One non-blocking iteration for hosts that run their own loop (embedding): presents at most
     /// one due frame and returns when to call again (seconds from now; nil: on the next wakeup), or
     /// the outcome once playback is over.
-    public func pump() -> (nextIn: Double?, outcome: RunOutcome?) {
+    package func pump() -> (nextIn: Double?, outcome: RunOutcome?) {
         switch runOnce() {
         case let .finished(outcome):
             runStartedAt = nil  // a host that pumps again starts another run
@@ -341,7 +334,7 @@ public final class PlaybackEngine {
 
     /// Ends playback after a run: joins the pipeline's threads and closes the output, keeping the
     /// last frame for `snapshot()`. A later `load` starts again.
-    public func close() {
+    package func close() {
         guard !isClosed else { return }
         dropQueued()
         forgetSwitch()
@@ -357,7 +350,7 @@ public final class PlaybackEngine {
     }
 
     /// Asks `run()` to return `.quit` (from the engine's thread).
-    public func requestQuit() {
+    package func requestQuit() {
         quitRequested = true
         waiter.wake()
     }

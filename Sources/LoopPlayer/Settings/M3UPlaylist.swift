@@ -7,17 +7,17 @@ import Foundation
 /// ```swift
 /// let sources = try M3UPlaylist.entries(ofFile: "/srv/signage/today.m3u")
 /// ```
-public enum M3UPlaylist {
+package enum M3UPlaylist {
     /// The file could not be read, or is not UTF-8 text.
-    public struct ReadError: Error, CustomStringConvertible {
-        public let description: String
+    package struct ReadError: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// The most bytes read: a list of sources is small, and the file could be anything.
-    public static let maximumBytes = 4 << 20
+    package static let maximumBytes = 4 << 20
 
     /// The entries of the playlist file at `path`.
-    public static func entries(ofFile path: String) throws(ReadError) -> [String] {
+    package static func entries(ofFile path: String) throws(ReadError) -> [String] {
         var status = stat()
         guard stat(path, &status) == 0 else {
             throw ReadError(description: "cannot read the playlist \(path): \(String(cString: strerror(errno)))")
@@ -45,7 +45,7 @@ public enum M3UPlaylist {
     /// `folder`, whether or not it exists there (a missing one is then said with the folder); a
     /// bare name without an extension (`swipe`) is left to the resolver, and so are URLs and
     /// absolute paths.
-    public static func entries(of text: String, relativeTo folder: String) -> [String] {
+    package static func entries(of text: String, relativeTo folder: String) -> [String] {
         text.split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }

@@ -11,7 +11,7 @@ public protocol Setting: Sendable {
 /// The source: an http(s) URL (HLS included), a `file://` URL, a path, or a bare name looked up
 /// in the current directory, `LOOPPLAYER_MEDIA_PATH` and the bundled media. The only required setting.
 public struct SourceName: Setting, Equatable {
-    public var value: String
+    package var value: String
     public init(_ value: String) { self.value = value }
     public func apply(to settings: inout VideoSettings) { settings.sourceName = value }
 }
@@ -19,7 +19,7 @@ public struct SourceName: Setting, Equatable {
 /// Extension for a bare name without one; an extension inside the name wins.
 public struct Ext: Setting, Equatable {
     public static let defaultValue = "mp4"
-    public var value: String
+    package var value: String
     public init(_ value: String) { self.value = value }
     public func apply(to settings: inout VideoSettings) { settings.ext = value }
 
@@ -34,7 +34,7 @@ public struct Ext: Setting, Equatable {
 /// How the picture fills the player area. Default `.resizeAspect`.
 public struct Gravity: Setting, Equatable {
     public static let defaultValue = VideoGravity.resizeAspect
-    public var value: VideoGravity
+    package var value: VideoGravity
     public init(_ value: VideoGravity = Gravity.defaultValue) { self.value = value }
     /// From a config string (`aspect`, `resizeAspectFill`…); unknown names throw `invalidSetting`.
     public init(parsing text: String) throws(PlayerError) { value = try VideoGravity(parsing: text) }
@@ -45,7 +45,7 @@ public struct Gravity: Setting, Equatable {
 public struct TimePublishing: Setting, Equatable {
     public static let defaultInterval = 1.0
     public static let validRange = 0.01...3600.0
-    public var interval: Double
+    package var interval: Double
     public init(_ interval: Double = TimePublishing.defaultInterval) { self.interval = interval }
     public func apply(to settings: inout VideoSettings) { settings.timePublishing = interval }
 
@@ -65,7 +65,7 @@ public struct Loop: Setting, Equatable {
 /// `Playlist(["a.mp4", "b.mp4"])`. Each entry is resolved like `SourceName` (with `Ext`). `Loop()`
 /// still loops the current item; `LoopPlaylist()` starts the list again after its last item.
 public struct Playlist: Setting, Equatable {
-    public var sources: [String]
+    package var sources: [String]
     public init(_ sources: [String]) { self.sources = sources }
     public init(@VideoSettingsBuilder _ content: () -> [any Setting]) {
         sources = content().compactMap { ($0 as? SourceName)?.value }
@@ -79,7 +79,7 @@ public struct Playlist: Setting, Equatable {
 /// After a playlist's last item, the first plays again (mpv's `--loop-playlist`); with `passes`,
 /// the list plays that many times in all and then ends (`--loop-playlist=N`).
 public struct LoopPlaylist: Setting, Equatable {
-    public var passes: Int?
+    package var passes: Int?
     public init(passes: Int? = nil) { self.passes = passes.map { max(1, $0) } }
     public func apply(to settings: inout VideoSettings) {
         settings.loopPlaylist = true
@@ -90,7 +90,7 @@ public struct LoopPlaylist: Setting, Equatable {
 /// The largest picture the player decodes (default `VideoSizeLimit.standard`: 16384 a side, 36
 /// Mpixel); a larger one is `unsupportedVideoSize` instead of seconds a frame and gigabytes.
 public struct PictureSizeLimit: Setting, Equatable {
-    public var limit: VideoSizeLimit
+    package var limit: VideoSizeLimit
     public init(maxSide: Int, maxPixels: Int) { limit = VideoSizeLimit(maxSide: maxSide, maxPixels: maxPixels) }
     public func apply(to settings: inout VideoSettings) { settings.pictureSizeLimit = limit }
 }
@@ -109,7 +109,7 @@ public struct Unmute: Setting, Equatable {
 
 /// Start with the sound on at this linear gain, 0…1 (clamped; NaN is 1).
 public struct Volume: Setting, Equatable {
-    public var level: Float
+    package var level: Float
     public init(_ level: Float) { self.level = level.isNaN ? 1 : min(max(level, 0), 1) }
     public func apply(to settings: inout VideoSettings) {
         settings.volume = level
@@ -127,14 +127,14 @@ public struct NotAutoPlay: Setting, Equatable {
 /// or a language (`"en"`, `"fr"`: the first track in it, embedded or external). A language no track
 /// has is a `subtitleTrackNotFound` event once the tracks are known.
 public struct Subtitles: Setting, Equatable {
-    public var value: String
+    package var value: String
     public init(_ value: String) { self.value = value }
     public func apply(to settings: inout VideoSettings) { settings.subtitles = value }
 }
 
 /// Which events are delivered: `Events()` all, `Events([.playing, .errorAny])` some; absent: none.
 public struct Events: Setting, Equatable {
-    public var filters: [PlayerEventFilter]?
+    package var filters: [PlayerEventFilter]?
     public init(_ filters: [PlayerEventFilter]? = nil) { self.filters = filters }
     public func apply(to settings: inout VideoSettings) {
         settings.events = filters.map { .only(Set($0)) } ?? .all
@@ -144,7 +144,7 @@ public struct Events: Setting, Equatable {
 /// Colour of the error text drawn in the player area. Default red.
 public struct EColor: Setting, Equatable {
     public static let defaultValue = Color.red
-    public var value: Color
+    package var value: Color
     public init(_ value: Color) { self.value = value }
     public func apply(to settings: inout VideoSettings) { settings.errorColor = value }
 }
@@ -153,7 +153,7 @@ public struct EColor: Setting, Equatable {
 public struct EFontSize: Setting, Equatable {
     public static let defaultValue: Float = 17
     public static let validRange: ClosedRange<Float> = 4...200
-    public var value: Float
+    package var value: Float
     public init(_ value: Float) { self.value = value }
     public func apply(to settings: inout VideoSettings) { settings.errorFontSize = value }
 
@@ -164,7 +164,7 @@ public struct EFontSize: Setting, Equatable {
 
 /// Groups error-text settings; nesting flattens.
 public struct ErrorGroup: Setting {
-    public var settings: [any Setting]
+    package var settings: [any Setting]
     public init(@VideoSettingsBuilder _ content: () -> [any Setting]) { settings = content() }
     public func apply(to target: inout VideoSettings) { settings.forEach { $0.apply(to: &target) } }
 }
@@ -172,7 +172,7 @@ public struct ErrorGroup: Setting {
 /// Vector overlay layers that exist from the first frame, bottom to top:
 /// `VectorLayers { Badge(); SVGLayer(file: "logo.svg") }`. Given twice, the last wins.
 public struct VectorLayers: Setting {
-    public var builders: [any ShapeLayerBuilderProtocol]
+    package var builders: [any ShapeLayerBuilderProtocol]
     public init(@VectorLayerListBuilder _ content: () -> [any ShapeLayerBuilderProtocol]) { builders = content() }
     public func apply(to settings: inout VideoSettings) { settings.vectorLayers = builders }
 }
@@ -209,15 +209,15 @@ public struct PictureInPicture: Setting, Equatable {
     /// The range of the mini window's width and height, in pixels.
     public static let validSide = 32...4096
     /// The mini window's size; a nil height follows the player area's shape.
-    public var width: Int
-    public var height: Int?
+    package var width: Int
+    package var height: Int?
     /// Its top-left corner on the screen; nil: 16 px in from the bottom-right corner of the usable
     /// area of the main window's display.
-    public var x: Int?
-    public var y: Int?
+    package var x: Int?
+    package var y: Int?
     /// The main window hides while the mini window shows (a mini player); closing the mini window
     /// brings it back.
-    public var hidesMainWindow: Bool
+    package var hidesMainWindow: Bool
 
     public init(width: Int = defaultWidth, height: Int? = nil, x: Int? = nil, y: Int? = nil,
                 hidesMainWindow: Bool = false) {
@@ -242,7 +242,7 @@ public struct PictureInPicture: Setting, Equatable {
 /// Players of one group pause the others when they start playing; of players started at once, the
 /// last to start plays.
 public struct ExclusivePlayback: Setting, Equatable {
-    public var group: String
+    package var group: String
     public init(group: String) { self.group = group }
     public func apply(to settings: inout VideoSettings) { settings.exclusiveGroup = group }
 }
@@ -251,7 +251,7 @@ public struct ExclusivePlayback: Setting, Equatable {
 public struct Brightness: Setting, Equatable {
     public static let defaultValue: Float = 0
     public static let validRange = ColorAdjustment.brightnessRange
-    public var value: Float
+    package var value: Float
     public init(_ value: Float) { self.value = value }
     public func apply(to settings: inout VideoSettings) { settings.brightness = value }
 }
@@ -260,14 +260,14 @@ public struct Brightness: Setting, Equatable {
 public struct Contrast: Setting, Equatable {
     public static let defaultValue: Float = 1
     public static let validRange = ColorAdjustment.contrastRange
-    public var value: Float
+    package var value: Float
     public init(_ value: Float) { self.value = value }
     public func apply(to settings: inout VideoSettings) { settings.contrast = value }
 }
 
 /// The filter stack, in order: `Filters { VideoFilter.sepia(); FFmpegFilter("hqdn3d=4") }`.
 public struct Filters: Setting, Equatable {
-    public var filters: [VideoFilter]
+    package var filters: [VideoFilter]
     public init(@FilterListBuilder _ content: () -> [VideoFilter]) { filters = content() }
     public func apply(to settings: inout VideoSettings) { settings.filters = filters }
 }
@@ -292,7 +292,7 @@ public enum FilterListBuilder {
 /// Default `.automatic`; changing it applies to a running HLS source from its next segment.
 public struct HLSVariant: Setting, Equatable {
     public static let defaultValue = VariantPreference.automatic
-    public var value: VariantPreference
+    package var value: VariantPreference
     public init(_ value: VariantPreference = HLSVariant.defaultValue) { self.value = value }
     public func apply(to settings: inout VideoSettings) { settings.hlsVariant = value }
 
@@ -328,7 +328,7 @@ extension VariantPreference {
 public struct NetworkTimeout: Setting, Equatable {
     public static let defaultValue = 30.0
     public static let validRange = 0.5...86_400.0
-    public var seconds: Double
+    package var seconds: Double
     public init(_ seconds: Double = NetworkTimeout.defaultValue) { self.seconds = seconds }
     public func apply(to settings: inout VideoSettings) { settings.networkTimeout = seconds }
 
@@ -344,7 +344,7 @@ public struct NetworkTimeout: Setting, Equatable {
 public struct FrameCache: Setting, Equatable {
     public static let defaultValue = 0
     public static let validRange = 0...65_536
-    public var megabytes: Int
+    package var megabytes: Int
     public init(megabytes: Int) { self.megabytes = megabytes }
     public func apply(to settings: inout VideoSettings) { settings.frameCacheMegabytes = megabytes }
 

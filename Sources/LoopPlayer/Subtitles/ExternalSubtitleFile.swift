@@ -20,21 +20,21 @@ import Foundation
 /// file cannot make FFmpeg open anything. Loading is bounded (`Limits`): past 50 000 events or
 /// 20 MB it gives up with `tooLarge`, and a deadline on the monotonic clock (10 s) stops the fetch
 /// and the parse.
-public struct ExternalSubtitleFile: Sendable {
+package struct ExternalSubtitleFile: Sendable {
     /// Bounds of one load.
-    public struct Limits: Sendable, Equatable {
-        public var maximumEvents: Int
-        public var maximumBytes: Int
+    package struct Limits: Sendable, Equatable {
+        package var maximumEvents: Int
+        package var maximumBytes: Int
         /// Seconds for fetching the bytes, and again for parsing them (monotonic clock).
-        public var timeout: Double
+        package var timeout: Double
 
-        public init(maximumEvents: Int = 50_000, maximumBytes: Int = 20 << 20, timeout: Double = 10) {
+        package init(maximumEvents: Int = 50_000, maximumBytes: Int = 20 << 20, timeout: Double = 10) {
             self.maximumEvents = max(1, maximumEvents)
             self.maximumBytes = max(1, maximumBytes)
             self.timeout = timeout.isNaN ? 10 : min(max(timeout, 0.1), 3600)
         }
 
-        public static let standard = Limits()
+        package static let standard = Limits()
 
         var timeoutText: String { timeout == timeout.rounded() ? "\(Int(timeout)) s" : "\(timeout) s" }
         var bytesText: String {
@@ -43,17 +43,17 @@ public struct ExternalSubtitleFile: Sendable {
     }
 
     /// The path or URL as given.
-    public let source: String
+    package let source: String
     /// The file's one stream; `externalSource` is `source`.
-    public let track: SubtitleTrack
+    package let track: SubtitleTrack
     /// The ASS header for `ASSRenderer`: the file's own for ASS/SSA, FFmpeg's generated default otherwise.
-    public let header: String?
+    package let header: String?
     /// Every event, sorted by start; times in the file's own timeline.
-    public let cues: [SubtitleCue]
+    package let cues: [SubtitleCue]
     /// The encoding the text was read in when it was not UTF-8 (`CP1252`), or nil.
-    public let characterEncoding: String?
+    package let characterEncoding: String?
     /// Events the codec rejected and that were skipped.
-    public let skippedEvents: Int
+    package let skippedEvents: Int
 
     /// FFmpeg's text subtitle demuxers, the only ones allowed: no video, no playlists, nothing
     /// that opens further files.
@@ -67,7 +67,7 @@ public struct ExternalSubtitleFile: Sendable {
 
     /// Loads `source`: a path, a `file://` URL or an `http(s)://` URL that `policy` allows.
     /// `language` overrides the one guessed from the file name.
-    public init(source: String, policy: SourcePolicy = SourcePolicy(), language: String? = nil,
+    package init(source: String, policy: SourcePolicy = SourcePolicy(), language: String? = nil,
                 limits: Limits = .standard) throws(SubtitleError) {
         let contents = try Self.read(source, fetch: NetworkOptions(allowedSources: policy.allowed).fetchOptions,
                                      abort: nil, limits: limits)

@@ -40,7 +40,7 @@ public struct SubtitleOptions: Sendable, Equatable {
 
     /// The model's `Subtitles(value)`: a file (it has a subtitle extension, a path or a URL) is loaded
     /// and shown; anything else is a language.
-    public init(setting value: String) {
+    package init(setting value: String) {
         if Self.namesFile(value) {
             self.init(choice: .file(value), files: [value])
         } else {
@@ -49,7 +49,7 @@ public struct SubtitleOptions: Sendable, Equatable {
     }
 
     /// True if `value` names a file rather than a language.
-    public static func namesFile(_ value: String) -> Bool {
+    package static func namesFile(_ value: String) -> Bool {
         let lowered = value.lowercased()
         return value.contains("/") || value.contains("://")
             || ["srt", "vtt", "ass", "ssa", "smi", "sami"].contains { lowered.hasSuffix(".\($0)") }

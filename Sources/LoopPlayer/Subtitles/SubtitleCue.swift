@@ -10,14 +10,14 @@
 /// let cue = SubtitleCue(start: 1, end: 2.5, content: .text(assEvent: "0,0,Default,,0,0,0,,Hello"))
 /// cue.plainText   // "Hello"
 /// ```
-public struct SubtitleCue: Sendable, Equatable {
-    public var start: Double
-    public var end: Double
-    public var content: Content
+package struct SubtitleCue: Sendable, Equatable {
+    package var start: Double
+    package var end: Double
+    package var content: Content
     /// A DVD/PGS picture flagged "forced" (a foreign-language passage inside a full track).
-    public var isForced: Bool
+    package var isForced: Bool
 
-    public enum Content: Sendable, Equatable {
+    package enum Content: Sendable, Equatable {
         /// One ASS event as FFmpeg's decoders write it in `AVSubtitleRect.ass`, the Matroska form
         /// without times: `ReadOrder,Layer,Style,Name,MarginL,MarginR,MarginV,Effect,Text`.
         case text(assEvent: String)
@@ -26,7 +26,7 @@ public struct SubtitleCue: Sendable, Equatable {
         case bitmap([SubtitleBitmap], canvas: SubtitleCanvas)
     }
 
-    public init(start: Double, end: Double, content: Content, isForced: Bool = false) {
+    package init(start: Double, end: Double, content: Content, isForced: Bool = false) {
         self.start = start
         self.end = end
         self.content = content
@@ -34,11 +34,11 @@ public struct SubtitleCue: Sendable, Equatable {
     }
 
     /// True while the cue is shown: `start ≤ time < end`.
-    public func isShown(at time: Double) -> Bool { start <= time && time < end }
+    package func isShown(at time: Double) -> Bool { start <= time && time < end }
 
     /// The cue with an open end (`.infinity`) closed at `time` (never before its start). A closed
     /// cue is returned unchanged: its own end stands even if the next cue starts later.
-    public func closingOpenEnd(at time: Double) -> SubtitleCue {
+    package func closingOpenEnd(at time: Double) -> SubtitleCue {
         guard end == .infinity else { return self }
         var cue = self
         cue.end = max(start, time)
@@ -46,13 +46,13 @@ public struct SubtitleCue: Sendable, Equatable {
     }
 
     /// True for a picture cue without pictures: it only ends the previous open cue.
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         if case let .bitmap(bitmaps, _) = content { return bitmaps.isEmpty }
         return false
     }
 
     /// The text of a text cue without ASS override blocks, `\N` as a newline: for messages and tests.
-    public var plainText: String? {
+    package var plainText: String? {
         guard case let .text(event) = content else { return nil }
         return ASSEvent.plainText(ofTextField: ASSEvent.textField(of: event))
     }
@@ -61,7 +61,7 @@ public struct SubtitleCue: Sendable, Equatable {
 extension Array where Element == SubtitleCue {
     /// The cues sorted by start, each open end closed at the next cue's start; empty "clear" cues,
     /// having done their job, are dropped. A last open cue stays open.
-    public func closingOpenEnds() -> [SubtitleCue] {
+    package func closingOpenEnds() -> [SubtitleCue] {
         let sorted = enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
         var result: [SubtitleCue] = []
         for (index, cue) in sorted.enumerated() where !cue.isEmpty {
@@ -73,27 +73,27 @@ extension Array where Element == SubtitleCue {
 }
 
 /// The size of the canvas bitmap subtitles are placed on, in pixels.
-public struct SubtitleCanvas: Sendable, Equatable {
-    public var width: Int
-    public var height: Int
+package struct SubtitleCanvas: Sendable, Equatable {
+    package var width: Int
+    package var height: Int
 
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = max(0, width)
         self.height = max(0, height)
     }
 }
 
 /// One picture of a bitmap subtitle, converted from the codec's palette.
-public struct SubtitleBitmap: Sendable, Equatable {
+package struct SubtitleBitmap: Sendable, Equatable {
     /// Placement on the canvas, in canvas pixels.
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
+    package var x: Int
+    package var y: Int
+    package var width: Int
+    package var height: Int
     /// `width * 4 * height` bytes, premultiplied B, G, R, A per pixel (rows without padding).
-    public var pixels: [UInt8]
+    package var pixels: [UInt8]
 
-    public init(x: Int, y: Int, width: Int, height: Int, pixels: [UInt8]) {
+    package init(x: Int, y: Int, width: Int, height: Int, pixels: [UInt8]) {
         self.x = x
         self.y = y
         self.width = max(0, width)
@@ -102,7 +102,7 @@ public struct SubtitleBitmap: Sendable, Equatable {
     }
 
     /// The premultiplied (b, g, r, a) at bitmap coordinates.
-    public func pixel(x: Int, y: Int) -> (b: UInt8, g: UInt8, r: UInt8, a: UInt8) {
+    package func pixel(x: Int, y: Int) -> (b: UInt8, g: UInt8, r: UInt8, a: UInt8) {
         let i = (y * width + x) * 4
         return (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
     }

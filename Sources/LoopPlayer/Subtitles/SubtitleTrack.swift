@@ -3,24 +3,24 @@ import Foundation
 
 /// One subtitle stream of the source, or an external subtitle file, as listed to the user and
 /// matched by language.
-public struct SubtitleTrack: Sendable, Equatable {
+package struct SubtitleTrack: Sendable, Equatable {
     /// Position among the source's subtitle streams, from 0 (0 for an external file).
-    public var number: Int
+    package var number: Int
     /// ISO 639 code from the container's `language` tag (`eng`, `de`, …), if any. For an external
     /// file, a tag in its name (`movie.en.srt`, `movie.eng.forced.srt`) unless one was given.
-    public var language: String?
-    public var title: String?
+    package var language: String?
+    package var title: String?
     /// FFmpeg's codec name: `subrip`, `ass`, `webvtt`, `mov_text`, `dvd_subtitle`, `hdmv_pgs_subtitle`…
-    public var codecName: String
+    package var codecName: String
     /// Only for foreign-language passages (the container's forced disposition, or `.forced.` in an
     /// external file's name).
-    public var isForced: Bool
+    package var isForced: Bool
     /// The container marks it as the one to show by default.
-    public var isDefault: Bool
+    package var isDefault: Bool
     /// Pictures (DVD, PGS, DVB) rather than text: cues carry bitmaps, not ASS events.
-    public var isBitmap: Bool
+    package var isBitmap: Bool
     /// The path or URL of an external file; nil for a stream of the source.
-    public var externalSource: String?
+    package var externalSource: String?
     /// The container's stream index.
     var streamIndex: Int32
 
@@ -59,7 +59,7 @@ public struct SubtitleTrack: Sendable, Equatable {
     }
 
     /// How the track is named in messages: `#1 eng "Signs" (ass, forced)`, `movie.de.srt (subrip)`.
-    public var label: String {
+    package var label: String {
         var text = externalSource.map { Self.fileName(of: $0) } ?? "#\(number)"
         if let language { text += " \(language)" }
         if let title, externalSource == nil || title != Self.fileName(of: externalSource ?? "") { text += " \"\(title)\"" }
@@ -71,7 +71,7 @@ public struct SubtitleTrack: Sendable, Equatable {
 
     /// True if the track's language is `code`, written with two or three letters (`en`, `eng`).
     /// A region is ignored on both sides: `pt-BR` matches `pt` and `por`.
-    public func matches(language code: String) -> Bool {
+    package func matches(language code: String) -> Bool {
         guard let language else { return false }
         func base(_ tag: String) -> String { tag.split(separator: "-", maxSplits: 1).first.map(String.init) ?? tag }
         return LanguageCode.same(language, code) || LanguageCode.same(base(language), base(code))

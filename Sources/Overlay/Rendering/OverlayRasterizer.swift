@@ -14,16 +14,16 @@ import Foundation
 ///
 /// Not thread-safe: use one rasterizer from one thread at a time (the player's main thread). It keeps
 /// parsed SVG files (re-read when they change) and a Pango font map between calls.
-public final class OverlayRasterizer {
+package final class OverlayRasterizer {
     /// The player area is drawn up to this many pixels wide and high; beyond it nothing is drawn.
-    public static let maximumAreaSide = 8192
+    package static let maximumAreaSide = 8192
     /// ``LayerGeometry/scale`` is clamped to this range.
-    public static let scaleRange = 0.25...8.0
+    package static let scaleRange = 0.25...8.0
 
     private let svgDocuments = SVGDocumentCache()
     private var textEngine: PangoTextEngine?
 
-    public init() {}
+    package init() {}
 
     /// Renders `layer` as it looks at `time` (seconds since it was added; see ``ShapeLayer/resolved(at:)``).
     ///
@@ -31,7 +31,7 @@ public final class OverlayRasterizer {
     /// nil when nothing is visible (an empty path, zero opacity, everything outside the area).
     /// Throws ``OverlayError/invalidLayer(reason:)`` for a NaN or infinite number anywhere in the layer,
     /// its animations' results or the geometry, and the SVG errors for an SVG that cannot be drawn.
-    public func render(_ layer: ShapeLayer, in geometry: LayerGeometry, at time: Double = 0)
+    package func render(_ layer: ShapeLayer, in geometry: LayerGeometry, at time: Double = 0)
         throws(OverlayError) -> OverlayImage? {
         guard time.isFinite else { throw .invalidLayer(reason: "the time \(time) is not finite") }
         try layer.checkNesting()
@@ -47,7 +47,7 @@ public final class OverlayRasterizer {
     /// ```
     /// `points` follow ``TextContent/fontSize`` (1/96 inch, times `geometry.scale`; NaN or infinite
     /// counts as 17). Nil when the area is empty or the message is.
-    public func renderErrorText(_ message: String, color: Color, fontSize points: Double,
+    package func renderErrorText(_ message: String, color: Color, fontSize points: Double,
                                 in geometry: LayerGeometry) -> OverlayImage? {
         let bounds = geometry.bounds
         let scale = Self.clampedScale(geometry.scale)
@@ -64,7 +64,7 @@ public final class OverlayRasterizer {
     }
 
     /// Forgets parsed SVG documents (they are also re-read whenever their file changes).
-    public func removeCachedDocuments() { svgDocuments.removeAll() }
+    package func removeCachedDocuments() { svgDocuments.removeAll() }
 
     private func rasterize(_ layer: ShapeLayer, in geometry: LayerGeometry) throws(OverlayError) -> OverlayImage? {
         guard geometry.isFinite else { throw .invalidLayer(reason: "the geometry has a NaN or infinite number") }

@@ -127,7 +127,7 @@ final class RunDurationTests: XCTestCase {
         configuration.audio.track = .none
         let engine = try PlaybackEngine(configuration: configuration)
         try? engine.load("/nonexistent/missing.mp4")
-        let outcome = ThreadResult<PlaybackEngine.RunOutcome>()
+        let outcome = ThreadResult<RunOutcome>()
         // Run on another thread only to bound the wait; the test touches it again after the run.
         nonisolated(unsafe) let running = engine
         let runner = Thread { outcome.set(running.run()) }

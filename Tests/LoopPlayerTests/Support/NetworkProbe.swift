@@ -35,7 +35,7 @@ final class NetworkProbe {
 
     /// Plays `source` until `until` says so or `timeout` seconds pass.
     @discardableResult
-    func run(_ source: String, timeout: Double, until: @escaping (NetworkProbe) -> Bool) -> PlaybackEngine.RunOutcome {
+    func run(_ source: String, timeout: Double, until: @escaping (NetworkProbe) -> Bool) -> RunOutcome {
         let deadline = MonotonicCondition.now + timeout
         let check = { [unowned self] in
             if until(self) || MonotonicCondition.now >= deadline { engine.requestQuit() }

@@ -6,7 +6,7 @@ struct PlaybackRecord {
     var times: [Double] = []
     var passes: [Int] = []
     var positions: [Double] = []
-    var outcome: PlaybackEngine.RunOutcome = .finished
+    var outcome: RunOutcome = .finished
     var statistics = PlaybackStatistics()
 }
 
