@@ -223,9 +223,10 @@ struct Loopplay: ParsableCommand {
             }
         }
         if let loops, loops < 1 { throw ValidationError("--loops must be at least 1") }
-        // Counted for the first item alone, the later items would never play.
-        if loops != nil, isPlaylist, !loopPlaylist {
-            throw ValidationError("--loops with several sources counts passes of the list: add --loop-playlist")
+        // Counted for the first item alone (not looping the list, or looping the item), the later
+        // items would never play.
+        if loops != nil, isPlaylist, !loopPlaylist || loop {
+            throw ValidationError("--loops with a playlist counts passes of the list: use --loop-playlist without --loop")
         }
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
         guard snapshotAt >= 0, snapshotAt.isFinite else { throw ValidationError("--snapshot-at must be 0 or more seconds") }
@@ -419,7 +420,9 @@ struct Loopplay: ParsableCommand {
     private func makePlayer() throws -> ExtVideoPlayer {
         var settings = VideoSettings(
             sourceName: resolvedSource, ext: ext, gravity: try VideoGravity(parsing: gravity), timePublishing: timePublishing,
-            loop: loop || (loops != nil && !countsListPasses), events: events ? .all : .only([.errorAny]))
+            // `--loop-playlist` with one source loops it, as mpv does.
+            loop: loop || (loops != nil && !countsListPasses) || (loopPlaylist && !isPlaylist),
+            events: events ? .all : .only([.errorAny]))
         let sources = try playlistSources()
         if isPlaylist {
             settings.playlist = sources

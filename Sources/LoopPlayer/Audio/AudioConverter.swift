@@ -48,6 +48,9 @@ final class AudioConverter {
         let arguments = "time_base=1/\(sourceRate):sample_rate=\(sourceRate):sample_fmt=\(format)"
             + ":channel_layout=\(Self.describe(described))"
         var chain = Self.tempoChain(speed)
+        // Mono on more speakers: the same samples on the front pair, at full level (libswresample
+        // would mix a mono "centre" in at −3 dB).
+        if layout.nb_channels == 1 && device.channels >= 2 { chain.insert("pan=stereo|c0=c0|c1=c0", at: 0) }
         chain.append("aformat=sample_fmts=flt:sample_rates=\(device.rate):channel_layouts=\(Self.sdlLayout(device.channels))")
         graph = try FilterGraph(source: "abuffer", arguments: arguments, chain: chain.joined(separator: ","),
                                 sink: "abuffersink", threads: 1)

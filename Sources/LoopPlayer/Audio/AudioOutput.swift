@@ -55,10 +55,12 @@ final class AudioOutput: @unchecked Sendable {
 
     /// Opens the device for a source of `rate` Hz and `channels` channels, playing silence until
     /// samples arrive and `setPaused(false)`. Only writes of `generation` are accepted at first.
+    ///
+    /// The device never opens below 48 kHz stereo (unless `maxChannels` says 1): a playlist's later
+    /// items play into it, converted, and a mono or 22 kHz first item must not make them so.
     init(rate: Int, channels: Int, options: AudioOptions, driver: String, generation: Int) throws(PlayerError) {
-        // Streams that do not announce their format get the common one; the converter adapts.
-        let rate = rate > 0 ? rate : 48_000
-        let channels = channels > 0 ? channels : 2
+        let rate = max(rate, Self.leastRate)
+        let channels = max(channels, 2)
         var desired = SDL_AudioSpec()
         desired.freq = Int32(rate)
         desired.format = SDL_AudioFormat(AUDIO_F32SYS)
@@ -87,6 +89,9 @@ final class AudioOutput: @unchecked Sendable {
     }
 
     deinit { close() }
+
+    /// The device's least rate.
+    static let leastRate = 48_000
 
     /// SDL's channel counts: 1, 2, 4 (quad), 6 (5.1) or 8 (7.1). A playlist's later items play into
     /// the device the first opened, converted (as mpv's gapless audio): more channels are mixed down.

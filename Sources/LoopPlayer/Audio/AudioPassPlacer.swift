@@ -31,30 +31,32 @@ struct AudioPassPlacer: Equatable {
     private let tolerance: Int64
     /// Without a loop length, a gap longer than this is a jump in the source: start again there.
     private let longestFill: Int64
-    /// Samples the sound of every pass after the first starts before its pass: how far pass 0's
-    /// first frame started before the picture (see the type's comment).
+    /// Samples the sound of every pass after the first starts before its pass: how far the sound's
+    /// first frame starts before the picture (see the type's comment; `measureLead`).
     private(set) var lead: Int64
-    /// The lead was given or measured (by pass 0's first frame, when this placer starts there).
-    private var leadKnown: Bool
-    /// Nothing was placed yet and the lead is unknown: this frame measures it if it starts pass 0.
-    private var measuresLead: Bool
     /// A lead longer than this is sound far ahead of the picture, cut at every pass as before.
     static let longestLead = 0.25
 
     /// `timestampPrecision`: seconds per tick of the stream's time base.
-    /// `lead`: seconds measured by an earlier placer of the stream (nil: measured at pass 0's start).
-    init(sampleRate: Int, startingAt seconds: Double = 0, timestampPrecision: Double = 0, lead: Double? = nil) {
+    /// `lead`: seconds measured earlier in the stream (by another placer: a seek, a new rate).
+    init(sampleRate: Int, startingAt seconds: Double = 0, timestampPrecision: Double = 0, lead: Double = 0) {
         self.sampleRate = sampleRate
         tolerance = max(1, Int64((Double(sampleRate) * timestampPrecision).rounded(.up)) + 1)
         cursor = Int64((seconds * Double(sampleRate)).rounded())
         longestFill = Int64(sampleRate) * 10
-        self.lead = Int64(((lead ?? 0) * Double(sampleRate)).rounded())
-        leadKnown = lead != nil
-        measuresLead = lead == nil && cursor == 0
+        self.lead = Int64((lead * Double(sampleRate)).rounded())
     }
 
-    /// The lead in seconds, for the next placer of the same stream (nil: not measured).
-    var leadSeconds: Double? { leadKnown ? Double(lead) / Double(sampleRate) : nil }
+    /// The lead in seconds, for the next placer of the same stream.
+    var leadSeconds: Double { Double(lead) / Double(sampleRate) }
+
+    /// The sound stream's first frame, starting at `seconds` in pass `pass`, says how far the sound
+    /// starts before the picture (every pass alike): the lead from now on.
+    mutating func measureLead(startingAt seconds: Double, pass: Int) {
+        let passSeconds = loopDuration.map { Double(pass) * $0 } ?? 0
+        let early = -Int64(((seconds - passSeconds) * Double(sampleRate)).rounded())
+        lead = early > 0 && Double(early) <= Self.longestLead * Double(sampleRate) ? early : 0
+    }
 
     /// The lead passes use: none while the loop's length is unknown, or when it would take more
     /// than a quarter of a pass.
@@ -120,11 +122,6 @@ struct AudioPassPlacer: Equatable {
             passEnd = passStart(pass + 1) - passLead
         } else {
             index = Int64((seconds * rate).rounded())
-        }
-        if measuresLead {
-            measuresLead = false
-            leadKnown = (readPass ?? 0) == 0
-            if (readPass ?? 0) == 0, index < 0, Double(-index) <= Self.longestLead * rate { lead = -index }
         }
         if abs(index - cursor) <= tolerance { index = cursor }
         // Without passes a long gap is a jump in the source; inside a pass it is sound that starts

@@ -270,20 +270,35 @@ final class MediaInput: @unchecked Sendable {
                                   AVSEEK_FLAG_BACKWARD) >= 0
     }
 
-    /// Where the picture's last frame ends (its stream's ticks), read from the last keyframe on and
-    /// measured as a loop's first pass is (frames marked to discard do not count); the input is then
-    /// rewound. Nil if the input cannot seek there or back.
-    func lastPictureEnd() -> Int64? {
+    /// Where the picture's last frame ends (its stream's ticks), read from the last indexed keyframe
+    /// on and measured as a loop's first pass is (frames marked to discard do not count); the input
+    /// is rewound after. Only for an indexed, seekable input (Matroska with Cues): elsewhere the
+    /// seek itself would read the whole file (raw streams, Matroska without Cues). Nil if it cannot
+    /// tell, or the last keyframe is more than `byteLimit` bytes from the end.
+    func lastPictureEnd(byteLimit: Int64 = 32 << 20) -> Int64? {
         let stream = timelineStream
-        let index = stream.pointee.index
-        guard avformat_seek_file(context, index, Int64.min, Int64.max, Int64.max, AVSEEK_FLAG_BACKWARD) >= 0,
+        let format = context.pointee.iformat.pointee
+        let entries = avformat_index_get_entries_count(stream)
+        guard format.read_seek != nil, format.flags & AVFMT_TS_DISCONT == 0, entries > 0,
+              let io = context.pointee.pb, io.pointee.seekable != 0,
+              let last = avformat_index_get_entry(stream, entries - 1)?.pointee.timestamp,
               let packet = av_packet_alloc() else { return nil }
         var doomed: UnsafeMutablePointer<AVPacket>? = packet
         defer { av_packet_free(&doomed) }
+        guard avformat_seek_file(context, stream.pointee.index, Int64.min, last, last, 0) >= 0 else {
+            _ = rewind()  // a failed seek may have moved the input
+            return nil
+        }
+        let from = avio_tell(io)
         var end: Int64?
         while av_read_frame(context, packet) >= 0 {
             defer { av_packet_unref(packet) }
-            guard packet.pointee.stream_index == index, packet.pointee.flags & AV_PKT_FLAG_DISCARD == 0 else { continue }
+            if avio_tell(io) - from > byteLimit {
+                end = nil
+                break
+            }
+            guard packet.pointee.stream_index == stream.pointee.index,
+                  packet.pointee.flags & AV_PKT_FLAG_DISCARD == 0 else { continue }
             let stamp = packet.pointee.pts != noTimestamp ? packet.pointee.pts : packet.pointee.dts
             guard stamp != noTimestamp, packet.pointee.duration > 0 else { continue }
             end = max(end ?? .min, stamp + packet.pointee.duration)

@@ -92,8 +92,12 @@ final class StreamDecoder: @unchecked Sendable {  // owns its codec context; use
     /// a looped Opus track played them at every wrap (7 ms in its 20 ms frame, heard as a click).
     func startOver(with packet: UnsafeMutablePointer<AVPacket>) {
         let delay = context.pointee.delay
-        guard !fresh, delay > 0, let side = av_packet_new_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, 10) else { return }
+        guard !fresh, delay > 0 else { return }
         flush()
+        // Ogg says what to skip itself; Matroska does not.
+        var size = 0
+        guard av_packet_get_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, &size) == nil,
+              let side = av_packet_new_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, 10) else { return }
         // AV_PKT_DATA_SKIP_SAMPLES: little-endian u32 samples to skip, u32 to discard at the end, two reason bytes.
         side.initialize(repeating: 0, count: 10)
         for byte in 0..<4 { side[byte] = UInt8(truncatingIfNeeded: UInt32(delay) >> (8 * UInt32(byte))) }

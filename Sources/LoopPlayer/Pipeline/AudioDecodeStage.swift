@@ -37,9 +37,11 @@ final class AudioDecodeStage: @unchecked Sendable {  // made by the pipeline, th
 
     /// Created at the first frame (it needs the decoded sample rate).
     private var placer: AudioPassPlacer?
-    /// How early every pass's sound starts (`AudioPassPlacer.lead`), kept across seeks: only pass
-    /// 0's first frame measures it.
-    private var lead: Double?
+    /// How early every pass's sound starts (`AudioPassPlacer.lead`), kept across seeks and
+    /// measured again by the stream's first frame at every pass (`measuresLead`).
+    private var lead = 0.0
+    /// The packet being decoded is the sound stream's first: its first frame measures the lead.
+    private var measuresLead = false
     private var startSeconds = 0.0
     /// The pass of the packet being decoded.
     private var pass = 0
@@ -77,7 +79,10 @@ final class AudioDecodeStage: @unchecked Sendable {  // made by the pipeline, th
                 guard context.generation == generation, !broken else { continue }
                 if let extent = context.pictureExtent { release(upTo: extent, output) }
                 pass = context.pass
-                if context.startsSound { decoder.startOver(with: packet.pointer) }
+                if context.startsSound {
+                    decoder.startOver(with: packet.pointer)
+                    measuresLead = true
+                }
                 decoder.decode(packet.pointer) { frame in take(frame, extent: context.pictureExtent, output) }
             case let .seek(marker):
                 restart(at: marker, output)
@@ -175,9 +180,16 @@ final class AudioDecodeStage: @unchecked Sendable {  // made by the pipeline, th
         guard var placer else { return }
         placer.loopDuration = loopDuration
         let count = Int(decoded.pointee.nb_samples)
+        if measuresLead {
+            measuresLead = false
+            let before = placer.lead
+            placer.measureLead(startingAt: seconds, pass: pass)
+            lead = placer.leadSeconds
+            // Where pass 0's sound ended counts from its sound's start, which moved with the lead.
+            firstPassSoundEnd = firstPassSoundEnd.map { $0 + placer.lead - before }
+        }
         let placement = placer.place(startingAt: seconds, count: count, pass: pass)
         self.placer = placer
-        lead = placer.leadSeconds
         guard let placement else { return }
         queueSilence(placement.silence, startingAt: placement.start, output)
         if placement.keep > 0 {
@@ -242,7 +254,7 @@ final class AudioDecodeStage: @unchecked Sendable {  // made by the pipeline, th
         if let replacement = marker.audioDecoder {
             decoder = replacement
             firstPassSoundEnd = nil  // another track may end elsewhere, and start elsewhere
-            lead = nil
+            lead = 0
             model = nil
         } else {
             decoder.flush()

@@ -26,8 +26,9 @@ struct PacketContext: Sendable {
     var pictureExtent: Double?
     /// The HLS variant it came from (nil for other sources).
     var variant: StreamVariant?
-    /// A sound packet: the stream's first (a wrap or a seek came back to it), whose decoded start
-    /// the codec's delay trims (Opus's pre-skip) unless the container says what to skip.
+    /// A sound packet: the stream's first (a wrap or a seek came back to it). Its decoded start is
+    /// trimmed by the codec's delay (Opus's pre-skip) unless the container says what to skip, and
+    /// its first frame tells how far the sound starts before the picture.
     var startsSound = false
 
     init(generation: Int, pass: Int, pictureExtent: Double? = nil, variant: StreamVariant? = nil) {

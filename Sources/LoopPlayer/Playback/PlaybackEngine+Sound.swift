@@ -18,7 +18,7 @@ extension PlaybackEngine {
     /// drifted apart meanwhile), then fades it in: the picture never jumps.
     package func setMuted(_ muted: Bool) {
         // The sound is moved when both clocks can be read (now, or after a pause or a refill).
-        if let item { item.realignPending = configuration.audio.muted && !muted }
+        if let item, configuration.audio.muted && !muted { item.realignPending = true }
         configuration.audio.muted = muted
         realignSoundIfPending()
         changeSound { $0.muted = muted }
@@ -71,7 +71,12 @@ extension PlaybackEngine {
         if let track { configuration.audio.track = .number(track.number) }
         takeBackLentSound()
         if let presenter = item.presenter, presenter.showsCurrentGeneration, let current = presenter.current {
-            item.pipeline.refreshSound(at: position, inPass: current.pass, audioTrack: track)
+            // At the instant of a wrap the position is already the next pass's.
+            let inPass = presenter.positionInPass
+            let length = item.pipeline.status.loopDuration ?? 0
+            let wrapped = length > 0 && inPass >= length - 1e-9
+            item.pipeline.refreshSound(at: wrapped ? max(0, inPass - length) : inPass,
+                                       inPass: current.pass + (wrapped ? 1 : 0), audioTrack: track)
             item.realignPending = true
         } else {
             // Nothing of the current position is shown yet: a seek it was anyway.

@@ -42,13 +42,15 @@ final class AudioPassPlacerTests: XCTestCase {
     func testSoundAheadOfThePictureStartsEveryLaterPassAsEarly() {
         var placer = AudioPassPlacer(sampleRate: 48_000)  // the loop's length is not known yet
         let early = -336.0 / 48_000
-        XCTAssertEqual(placer.place(startingAt: early, count: 960, pass: 0), Placement(silence: 0, skip: 336, keep: 624, start: 0))
+        placer.measureLead(startingAt: early, pass: 0)
         XCTAssertEqual(placer.leadSeconds, 336.0 / 48_000)
+        XCTAssertEqual(placer.place(startingAt: early, count: 960, pass: 0), Placement(silence: 0, skip: 336, keep: 624, start: 0))
         placer.loopDuration = 1.9
         // 91 200 samples of sound in all: pass 0 plays up to 336 samples before its end.
         XCTAssertEqual(placer.place(startingAt: early + 960.0 / 48_000, count: 90_240, pass: 0)?.keep, 90_240)
         XCTAssertEqual(placer.cursor, 90_864)
         XCTAssertNil(placer.fillTowardPassEnd(), "pass 0's sound is whole")
+        placer.measureLead(startingAt: 1.9 + early, pass: 1)  // every pass's first frame says it again
         XCTAssertEqual(placer.place(startingAt: 1.9 + early, count: 960, pass: 1),
                        Placement(silence: 0, skip: 0, keep: 960, start: 90_864))
         XCTAssertEqual(placer.offsetInPass(placer.cursor), 960)
@@ -56,14 +58,15 @@ final class AudioPassPlacerTests: XCTestCase {
         _ = placer.place(startingAt: 1.9 + early + 0.02, count: 48_000, pass: 1)
         XCTAssertEqual(placer.fillTowardPassEnd(), Placement(silence: 91_200 - 48_960, skip: 0, keep: 0, start: 90_864 + 48_960))
         XCTAssertEqual(placer.cursor, 2 * 91_200 - 336)
-        // Started after a seek, a placer takes the lead it is given; it measures none itself.
-        var later = AudioPassPlacer(sampleRate: 48_000, startingAt: 1.0, lead: nil)
-        later.loopDuration = 1.9
-        _ = later.place(startingAt: 1.0, count: 960, pass: 0)
-        XCTAssertNil(later.leadSeconds)
+        // A placer made after a seek takes the lead it is given.
         var given = AudioPassPlacer(sampleRate: 48_000, startingAt: 1.0, lead: 336.0 / 48_000)
         given.loopDuration = 1.9
         XCTAssertEqual(given.pass(containing: 91_200 - 336), 1)
+        // Sound that starts with the picture, or far ahead of it (cut at every pass as before), has none.
+        given.measureLead(startingAt: 1.9, pass: 1)
+        XCTAssertEqual(given.leadSeconds, 0)
+        given.measureLead(startingAt: 1.9 - 0.5, pass: 1)
+        XCTAssertEqual(given.leadSeconds, 0)
     }
 
     /// 0.123 456 7 s at 44.1 kHz is 5444.44 samples a pass: passes of 5444 and 5445 samples whose

@@ -8,9 +8,12 @@ enum AudioTestMedia {
     /// priming packet then comes before the video's first.
     static func sine(video: Double = 1.9, audio: Double = 1.9, codec: String = "aac", container: String = "mp4",
                      frequency: Int = 440, bFrames: Bool = true) throws -> String {
-        // WebM takes VP9 (fast settings: the picture only times the loop).
-        let picture = container == "webm" ? ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-g", "30"]
-            : TestMedia.h264 + (bFrames ? [] : ["-bf", "0"])
+        // WebM takes VP9 (fast settings: the picture only times the loop), Ogg Theora.
+        let picture = switch container {
+        case "webm": ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-g", "30"]
+        case "ogg": ["-c:v", "libtheora", "-g", "30"]
+        default: TestMedia.h264 + (bFrames ? [] : ["-bf", "0"])
+        }
         return try TestMedia.clip("sine-\(video)-\(audio)-\(codec)-\(frequency)\(bFrames ? "" : "-nobf").\(container)", [
             "-f", "lavfi", "-i", "testsrc2=s=160x90:r=30:d=\(video)",
             "-f", "lavfi", "-i", "sine=f=\(frequency):r=48000:d=\(audio)",
@@ -24,6 +27,18 @@ enum AudioTestMedia {
             "-f", "lavfi", "-i", "color=c=black:s=160x90:r=30:d=0.5,drawbox=c=white:t=fill:enable='lt(t,0.03)'",
             "-f", "lavfi", "-i", "aevalsrc=exprs='0.5*sin(2*PI*1000*t)*lt(t,0.03)':c=7.1:s=48000:d=0.5",
         ] + TestMedia.h264 + ["-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "256k"])
+    }
+
+    /// Two Opus tracks in WebM, 1.9 s: 440 Hz, then 1 kHz (whole cycles a pass, like `sine`).
+    static func twoOpusTracks() throws -> String {
+        try TestMedia.clip("two-opus.webm", [
+            "-f", "lavfi", "-i", "testsrc2=s=160x90:r=30:d=1.9",
+            "-f", "lavfi", "-i", "sine=f=440:r=48000:d=1.9",
+            "-f", "lavfi", "-i", "sine=f=1000:r=48000:d=1.9",
+            "-map", "0", "-map", "1", "-map", "2",
+            "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-g", "30",
+            "-pix_fmt", "yuv420p", "-c:a", "libopus", "-b:a", "128k",
+        ])
     }
 
     /// Two audio tracks: English at 440 Hz, German at 1 kHz.

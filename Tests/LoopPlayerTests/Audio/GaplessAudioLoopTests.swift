@@ -24,6 +24,38 @@ final class GaplessAudioLoopTests: XCTestCase {
         try checkGaplessLoop(try AudioTestMedia.sine(codec: "libopus", container: "webm"), lead: 336)
     }
 
+    /// Opus in Ogg: its first packet is stamped before the stream's start (−312, the pre-skip) and
+    /// carries its skip only when the file opens; every pass must still start from a clean decoder
+    /// (it carried the last pass's state on: the first 73 ms of each pass were up to 0.15 off).
+    func testOggOpusLoopIsSampleExactAndUnbroken() throws {
+        try require(TestMedia.hasEncoder("libopus") && TestMedia.hasEncoder("libtheora"), "ffmpeg without libopus/libtheora")
+        try checkGaplessLoop(try AudioTestMedia.sine(codec: "libopus", container: "ogg"))
+    }
+
+    /// After a track change the new track's first frame at the next wrap measures how early its
+    /// sound starts again: from the wrap after it on, its passes join without a gap or a click.
+    func testOpusLoopStaysUnbrokenAfterATrackChange() throws {
+        try require(TestMedia.hasEncoder("libopus") && TestMedia.hasEncoder("libvpx-vp9"), "ffmpeg without libopus/libvpx")
+        var switched = false
+        let capture = try AudioCapture.play(try AudioTestMedia.twoOpusTracks(), stop: StopCondition(loops: 4, exitAtEnd: true)) { engine, frame in
+            if !switched, frame.time >= 0.5 {
+                switched = true
+                engine.cycleAudioTrack()
+            }
+        }
+        XCTAssertTrue(switched)
+        XCTAssertEqual(capture.statistics.audioUnderruns, 0)
+        let played = capture.samples
+        let first = try XCTUnwrap(played.firstIndex(where: { abs($0) > 1e-3 }), "nothing was played")
+        // The first sample heard is the picture's start; each later pass's sound starts 336 samples before its picture.
+        for wrap in 2...3 {
+            let seam = first + wrap * pass - 336
+            XCTAssertLessThan(Signal.discontinuity(played, around: seam, frequency: 1000), 0.01, "a click at wrap \(wrap)")
+            XCTAssertLessThanOrEqual(Signal.longestSilence(played[(seam - 4800)..<(seam + 4800)]), 2, "a gap at wrap \(wrap)")
+        }
+        XCTAssertEqual(Signal.frequency(played[(first + 2 * pass)..<(first + 3 * pass)]), 1000, accuracy: 10, "the second track")
+    }
+
     /// Audio 300 ms longer than the video: every pass is cut at 1.9 s, so the next starts on time.
     func testLongerAudioIsCutAtTheLoopDuration() throws {
         let clip = try AudioTestMedia.sine(audio: 2.2)

@@ -35,7 +35,7 @@ final class LoopplayCommandTests: XCTestCase {
         let stats = try XCTUnwrap(LoopplayTool.json(result.stdout), result.stdout)
         let device = try XCTUnwrap(stats["audioDevice"] as? [String: Any])
         XCTAssertEqual(device["rate"] as? Int, 48_000)
-        XCTAssertEqual(device["channels"] as? Int, 1)
+        XCTAssertEqual(device["channels"] as? Int, 2, "a mono source opens a stereo device")
         XCTAssertEqual(device["format"] as? String, "f32")
         XCTAssertEqual(device["driver"] as? String, "disk")
         XCTAssertGreaterThan(stats["framesPresented"] as? Int ?? 0, 40, "1 s at speed 1.5 is 45 frames")

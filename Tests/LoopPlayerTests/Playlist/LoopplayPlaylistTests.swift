@@ -63,14 +63,12 @@ final class LoopplayPlaylistTests: XCTestCase {
         XCTAssertEqual(stats?["framesPresented"] as? Int, 110, "(30 + 25) × 2 frames")
     }
 
-    /// With `--loop` as well, the item loops and `--loops` counts its passes: it ended (the list
-    /// was to count passes while the item looped forever).
-    func testLoopsWithLoopAndLoopPlaylistCountTheItemsPasses() throws {
-        let (first, second) = (try PlaylistMedia.first(), try PlaylistMedia.second())
-        let result = try LoopplayTool.run([first, second, "--loop-playlist", "--loops", "2", "--loop", "--headless", "--untimed",
-                                           "--stats-json", "-"], timeout: 60)
+    /// `--loop-playlist` with one source loops it (mpv's behaviour): it played once and ended.
+    func testLoopPlaylistWithOneSourceLoopsIt() throws {
+        let result = try LoopplayTool.run([try PlaylistMedia.first(), "--loop-playlist", "--headless", "--untimed",
+                                           "--duration", "5", "--stats-json", "-"], timeout: 60)
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(LoopplayTool.json(result.stdout)?["loopsCompleted"] as? Int, 2)
+        XCTAssertGreaterThanOrEqual(LoopplayTool.json(result.stdout)?["loopsCompleted"] as? Int ?? 0, 2)
     }
 
     /// A relative entry is taken from the playlist's folder, never from the current directory, and

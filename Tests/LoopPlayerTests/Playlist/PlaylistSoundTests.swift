@@ -132,7 +132,7 @@ final class PlaylistDeviceFormatTests: XCTestCase {
         XCTAssertTrue(secondItemShown)
         XCTAssertEqual(devices.count, 1, "one device for both items")
         XCTAssertEqual(capture.format?.rate, 48_000)
-        XCTAssertEqual(capture.format?.channels, 1, "the first item's format: the stereo item is mixed down")
+        XCTAssertEqual(capture.format?.channels, 2, "at least stereo: a mono first item does not make the next one mono")
         XCTAssertEqual(capture.shown.count, 57 + 30)
         XCTAssertEqual(capture.statistics.framesDropped, 0)
         guard let first = capture.samples.firstIndex(where: { abs($0) > 1e-3 }),

@@ -89,12 +89,16 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         var input: MediaInput { reader.input }
     }
 
-    /// Where a picture packet lies in reading order: its pass, then its decode timestamp.
-    struct PicturePlace: Comparable {
+    /// Where a picture packet lies in reading order: its pass, then its byte position in the file
+    /// (timestamps are no order: Matroska gives B-frames no dts, a stream may jump back). `stamp`:
+    /// its timestamp, in the timeline stream's ticks of its pass.
+    struct PicturePlace {
         var pass: Int
-        var dts: Int64
+        var position: Int64
+        var stamp: Int64
 
-        static func < (a: PicturePlace, b: PicturePlace) -> Bool { (a.pass, a.dts) < (b.pass, b.dts) }
+        /// Whether a packet at `other` was read before this one (or is this one).
+        func follows(_ other: PicturePlace) -> Bool { (pass, position) > (other.pass, other.position) }
     }
 
     /// The thread's body.
@@ -196,11 +200,12 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         let input = reading.input
         let index = packet.pointer.pointee.stream_index
         let isPicture = index == input.timelineStream.pointee.index && input.hasVideo
+        let place = PicturePlace(pass: placement.pass, position: packet.pointer.pointee.pos,
+                                 stamp: Self.stamp(of: packet.pointer))
         if let sent = reading.catchingUp, index != input.audioTrack?.streamIndex {
             // After a sound refresh: what the picture and the subtitles were sent already is not
-            // sent again; the first picture packet past it ends the catching up.
-            let stamp = packet.pointer.pointee.dts != noTimestamp ? packet.pointer.pointee.dts : packet.pointer.pointee.pts
-            guard isPicture, stamp != noTimestamp, PicturePlace(pass: placement.pass, dts: stamp) > sent else {
+            // sent again; the first picture packet read after it ends the catching up.
+            guard isPicture, place.follows(sent) else {
                 if isPicture { reading.timelinePacketsThisPass += 1 }
                 return
             }
@@ -218,11 +223,15 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
         let context = PacketContext(generation: reading.pictureGeneration, pass: placement.pass, variant: placement.variant)
         // While pass 0 is read the loop's length is unknown: sound past the picture read so far waits.
         let extent = (looping || soundEndsWithPicture) && placement.pass == 0 ? reading.timeline.firstPassEndSeconds ?? 0 : nil
-        let stamp = packet.pointer.pointee.dts != noTimestamp ? packet.pointer.pointee.dts : packet.pointer.pointee.pts
         let sentPicture = reading.router.route(packet, of: input, context: context, soundGeneration: reading.generation,
                                                offset: reading.timeline.offset(forPass: placement.pass),
                                                soundPictureExtent: extent)
-        if isPicture, sentPicture, stamp != noTimestamp { reading.lastPicture = PicturePlace(pass: placement.pass, dts: stamp) }
+        if isPicture, sentPicture { reading.lastPicture = place }
+    }
+
+    /// A packet's timestamp (its dts, else its pts).
+    private static func stamp(of packet: UnsafeMutablePointer<AVPacket>) -> Int64 {
+        packet.pointee.dts != noTimestamp ? packet.pointee.dts : packet.pointee.pts
     }
 
     // MARK: The end of a pass
@@ -352,17 +361,13 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
 
     private func perform(_ seek: DemuxerControl.SeekRequest, _ reading: inout Reading) {
         reading.generation = seek.generation
-        if let picture = seek.pictureGeneration {
-            reading.router.clear()
-            reading.pictureGeneration = picture
-            reading.catchingUp = nil
-            reading.lastPicture = nil
-            reading.picturePassesEnded = seek.pass
-            reading.pictureEnded = false
-        } else {
-            reading.router.clearSound()
-            reading.catchingUp = reading.lastPicture ?? reading.catchingUp
-        }
+        guard let picture = seek.pictureGeneration else { return refreshSound(seek, &reading) }
+        reading.router.clear()
+        reading.pictureGeneration = picture
+        reading.catchingUp = nil
+        reading.lastPicture = nil
+        reading.picturePassesEnded = seek.pass
+        reading.pictureEnded = false
         var audioDecoder: StreamDecoder?
         if let change = seek.audioTrack {
             audioDecoder = switchTrack(to: change, &reading)
@@ -382,15 +387,40 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
             logger.warning("\(location): seek to \(seek.position) s failed")
         }
         let floor = reading.isLive ? reading.timeline.origin : target + reading.timeline.offset(forPass: seek.pass)
-        let marker = SeekMarker(generation: seek.generation, floor: floor, floorSeconds: reading.timeline.seconds(floor),
+        let marker = SeekMarker(generation: picture, floor: floor, floorSeconds: reading.timeline.seconds(floor),
                                 pass: seek.pass, audioDecoder: nil)
-        if let picture = seek.pictureGeneration {
-            var pictureMarker = marker
-            pictureMarker.generation = picture
-            reading.router.seek(pictureMarker, soundGeneration: seek.generation, audioDecoder: audioDecoder)
+        reading.router.seek(marker, soundGeneration: seek.generation, audioDecoder: audioDecoder)
+    }
+
+    /// A sound refresh (a track change): the input goes back to the picture's position for the
+    /// sound alone; picture and subtitle packets are sent on only from where they had been read to
+    /// (`catchingUp`), so the picture plays on. If the input cannot go back, the sound restarts where
+    /// the reading is.
+    private func refreshSound(_ seek: DemuxerControl.SeekRequest, _ reading: inout Reading) {
+        reading.router.clearSound()
+        let audioDecoder = seek.audioTrack.flatMap { switchTrack(to: $0, &reading) }
+        let before = (pass: reading.pass, timeline: reading.timeline, atEnd: reading.atEnd,
+                      packets: reading.timelinePacketsThisPass)
+        reading.timeline.resume(inPass: seek.pass)
+        let target = reading.timeline.origin + Int64((max(0, seek.position) / reading.timeline.tick).rounded(.down))
+        reading.pass = seek.pass
+        reading.atEnd = false
+        reading.timelinePacketsThisPass = 0
+        reading.reader.passBegan()
+        var floor = target + reading.timeline.offset(forPass: seek.pass)
+        // Going back needs the file order of what was sent, and an input that is read again alike
+        // (an HLS restart may take another variant, a live one the live edge).
+        let canGoBack = !reading.reader.isHLS && !reading.isLive && (reading.lastPicture?.position ?? 0) >= 0
+        if canGoBack, (try? reading.reader.seek(to: target, position: max(0, seek.position), pass: seek.pass)) == true {
+            reading.catchingUp = reading.lastPicture
         } else {
-            reading.router.seekSound(marker, audioDecoder: audioDecoder)
+            logger.warning("\(location): could not go back for the new sound track; it starts where the reading is")
+            (reading.pass, reading.timeline, reading.atEnd, reading.timelinePacketsThisPass) = before
+            if let sent = reading.lastPicture { floor = sent.stamp + reading.timeline.offset(forPass: sent.pass) }
         }
+        let marker = SeekMarker(generation: seek.generation, floor: floor, floorSeconds: reading.timeline.seconds(floor),
+                                pass: reading.pass, audioDecoder: nil)
+        reading.router.seekSound(marker, audioDecoder: audioDecoder)
     }
 
     /// Reads `track` from now on (nil: none). Returns the decoder the running sound stage takes

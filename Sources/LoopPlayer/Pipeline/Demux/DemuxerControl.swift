@@ -116,6 +116,10 @@ final class DemuxerControl: @unchecked Sendable {  // every field guarded by `co
     /// `condition` held (from a queue's `giveUp` test).
     var hasUrgentRequestLocked: Bool { seek != nil || aborted }
 
+    /// The same for the picture's queue: a sound refresh leaves the picture alone, so what is sent
+    /// to it is never dropped for one (it would not be sent again).
+    var hasPictureUrgentRequestLocked: Bool { (seek != nil && seek?.pictureGeneration != nil) || aborted }
+
     /// Sleeps until a request arrives: a seek, an abort, or looping switched on (`whileNotLooping`),
     /// or until `deadline` (monotonic seconds).
     func waitForRequest(whileNotLooping: Bool, deadline: Double = .infinity) {

@@ -35,7 +35,7 @@ struct PacketRouter {
     mutating func route(_ packet: consuming OwnedPacket, of input: MediaInput, context: PacketContext,
                         soundGeneration: Int, offset: Int64, soundPictureExtent: Double?) -> Bool {
         let index = packet.pointer.pointee.stream_index
-        let startsSound = index == input.audioTrack?.streamIndex && Self.isFirstUntrimmedPacket(packet.pointer, of: input)
+        let startsSound = index == input.audioTrack?.streamIndex && Self.isFirstPacket(packet.pointer, of: input)
         if index == input.timelineStream.pointee.index {
             shift(packet.pointer, by: offset)
         } else if let audioTimeBase = input.audioStream?.pointee.time_base {
@@ -50,12 +50,12 @@ struct PacketRouter {
             return false
         }
         if index == input.videoStreamIndex {
-            return video.push(.packet(packet, context), bytes: bytes, giveUp: { [control] in control.hasUrgentRequestLocked })
-                == .queued
+            return video.push(.packet(packet, context), bytes: bytes,
+                              giveUp: { [control] in control.hasPictureUrgentRequestLocked }) == .queued
         }
         // Audio-only media: the black picture follows the sound's packets (a reference, no copy).
         if !input.hasVideo, let copy = packet.reference() {
-            _ = video.push(.packet(copy, context), bytes: 64, giveUp: { [control] in control.hasUrgentRequestLocked })
+            _ = video.push(.packet(copy, context), bytes: 64, giveUp: { [control] in control.hasPictureUrgentRequestLocked })
         }
         guard soundRouted else { return false }
         var soundContext = context
@@ -66,13 +66,17 @@ struct PacketRouter {
         return false
     }
 
-    /// The sound stream's first packet, carrying no skip of its own (Matroska's Opus: the codec's
-    /// pre-skip is applied by the decoder when it opens, not by the demuxer after a seek).
-    private static func isFirstUntrimmedPacket(_ packet: UnsafeMutablePointer<AVPacket>, of input: MediaInput) -> Bool {
-        guard let start = input.audioStream?.pointee.start_time, start != noTimestamp,
-              packet.pointee.pts == start else { return false }
-        var size = 0
-        return av_packet_get_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, &size) == nil
+    /// The sound stream's first packet (a wrap or a seek came back to the start): stamped at the
+    /// stream's start (Matroska), or the codec's delay before it (Ogg's Opus starts at −312).
+    private static func isFirstPacket(_ packet: UnsafeMutablePointer<AVPacket>, of input: MediaInput) -> Bool {
+        guard let stream = input.audioStream, let parameters = stream.pointee.codecpar,
+              stream.pointee.start_time != noTimestamp, packet.pointee.pts != noTimestamp else { return false }
+        let start = stream.pointee.start_time
+        let delay = parameters.pointee.initial_padding > 0 && parameters.pointee.sample_rate > 0
+            ? av_rescale_q(Int64(parameters.pointee.initial_padding), AVRational(num: 1, den: parameters.pointee.sample_rate),
+                           stream.pointee.time_base)
+            : 0
+        return packet.pointee.pts == start || (delay > 0 && packet.pointee.pts + delay == start)
     }
 
     /// Sound stored far ahead of the picture must not starve it: while the picture's queue is
@@ -106,7 +110,7 @@ struct PacketRouter {
 
     /// The end of a pass, to the sound stage (of `soundGeneration`) and, `toPicture`, the picture stage.
     func passEnded(_ boundary: PassBoundary, soundGeneration: Int, toPicture: Bool) {
-        if toPicture { send(.passEnded(boundary), to: video) }
+        if toPicture { sendToPicture(.passEnded(boundary)) }
         var sound = boundary
         sound.generation = soundGeneration
         if soundRouted { send(.passEnded(sound), to: audio) }
@@ -114,7 +118,7 @@ struct PacketRouter {
 
     /// The end of the stream, to the sound stage and, `toPicture`, the picture stage.
     func endOfStream(pictureGeneration: Int, soundGeneration: Int, toPicture: Bool, resumable: Bool) {
-        if toPicture { send(.endOfStream(generation: pictureGeneration, resumable: resumable), to: video) }
+        if toPicture { sendToPicture(.endOfStream(generation: pictureGeneration, resumable: resumable)) }
         if soundRouted { send(.endOfStream(generation: soundGeneration, resumable: resumable), to: audio) }
     }
 
@@ -132,7 +136,7 @@ struct PacketRouter {
     /// A seek's marker to every stage; the sound stage's carries `soundGeneration` and a newly
     /// chosen track's decoder.
     func seek(_ marker: SeekMarker, soundGeneration: Int, audioDecoder: StreamDecoder?) {
-        send(.seek(marker), to: video)
+        sendToPicture(.seek(marker))
         if !subtitleStreams.isEmpty { _ = subtitles.push(.seek(marker), giveUp: { true }) }
         var soundMarker = marker
         soundMarker.generation = soundGeneration
@@ -150,6 +154,11 @@ struct PacketRouter {
     /// Markers wait for room like packets, but a pending seek makes them pointless.
     private func send(_ message: consuming StageMessage, to queue: BoundedQueue<StageMessage>) {
         _ = queue.push(message, giveUp: { [control] in control.hasUrgentRequestLocked })
+    }
+
+    /// The picture's markers give up only for a seek that moves the picture too.
+    private func sendToPicture(_ message: consuming StageMessage) {
+        _ = video.push(message, giveUp: { [control] in control.hasPictureUrgentRequestLocked })
     }
 
     /// Empties the picture and sound queues (a seek: what they hold is of the old position).
