@@ -231,6 +231,22 @@ final class AudioOutput: @unchecked Sendable {
         }
     }
 
+    /// Kept for a later playlist item while one without sound plays: what is queued is dropped,
+    /// and the device waits, silent, for its next writer (`handOver`).
+    func park() {
+        condition.withLock {
+            ring.truncate(keeping: 0)
+            fading = 0
+            delay = 0
+            skip = 0
+            started = false
+            ended = true
+            paused = true
+            lastBuffer = nil
+            condition.broadcast()
+        }
+    }
+
     func setPaused(_ paused: Bool) {
         condition.withLock {
             self.paused = paused

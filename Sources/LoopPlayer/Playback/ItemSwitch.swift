@@ -24,6 +24,10 @@ final class ItemSwitch {
     private(set) var settlesAt: Double?
     /// Stops replaced items off the engine's thread.
     private let retirer = PipelineRetirer()
+    /// The sound device of the last item that had sound, kept while items without sound play: the
+    /// next item with sound plays into it (SDL's disk and dummy drivers open one device only, and
+    /// a second open of the disk driver's file empties it).
+    private var parked: AudioOutput?
     private let clock: PlaybackClock
 
     init(clock: PlaybackClock) {
@@ -51,7 +55,9 @@ final class ItemSwitch {
         lent.reclaim()
         dropped.pipeline.stop()
         lent.reclaim()
-        if let current {
+        if lent === parked {
+            lent.park()
+        } else if let current {
             current.pipeline.audio.takeBack()
         } else {
             lent.close()
@@ -73,7 +79,12 @@ final class ItemSwitch {
             handOff.give(nil)  // nothing to hand over to
             return nil
         }
-        if let device = current.pipeline.audio.output {
+        if current.pipeline.audio.output == nil, current.pipeline.status.audioTrack == nil, let parked, parked.isOpen {
+            // The current item is silent: the next one plays into the device kept for it, paused
+            // until it is current.
+            next.pipeline.audio.change { $0.paused = true }
+            handOff.give(parked)
+        } else if let device = current.pipeline.audio.output {
             // Whatever its rate and channels: the sound stage converts to the device's format
             // (reopening it would stop the sound between the items, and SDL's single-device
             // drivers cannot open a second).
@@ -96,17 +107,31 @@ final class ItemSwitch {
         queued = nil
         if let handOff = next.pipeline.soundHandOff {
             if !handOff.isSettled {
-                let device = current?.pipeline.audio.surrender()
+                let device = current?.pipeline.audio.surrender() ?? parked
                 handOff.give(device?.isOpen == true ? device : nil)  // a failed item's device is closed
             }
             handOff.commit()
             handOff.lentDevice?.commitHandOver()
             next.pipeline.audio.keepLent()
+            if handOff.lentDevice === parked { parked = nil }
         }
         if next.pipeline.soundHandOff?.gaveDevice != true {
             current?.pipeline.audio.change { $0.paused = true }
+            // The next item has no sound: the device waits for a later one instead of closing.
+            if case .ready = next.pipeline.status.phase, next.pipeline.status.audioTrack == nil,
+               let device = current?.pipeline.audio.surrender(), device.isOpen {
+                device.park()
+                parked.map(closeParked)
+                parked = device
+            }
         }
         return next
+    }
+
+    /// A device kept for no later item closes off the engine's thread (the close joins SDL's
+    /// audio thread).
+    private func closeParked(_ device: AudioOutput) {
+        retirer.close(device)
     }
 
     /// The item a switch replaced: it stops once the switch has settled (joining its threads takes a
@@ -136,6 +161,8 @@ final class ItemSwitch {
     func forget() {
         settlesAt = nil
         retireNow()
+        if let parked { closeParked(parked) }
+        parked = nil
         retirer.finish()
     }
 

@@ -144,4 +144,39 @@ final class PlaylistDeviceFormatTests: XCTestCase {
                        "the second item's sound, resampled")
         XCTAssertLessThanOrEqual(Signal.longestSilence(capture.samples[first...last]), 2, "a gap at the switch")
     }
+
+    /// A picture-only item between two with sound: the device is kept for the third (a second open
+    /// failed with "Audio device already open" on SDL's dummy driver and emptied the disk driver's
+    /// file), and it is silent while the picture-only item plays.
+    func testASilentItemBetweenTwoKeepsTheDeviceForTheNext() throws {
+        let sine = try AudioTestMedia.sine(codec: "aac")  // 1.9 s, 440 Hz
+        let silent = try TestMedia.clip("picture-only-1s.mp4", ["-f", "lavfi", "-i", "testsrc2=s=160x90:r=30:d=1"]
+            + TestMedia.h264 + ["-pix_fmt", "yuv420p"])
+        var devices: [AudioOutput] = []
+        var queued = 0
+        let capture = try AudioCapture.play(sine, looping: false, stop: StopCondition(exitAtEnd: true), during: { engine, _ in
+            if let device = engine.item?.pipeline.audio.output, !devices.contains(where: { $0 === device }) {
+                devices.append(device)
+            }
+            // Each next item is queued while the one before plays.
+            if engine.item?.location == .file(sine), queued == 0 {
+                queued = 1
+                engine.queueNext(.file(silent))
+            } else if engine.item?.location == .file(silent), queued == 1 {
+                queued = 2
+                engine.queueNext(.file(sine))
+            }
+        }, prepare: { $0.endsSoundWithPicture = true })
+        XCTAssertEqual(queued, 2)
+        XCTAssertEqual(capture.shown.count, 57 + 30 + 57)
+        XCTAssertEqual(devices.count, 1, "one device for the three items")
+        XCTAssertNil(capture.events.first { if case .error = $0 { true } else { false } })
+        // 1.9 s of sine, about 1 s of silence, 1.9 s of sine: both in the one file.
+        let onsets = Signal.onsets(capture.samples, threshold: 0.05, quiet: 24_000)
+        XCTAssertEqual(onsets.count, 2, "\(onsets)")
+        if onsets.count == 2 {
+            XCTAssertEqual(Double(onsets[1] - onsets[0]) / 48_000, 2.9, accuracy: 0.1, "the third item's sound after the silent one")
+            XCTAssertEqual(Signal.frequency(capture.samples[(onsets[1] + 4800)..<(onsets[1] + 76_800)]), 440, accuracy: 5)
+        }
+    }
 }
