@@ -128,8 +128,21 @@ final class MediaInput: @unchecked Sendable {
         videoStreamIndex = index
         timelineStream = stream
         video = index >= 0 ? VideoStreamInfo(stream: stream, format: context) : VideoStreamInfo(blackPictureFor: stream, format: context)
-        startTimestamp = stream.pointee.start_time != noTimestamp ? stream.pointee.start_time : 0
+        startTimestamp = (stream.pointee.start_time != noTimestamp ? stream.pointee.start_time : 0)
+            + (index < 0 ? Self.untrimmedDelay(of: stream, in: context) : 0)
         updateDiscards()
+    }
+
+    /// Audio-only media time their loop by the sound, from its first sample heard. Matroska stamps
+    /// Opus from before its pre-skip (`start_time` −7 ms, the decoder trims 312 samples), where Ogg
+    /// and MP3 stamp from the first sample heard: the codec's delay, in the stream's ticks, to add.
+    private static func untrimmedDelay(of stream: UnsafeMutablePointer<AVStream>,
+                                       in context: UnsafeMutablePointer<AVFormatContext>) -> Int64 {
+        guard let parameters = stream.pointee.codecpar, parameters.pointee.initial_padding > 0,
+              parameters.pointee.sample_rate > 0,
+              String(cString: context.pointee.iformat.pointee.name).hasPrefix("matroska") else { return 0 }
+        return av_rescale_q(Int64(parameters.pointee.initial_padding), AVRational(num: 1, den: parameters.pointee.sample_rate),
+                            stream.pointee.time_base)
     }
 
     /// Whether FFmpeg's protocol layer refuses `location` (EINVAL): a redirect to a protocol outside

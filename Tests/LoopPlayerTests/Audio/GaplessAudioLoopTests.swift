@@ -106,8 +106,19 @@ final class GaplessAudioLoopTests: XCTestCase {
         XCTAssertEqual(capture.shown.count, 45, "15 frames a pass, 3 passes")
     }
 
-    @discardableResult
+    /// Audio-only Opus in Matroska (stamped from before its pre-skip) and MP3 (encoder delay and
+    /// padding): the loop is the sound heard, not its packets' span (a 21 ms gap at every wrap).
+    func testAudioOnlyOpusAndMP3LoopsAreSampleExact() throws {
+        for (name, codec) in [("tone-1.5-opus.mka", "libopus"), ("tone-1.5.mp3", "libmp3lame")] {
+            try require(TestMedia.hasEncoder(codec), "ffmpeg without \(codec)")
+            let clip = try TestMedia.clip(name, ["-f", "lavfi", "-i", "sine=f=440:r=48000:d=1.5", "-c:a", codec])
+            let capture = try checkGaplessLoop(clip, pass: 72_000)
+            XCTAssertEqual(capture.statistics.loopDurationMs ?? 0, 1500, accuracy: 0.05, name)
+        }
+    }
+
     /// `lead`: samples of the file's sound before its picture starts (cut from pass 0 only).
+    @discardableResult
     private func checkGaplessLoop(_ clip: String, pass: Int = 91_200, lead: Int = 0, file: StaticString = #filePath,
                                   line: UInt = #line) throws -> AudioCapture {
         let (played, start, capture) = try playAndAlign(clip, passes: 3, pass: pass, lead: lead)

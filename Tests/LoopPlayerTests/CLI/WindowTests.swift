@@ -121,10 +121,10 @@ final class WindowTests: XCTestCase {
                                             environment: ["DISPLAY": display.name])
         defer { if player.process.isRunning { player.process.terminate() }; player.process.waitUntilExit() }
         XCTAssertNotNil(try display.window(titled: title))
-        /// Frames written so far (mono f32), after letting a key take effect.
+        /// Frames written so far (stereo f32: a mono source opens a stereo device), after letting a key take effect.
         func mark() -> Int {
             usleep(500_000)
-            return ((try? FileManager.default.attributesOfItem(atPath: sound)[.size] as? Int) ?? 0) / 4
+            return ((try? FileManager.default.attributesOfItem(atPath: sound)[.size] as? Int) ?? 0) / 8
         }
         let start = mark()
         let loud = mark()
@@ -135,13 +135,16 @@ final class WindowTests: XCTestCase {
         let muted = mark()
         let mutedEnd = mark()
         try display.press(["m", "numbersign"], window: title)
-        _ = mark()  // the switch seeks back to the picture on screen: give it time on a loaded machine
+        _ = mark()  // the new track's sound restarts at the picture on screen: give it time on a loaded machine
         let german = mark()
         let germanEnd = mark()
         try display.press(["q"], window: title)
         player.process.waitUntilExit()
         let data = try Data(contentsOf: URL(fileURLWithPath: sound))
-        let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let samples = data.withUnsafeBytes { raw in
+            let floats = raw.bindMemory(to: Float.self)
+            return stride(from: 0, to: floats.count - 1, by: 2).map { floats[$0] }  // channel 0
+        }
         XCTAssertGreaterThan(samples.count, germanEnd)
         XCTAssertEqual(Signal.frequency(samples[start..<loud]), 440, accuracy: 5, "English first")
         XCTAssertEqual(Signal.rms(samples[quieter..<quieterEnd]) / Signal.rms(samples[start..<loud]), 0.8, accuracy: 0.03,

@@ -216,7 +216,10 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
             if placement.pass == 0, packet.pointer.pointee.flags & AV_PKT_FLAG_DISCARD == 0 {
                 let stamped = packet.pointer.pointee
                 let pts = stamped.pts != noTimestamp ? stamped.pts : stamped.dts != noTimestamp ? stamped.dts : nil
-                reading.timeline.observeFirstPass(pts: pts, duration: stamped.duration)
+                // Audio-only media end with their last sample heard: the encoder's padding (the
+                // packet's discard) is not the loop's (it was a gap at every wrap: 13.5 ms for Opus).
+                let padding = input.hasVideo ? 0 : Self.discardedTicks(packet.pointer, of: input.timelineStream)
+                reading.timeline.observeFirstPass(pts: pts, duration: max(0, stamped.duration - padding))
             }
             reading.reader.pictureRouted(packet.pointer, placement: placement, timeline: reading.timeline)
         }
@@ -227,6 +230,15 @@ final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used o
                                                offset: reading.timeline.offset(forPass: placement.pass),
                                                soundPictureExtent: extent)
         if isPicture, sentPicture { reading.lastPicture = place }
+    }
+
+    /// The samples a sound packet's end discards (`AV_PKT_DATA_SKIP_SAMPLES`), in its stream's ticks.
+    private static func discardedTicks(_ packet: UnsafeMutablePointer<AVPacket>, of stream: UnsafeMutablePointer<AVStream>) -> Int64 {
+        var size = 0
+        guard let side = av_packet_get_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, &size), size >= 8,
+              let rate = stream.pointee.codecpar?.pointee.sample_rate, rate > 0 else { return 0 }
+        let samples = (0..<4).reduce(Int64(0)) { $0 | Int64(side[4 + $1]) << (8 * Int64($1)) }
+        return av_rescale_q(samples, AVRational(num: 1, den: rate), stream.pointee.time_base)
     }
 
     /// A packet's timestamp (its dts, else its pts).
