@@ -10,7 +10,7 @@ import Filters
 /// the picture reaches (sound past it waits until the loop's length is known, so a longer sound is
 /// cut even in the first pass); `passEnded` gives the loop's length and closes the pass with silence
 /// where its sound ended early; seeks restart it at their floor (with a new decoder on a track change).
-final class AudioDecodeStage: @unchecked Sendable {  // made by the pipeline, then used only on its thread
+final class AudioDecodeStage {
     struct Setup: Sendable {
         var options: AudioOptions
         var driver: String

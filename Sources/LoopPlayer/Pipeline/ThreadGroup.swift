@@ -9,7 +9,7 @@ final class ThreadGroup: Sendable {
     /// Starts `body` on a new thread named `name`. False if the group was already closed or the OS
     /// refused the thread.
     @discardableResult
-    func launch(_ name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
+    func launch(_ name: String, _ body: sending @escaping () -> Void) -> Bool {
         let thread = WorkerThread(name: name, body: body)
         let kept = state.withLock { state -> Bool in
             guard !state.closed else { return false }

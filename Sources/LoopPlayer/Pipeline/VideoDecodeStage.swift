@@ -15,7 +15,7 @@ import Filters
 /// brings the next cached picture, stamped for its pass, instead of a decode. The demuxer still
 /// reads, so seeks, the loop's end and looping switched off arrive as before; a seek decodes again
 /// until the next pass begins.
-final class VideoDecodeStage: @unchecked Sendable {  // made by the pipeline, then used only on its thread
+final class VideoDecodeStage {
     private let source: any FrameSource
     private let info: VideoStreamInfo
     private var timeline: LoopTimeline

@@ -5,7 +5,7 @@ import FFmpegSupport
 /// subtitle packets (every subtitle stream is read, so a track switch shows at once) into cues in
 /// the time of one pass, which it adds to the `SubtitleLibrary`. Rendering happens on the player's
 /// thread, when a frame is shown.
-final class SubtitleStage: @unchecked Sendable {  // made by the pipeline, then used only on its thread
+final class SubtitleStage {
     /// The external files to load (paths and URLs), and how: the source's fetch options (its
     /// policy), and the pipeline's abort, which ends a fetch at once.
     struct ExternalFiles: Sendable {

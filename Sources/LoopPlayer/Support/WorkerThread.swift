@@ -11,7 +11,9 @@ final class WorkerThread: @unchecked Sendable {
     /// False if the OS refused the thread: `body` will never run.
     let started: Bool
 
-    init(name: String, body: @escaping @Sendable () -> Void) {
+    /// `body` is handed to the thread (`sending`): what it captures, a stage and its state, is the
+    /// thread's alone from here on, so it needs no `Sendable` of its own.
+    init(name: String, body: sending @escaping () -> Void) {
         self.name = name
         let box = Unmanaged.passRetained(Body(name: name, run: body)).toOpaque()
         var thread = pthread_t()
@@ -52,7 +54,7 @@ final class WorkerThread: @unchecked Sendable {
 
     private final class Body {
         let name: String
-        let run: @Sendable () -> Void
-        init(name: String, run: @escaping @Sendable () -> Void) { self.name = name; self.run = run }
+        let run: () -> Void
+        init(name: String, run: @escaping () -> Void) { self.name = name; self.run = run }
     }
 }

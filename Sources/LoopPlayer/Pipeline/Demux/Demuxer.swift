@@ -7,7 +7,7 @@ import Foundation
 /// (pass k at `pts + k · loopDuration`), takes seeks, and hands packets and markers to the
 /// `PacketRouter`. It never flushes a decoder at a wrap: the stages just see more packets, and a
 /// `passEnded` marker between them.
-final class Demuxer: @unchecked Sendable {  // made by the pipeline, then used only on the demux thread
+final class Demuxer {
     /// How the demuxer starts the decode stages once the input is open (the pipeline owns them).
     struct Launcher: Sendable {
         /// Starts the picture stage (and the sound stage when `audio` is given). False if the
