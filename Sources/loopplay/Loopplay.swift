@@ -226,7 +226,8 @@ struct Loopplay: ParsableCommand {
         // Counted for the first item alone (not looping the list, or looping the item), the later
         // items would never play.
         if loops != nil, isPlaylist, !loopPlaylist || loop {
-            throw ValidationError("--loops with a playlist counts passes of the list: use --loop-playlist without --loop")
+            throw ValidationError("--loops with a playlist counts passes of the list: "
+                + (loop ? "use --loop-playlist without --loop" : "add --loop-playlist"))
         }
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
         guard snapshotAt >= 0, snapshotAt.isFinite else { throw ValidationError("--snapshot-at must be 0 or more seconds") }
