@@ -195,6 +195,9 @@ final class MediaInput: @unchecked Sendable {
     }
 
     /// Timeline seconds of the start (the timeline stream's start time).
+    /// FFmpeg's name for the container (`matroska,webm`, `ogg`, `mp3`…).
+    var formatName: String { String(cString: context.pointee.iformat.pointee.name) }
+
     var startSeconds: Double { Double(startTimestamp) * timelineStream.pointee.time_base.seconds }
 
     /// The container may jump in time (MPEG-TS and other formats flagged by libavformat).

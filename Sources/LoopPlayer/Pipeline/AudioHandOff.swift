@@ -52,6 +52,16 @@ final class AudioHandOff: @unchecked Sendable {  // `outcome`, `claimed`, `commi
         }
     }
 
+    /// The device given and committed but never claimed (the item has no sound stage), taken away:
+    /// `cancel` no longer closes it. Nil if there is none.
+    func takeUnclaimed() -> AudioOutput? {
+        condition.withLock {
+            guard !claimed, committed, case let .device(device)? = outcome else { return nil }
+            claimed = true
+            return device
+        }
+    }
+
     /// The pipeline stops: a waiting stage gives up; a device nobody claimed is closed.
     func cancel() {
         let orphan = condition.withLock { () -> AudioOutput? in

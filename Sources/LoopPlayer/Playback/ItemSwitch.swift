@@ -68,6 +68,7 @@ final class ItemSwitch {
     /// item's sound stage gets its device, so its samples follow in the same ring (no gap, no second
     /// device). Returns the queued item if it failed (it is dropped: the engine reports it).
     func tendSound(current: PlaybackItem?) -> (item: PlaybackItem, error: PlayerError)? {
+        keepDeviceOfSilent(current)
         guard let next = queued, let current else { return nil }
         if case let .failed(error) = next.pipeline.status.phase {
             dropQueued(current: current)
@@ -128,6 +129,17 @@ final class ItemSwitch {
         return next
     }
 
+    /// A skip promoted an item before it opened, with the device of the item before: if it turns out
+    /// to have no sound, that device is parked (paused, its queue dropped) for a later item instead
+    /// of playing the old item's rest and closing with it.
+    private func keepDeviceOfSilent(_ current: PlaybackItem?) {
+        guard let current, case .ready = current.pipeline.status.phase, current.pipeline.status.audioTrack == nil,
+              current.pipeline.audio.output == nil, let device = current.pipeline.soundHandOff?.takeUnclaimed() else { return }
+        device.park()
+        parked.map(closeParked)
+        parked = device
+    }
+
     /// A device kept for no later item closes off the engine's thread (the close joins SDL's
     /// audio thread).
     private func closeParked(_ device: AudioOutput) {
@@ -171,7 +183,9 @@ final class ItemSwitch {
     /// does not play before it is current.
     func changeQueuedSound(_ body: (inout AudioSlot.Controls) -> Void) {
         guard let queued = queued?.pipeline else { return }
-        if queued.soundHandOff?.gaveDevice == true {
+        // A parked device lent to it plays nothing of the current item: it stays paused until the
+        // queued item is current.
+        if queued.soundHandOff?.gaveDevice == true, queued.soundHandOff?.lentDevice !== parked {
             queued.audio.change(body)
         } else {
             queued.audio.change { controls in

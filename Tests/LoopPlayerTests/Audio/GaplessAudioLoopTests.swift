@@ -106,15 +106,25 @@ final class GaplessAudioLoopTests: XCTestCase {
         XCTAssertEqual(capture.shown.count, 45, "15 frames a pass, 3 passes")
     }
 
-    /// Audio-only Opus in Matroska (stamped from before its pre-skip) and MP3 (encoder delay and
-    /// padding): the loop is the sound heard, not its packets' span (a 21 ms gap at every wrap).
+    /// Audio-only Opus in Matroska (stamped from before its pre-skip) and Ogg (durations already
+    /// trimmed), and MP3 (encoder delay and padding): the loop is the sound heard, not its packets'
+    /// span (a 21 ms gap at every wrap; in Ogg, counting the padding twice, 93 ms).
     func testAudioOnlyOpusAndMP3LoopsAreSampleExact() throws {
-        for (name, codec) in [("tone-1.5-opus.mka", "libopus"), ("tone-1.5.mp3", "libmp3lame")] {
+        for (name, codec) in [("tone-1.5-opus.mka", "libopus"), ("tone-1.5.opus", "libopus"), ("tone-1.5.mp3", "libmp3lame")] {
             try require(TestMedia.hasEncoder(codec), "ffmpeg without \(codec)")
             let clip = try TestMedia.clip(name, ["-f", "lavfi", "-i", "sine=f=440:r=48000:d=1.5", "-c:a", codec])
             let capture = try checkGaplessLoop(clip, pass: 72_000)
             XCTAssertEqual(capture.statistics.loopDurationMs ?? 0, 1500, accuracy: 0.05, name)
         }
+    }
+
+    /// Ogg Vorbis, audio-only: the loop is its 1.5 s (its padding was counted twice: 5 ms short).
+    func testAudioOnlyVorbisLoopLastsItsSound() throws {
+        try require(TestMedia.hasEncoder("libvorbis"), "ffmpeg without libvorbis")
+        let clip = try TestMedia.clip("tone-1.5.ogg", ["-f", "lavfi", "-i", "sine=f=440:r=48000:d=1.5", "-c:a", "libvorbis"])
+        let player = ExtVideoPlayer { VideoSettings { SourceName(clip); Loop() } }
+        XCTAssertEqual(player.runHeadless(timing: .untimed, until: StopCondition(loops: 2)), .finished)
+        XCTAssertEqual(player.statistics.loopDurationMs ?? 0, 1500, accuracy: 0.05)
     }
 
     /// `lead`: samples of the file's sound before its picture starts (cut from pass 0 only).

@@ -71,6 +71,11 @@ final class Demuxer {
         var picturePassesEnded = 0
         /// The picture stage was told the end of the stream.
         var pictureEnded = false
+        /// The next sound packet is the stream's first: the input opened, wrapped, or was sought to
+        /// a pass's start (`PacketContext.startsSound`).
+        var soundStartsNext = true
+        /// The last subtitle packet sent, as `lastPicture` (a refresh's catch-up sends later ones).
+        var lastSubtitle: PicturePlace?
         var pass = 0
         /// The input reached its end and is not looping (waiting for a seek or for looping).
         var atEnd = false
@@ -97,8 +102,9 @@ final class Demuxer {
         var position: Int64
         var stamp: Int64
 
-        /// Whether a packet at `other` was read before this one (or is this one).
-        func follows(_ other: PicturePlace) -> Bool { (pass, position) > (other.pass, other.position) }
+        /// Whether this packet was read after `other` (packets split from one read share a position:
+        /// their stamps tell them apart).
+        func follows(_ other: PicturePlace) -> Bool { (pass, position, stamp) > (other.pass, other.position, other.stamp) }
     }
 
     /// The thread's body.
@@ -202,14 +208,19 @@ final class Demuxer {
         let isPicture = index == input.timelineStream.pointee.index && input.hasVideo
         let place = PicturePlace(pass: placement.pass, position: packet.pointer.pointee.pos,
                                  stamp: Self.stamp(of: packet.pointer))
-        if let sent = reading.catchingUp, index != input.audioTrack?.streamIndex {
+        let isSound = index == input.audioTrack?.streamIndex
+        if let sent = reading.catchingUp, !isSound {
             // After a sound refresh: what the picture and the subtitles were sent already is not
             // sent again; the first picture packet read after it ends the catching up.
-            guard isPicture, place.follows(sent) else {
-                if isPicture { reading.timelinePacketsThisPass += 1 }
+            if isPicture {
+                guard place.follows(sent) else {
+                    reading.timelinePacketsThisPass += 1
+                    return
+                }
+                reading.catchingUp = nil
+            } else if let subtitle = reading.lastSubtitle, !place.follows(subtitle) {
                 return
             }
-            reading.catchingUp = nil
         }
         if index == input.timelineStream.pointee.index {
             reading.timelinePacketsThisPass += 1
@@ -218,24 +229,33 @@ final class Demuxer {
                 let pts = stamped.pts != noTimestamp ? stamped.pts : stamped.dts != noTimestamp ? stamped.dts : nil
                 // Audio-only media end with their last sample heard: the encoder's padding (the
                 // packet's discard) is not the loop's (it was a gap at every wrap: 13.5 ms for Opus).
-                let padding = input.hasVideo ? 0 : Self.discardedTicks(packet.pointer, of: input.timelineStream)
-                reading.timeline.observeFirstPass(pts: pts, duration: max(0, stamped.duration - padding))
+                let padding = input.hasVideo ? 0 : Self.discardedTicks(packet.pointer, of: input)
+                if stamped.duration - padding > 0 || stamped.duration <= 0 {
+                    reading.timeline.observeFirstPass(pts: pts, duration: stamped.duration - padding)
+                }
             }
             reading.reader.pictureRouted(packet.pointer, placement: placement, timeline: reading.timeline)
         }
         let context = PacketContext(generation: reading.pictureGeneration, pass: placement.pass, variant: placement.variant)
         // While pass 0 is read the loop's length is unknown: sound past the picture read so far waits.
         let extent = (looping || soundEndsWithPicture) && placement.pass == 0 ? reading.timeline.firstPassEndSeconds ?? 0 : nil
+        let startsSound = isSound && reading.soundStartsNext
+        if isSound { reading.soundStartsNext = false }
         let sentPicture = reading.router.route(packet, of: input, context: context, soundGeneration: reading.generation,
                                                offset: reading.timeline.offset(forPass: placement.pass),
-                                               soundPictureExtent: extent)
+                                               soundPictureExtent: extent, startsSound: startsSound)
         if isPicture, sentPicture { reading.lastPicture = place }
+        if !isPicture, !isSound { reading.lastSubtitle = place }
     }
 
-    /// The samples a sound packet's end discards (`AV_PKT_DATA_SKIP_SAMPLES`), in its stream's ticks.
-    private static func discardedTicks(_ packet: UnsafeMutablePointer<AVPacket>, of stream: UnsafeMutablePointer<AVStream>) -> Int64 {
+    /// The samples a sound packet's end discards (`AV_PKT_DATA_SKIP_SAMPLES`), in its stream's
+    /// ticks, where its duration still counts them (Matroska, MP3; Ogg's durations are already
+    /// trimmed: counted twice, its loops came out 93 ms long or 5 ms short).
+    private static func discardedTicks(_ packet: UnsafeMutablePointer<AVPacket>, of input: MediaInput) -> Int64 {
+        let stream = input.timelineStream
         var size = 0
-        guard let side = av_packet_get_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, &size), size >= 8,
+        guard !input.formatName.hasPrefix("ogg"),
+              let side = av_packet_get_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, &size), size >= 8,
               let rate = stream.pointee.codecpar?.pointee.sample_rate, rate > 0 else { return 0 }
         let samples = (0..<4).reduce(Int64(0)) { $0 | Int64(side[4 + $1]) << (8 * Int64($1)) }
         return av_rescale_q(samples, AVRational(num: 1, den: rate), stream.pointee.time_base)
@@ -311,6 +331,7 @@ final class Demuxer {
         reading.pass += 1
         reading.timelinePacketsThisPass = 0
         reading.reopenedThisPass = false
+        reading.soundStartsNext = true
         reading.reader.passBegan()
     }
 
@@ -380,6 +401,8 @@ final class Demuxer {
         reading.lastPicture = nil
         reading.picturePassesEnded = seek.pass
         reading.pictureEnded = false
+        reading.lastSubtitle = nil
+        reading.soundStartsNext = seek.position <= 0
         var audioDecoder: StreamDecoder?
         if let change = seek.audioTrack {
             audioDecoder = switchTrack(to: change, &reading)
@@ -418,13 +441,14 @@ final class Demuxer {
         reading.pass = seek.pass
         reading.atEnd = false
         reading.timelinePacketsThisPass = 0
-        reading.reader.passBegan()
         var floor = target + reading.timeline.offset(forPass: seek.pass)
         // Going back needs the file order of what was sent, and an input that is read again alike
         // (an HLS restart may take another variant, a live one the live edge).
         let canGoBack = !reading.reader.isHLS && !reading.isLive && (reading.lastPicture?.position ?? 0) >= 0
         if canGoBack, (try? reading.reader.seek(to: target, position: max(0, seek.position), pass: seek.pass)) == true {
+            reading.reader.passBegan()
             reading.catchingUp = reading.lastPicture
+            reading.soundStartsNext = seek.position <= 0
         } else {
             logger.warning("\(location): could not go back for the new sound track; it starts where the reading is")
             (reading.pass, reading.timeline, reading.atEnd, reading.timelinePacketsThisPass) = before

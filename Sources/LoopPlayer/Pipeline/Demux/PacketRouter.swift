@@ -29,13 +29,13 @@ struct PacketRouter {
     }
 
     /// Sends a packet of `input` on, its timestamps moved by `offset` (timeline ticks) onto the
-    /// loop's timeline; a sound packet carries `soundGeneration` and `soundPictureExtent` (see
-    /// `PacketContext.pictureExtent`). True if it was a picture packet and went into its queue.
+    /// loop's timeline; a sound packet carries `soundGeneration`, `soundPictureExtent` (see
+    /// `PacketContext.pictureExtent`) and whether it `startsSound`. True if it was a picture packet
+    /// and went into its queue.
     @discardableResult
     mutating func route(_ packet: consuming OwnedPacket, of input: MediaInput, context: PacketContext,
-                        soundGeneration: Int, offset: Int64, soundPictureExtent: Double?) -> Bool {
+                        soundGeneration: Int, offset: Int64, soundPictureExtent: Double?, startsSound: Bool) -> Bool {
         let index = packet.pointer.pointee.stream_index
-        let startsSound = index == input.audioTrack?.streamIndex && Self.isFirstPacket(packet.pointer, of: input)
         if index == input.timelineStream.pointee.index {
             shift(packet.pointer, by: offset)
         } else if let audioTimeBase = input.audioStream?.pointee.time_base {
@@ -64,19 +64,6 @@ struct PacketRouter {
         soundContext.startsSound = startsSound
         routeSound(packet, context: soundContext, bytes: bytes)
         return false
-    }
-
-    /// The sound stream's first packet (a wrap or a seek came back to the start): stamped at the
-    /// stream's start (Matroska), or the codec's delay before it (Ogg's Opus starts at −312).
-    private static func isFirstPacket(_ packet: UnsafeMutablePointer<AVPacket>, of input: MediaInput) -> Bool {
-        guard let stream = input.audioStream, let parameters = stream.pointee.codecpar,
-              stream.pointee.start_time != noTimestamp, packet.pointee.pts != noTimestamp else { return false }
-        let start = stream.pointee.start_time
-        let delay = parameters.pointee.initial_padding > 0 && parameters.pointee.sample_rate > 0
-            ? av_rescale_q(Int64(parameters.pointee.initial_padding), AVRational(num: 1, den: parameters.pointee.sample_rate),
-                           stream.pointee.time_base)
-            : 0
-        return packet.pointee.pts == start || (delay > 0 && packet.pointee.pts + delay == start)
     }
 
     /// Sound stored far ahead of the picture must not starve it: while the picture's queue is
