@@ -13,6 +13,12 @@ enum LocalFile {
         return code != ENOENT && code != ENOTDIR && !(searching && code == EACCES)
     }
 
+    /// Whether `path` is a regular file (a folder of the same name is not a source).
+    static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+    }
+
     /// Throws unless `path` is a non-empty regular file this process can read. Nothing is opened
     /// that could block: the type is checked before the file is opened, and it is opened with
     /// `O_NONBLOCK`.

@@ -65,9 +65,13 @@ package struct SourceResolver: Sendable {
             if LocalFile.isPresent(expanded) { return .file(expanded) }
             return try existing(NSString(string: fileName).expandingTildeInPath, original: source)
         }
+        // The name with the extension first (the model's rule), then a file of that very name
+        // (`loopplay recording` for a file without an extension).
         for directory in searchDirectories {
             let candidate = (directory as NSString).appendingPathComponent(fileName)
             if LocalFile.isPresent(candidate, searching: true) { return .file(candidate) }
+            let bare = (directory as NSString).appendingPathComponent(trimmed)
+            if fileName != trimmed, LocalFile.isRegularFile(bare) { return .file(bare) }
         }
         throw .sourceNotFound(source: fileName, searched: searchDirectories)
     }

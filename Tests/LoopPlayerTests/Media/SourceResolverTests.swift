@@ -23,6 +23,15 @@ final class SourceResolverTests: XCTestCase {
         XCTAssertEqual(try resolver.resolve("clip"), .file(first + "/clip.mp4"))
     }
 
+    /// A file named without an extension is found by its name when the name with `Ext` is not there
+    /// (`loopplay recording` said "recording.mp4: source not found").
+    func testAFileWithoutAnExtensionIsFoundByItsName() throws {
+        _ = FileManager.default.createFile(atPath: second + "/recording", contents: Data([1]))
+        let resolver = SourceResolver(searchDirectories: [first, second])
+        XCTAssertEqual(try resolver.resolve("recording"), .file(second + "/recording"))
+        XCTAssertEqual(try resolver.resolve("clip"), .file(first + "/clip.mp4"), "the name with Ext still comes first")
+    }
+
     func testExtensionInTheNameWinsOverExt() throws {
         let resolver = SourceResolver(searchDirectories: [first, second])
         XCTAssertEqual(try resolver.resolve("clip.mov", ext: "mp4"), .file(second + "/clip.mov"))
