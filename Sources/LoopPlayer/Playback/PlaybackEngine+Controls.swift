@@ -91,14 +91,17 @@ extension PlaybackEngine {
     }
 
     /// Position inside the current pass, in seconds: from 0 up to (not including) the pass's length.
-    package var position: Double {
-        guard let presenter = item?.presenter else { return 0 }
+    package var position: Double { pictureSpot?.position ?? 0 }
+
+    /// The pass the picture is in and its position in it. At the instant of a wrap the next pass has
+    /// begun even if its first frame is not shown yet.
+    var pictureSpot: (pass: Int, position: Double)? {
+        guard let presenter = item?.presenter, let current = presenter.current else { return nil }
         let position = presenter.positionInPass
-        // At the instant of a wrap the next pass has begun even if its first frame is not shown yet.
         if let length = item?.pipeline.status.loopDuration, length > 0, position >= length - 1e-9 {
-            return max(0, position - length)
+            return (current.pass + 1, max(0, position - length))
         }
-        return position
+        return (current.pass, position)
     }
 
     /// Length of one pass: measured once the first pass was read, announced by the container before.
@@ -123,7 +126,7 @@ extension PlaybackEngine {
             return nil
         }
         takeBackLentSound()
-        let generation = item.pipeline.seek(to: target, inPass: item.presenter?.current?.pass ?? 0)
+        let generation = item.pipeline.seek(to: target, inPass: pictureSpot?.pass ?? 0)
         item.realignPending = false  // the sound restarts where the picture does
         if let presenter = item.presenter {
             presenter.restart(generation: generation)

@@ -70,17 +70,12 @@ extension PlaybackEngine {
         // "No sound" is for this source only: the next one gets a track (and a driver) again.
         if let track { configuration.audio.track = .number(track.number) }
         takeBackLentSound()
-        if let presenter = item.presenter, presenter.showsCurrentGeneration, let current = presenter.current {
-            // At the instant of a wrap the position is already the next pass's.
-            let inPass = presenter.positionInPass
-            let length = item.pipeline.status.loopDuration ?? 0
-            let wrapped = length > 0 && inPass >= length - 1e-9
-            item.pipeline.refreshSound(at: wrapped ? max(0, inPass - length) : inPass,
-                                       inPass: current.pass + (wrapped ? 1 : 0), audioTrack: track)
+        if item.presenter?.showsCurrentGeneration == true, let spot = pictureSpot {
+            item.pipeline.refreshSound(at: spot.position, inPass: spot.pass, audioTrack: track)
             item.realignPending = true
         } else {
             // Nothing of the current position is shown yet: a seek it was anyway.
-            let generation = item.pipeline.seek(to: position, inPass: item.presenter?.current?.pass ?? 0,
+            let generation = item.pipeline.seek(to: position, inPass: pictureSpot?.pass ?? 0,
                                                 audioTrack: .some(track))
             if let presenter = item.presenter {
                 presenter.restart(generation: generation)

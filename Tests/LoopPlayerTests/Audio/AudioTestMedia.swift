@@ -31,25 +31,24 @@ enum AudioTestMedia {
 
     /// Two Opus tracks in WebM, 1.9 s: 440 Hz, then 1 kHz (whole cycles a pass, like `sine`).
     static func twoOpusTracks() throws -> String {
-        try TestMedia.clip("two-opus.webm", [
-            "-f", "lavfi", "-i", "testsrc2=s=160x90:r=30:d=1.9",
-            "-f", "lavfi", "-i", "sine=f=440:r=48000:d=1.9",
-            "-f", "lavfi", "-i", "sine=f=1000:r=48000:d=1.9",
-            "-map", "0", "-map", "1", "-map", "2",
-            "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-g", "30",
-            "-pix_fmt", "yuv420p", "-c:a", "libopus", "-b:a", "128k",
-        ])
+        try twoTracks("two-opus.webm", seconds: 1.9, codecs: ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8",
+                                                             "-g", "30", "-pix_fmt", "yuv420p", "-c:a", "libopus", "-b:a", "128k"])
     }
 
     /// Two audio tracks: English at 440 Hz, German at 1 kHz.
     static func twoLanguages() throws -> String {
-        try TestMedia.clip("two-languages.mkv", [
-            "-f", "lavfi", "-i", "testsrc2=s=160x90:r=30:d=2",
-            "-f", "lavfi", "-i", "sine=f=440:r=48000:d=2",
-            "-f", "lavfi", "-i", "sine=f=1000:r=48000:d=2",
+        try twoTracks("two-languages.mkv", seconds: 2, codecs: TestMedia.h264 + [
+            "-pix_fmt", "yuv420p", "-c:a", "aac", "-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=ger"])
+    }
+
+    /// testsrc2 and two sine tracks (440 Hz, then 1 kHz) of `seconds`, encoded with `codecs`.
+    private static func twoTracks(_ name: String, seconds: Double, codecs: [String]) throws -> String {
+        try TestMedia.clip(name, [
+            "-f", "lavfi", "-i", "testsrc2=s=160x90:r=30:d=\(seconds)",
+            "-f", "lavfi", "-i", "sine=f=440:r=48000:d=\(seconds)",
+            "-f", "lavfi", "-i", "sine=f=1000:r=48000:d=\(seconds)",
             "-map", "0", "-map", "1", "-map", "2",
-        ] + TestMedia.h264 + ["-pix_fmt", "yuv420p", "-c:a", "aac",
-                              "-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=ger"])
+        ] + codecs)
     }
 }
 

@@ -407,12 +407,8 @@ final class Demuxer {
         if let change = seek.audioTrack {
             audioDecoder = switchTrack(to: change, &reading)
         }
-        reading.timeline.resume(inPass: seek.pass)
-        let target = reading.timeline.origin + Int64((max(0, seek.position) / reading.timeline.tick).rounded(.down))
-        reading.pass = seek.pass
-        reading.atEnd = false
-        reading.timelinePacketsThisPass = 0
-        reading.reader.passBegan()
+        let target = Self.target(of: seek, on: reading.timeline)
+        beginPass(seek.pass, &reading)
         do {
             if try !reading.reader.seek(to: target, position: max(0, seek.position), pass: seek.pass) {
                 logger.warning("\(location): seek to \(seek.position) s failed")
@@ -434,29 +430,36 @@ final class Demuxer {
     private func refreshSound(_ seek: DemuxerControl.SeekRequest, _ reading: inout Reading) {
         reading.router.clearSound()
         let audioDecoder = seek.audioTrack.flatMap { switchTrack(to: $0, &reading) }
-        let before = (pass: reading.pass, timeline: reading.timeline, atEnd: reading.atEnd,
-                      packets: reading.timelinePacketsThisPass)
-        reading.timeline.resume(inPass: seek.pass)
-        let target = reading.timeline.origin + Int64((max(0, seek.position) / reading.timeline.tick).rounded(.down))
-        reading.pass = seek.pass
-        reading.atEnd = false
-        reading.timelinePacketsThisPass = 0
+        let target = Self.target(of: seek, on: reading.timeline)
         var floor = target + reading.timeline.offset(forPass: seek.pass)
         // Going back needs the file order of what was sent, and an input that is read again alike
         // (an HLS restart may take another variant, a live one the live edge).
         let canGoBack = !reading.reader.isHLS && !reading.isLive && (reading.lastPicture?.position ?? 0) >= 0
         if canGoBack, (try? reading.reader.seek(to: target, position: max(0, seek.position), pass: seek.pass)) == true {
-            reading.reader.passBegan()
+            beginPass(seek.pass, &reading)
             reading.catchingUp = reading.lastPicture
             reading.soundStartsNext = seek.position <= 0
         } else {
             logger.warning("\(location): could not go back for the new sound track; it starts where the reading is")
-            (reading.pass, reading.timeline, reading.atEnd, reading.timelinePacketsThisPass) = before
             if let sent = reading.lastPicture { floor = sent.stamp + reading.timeline.offset(forPass: sent.pass) }
         }
         let marker = SeekMarker(generation: seek.generation, floor: floor, floorSeconds: reading.timeline.seconds(floor),
                                 pass: reading.pass, audioDecoder: nil)
         reading.router.seekSound(marker, audioDecoder: audioDecoder)
+    }
+
+    /// Where `seek` goes, in the timeline stream's ticks of its pass.
+    private static func target(of seek: DemuxerControl.SeekRequest, on timeline: LoopTimeline) -> Int64 {
+        timeline.origin + Int64((max(0, seek.position) / timeline.tick).rounded(.down))
+    }
+
+    /// The input was sought into pass `pass`: the reading starts that pass again.
+    private func beginPass(_ pass: Int, _ reading: inout Reading) {
+        reading.timeline.resume(inPass: pass)
+        reading.pass = pass
+        reading.atEnd = false
+        reading.timelinePacketsThisPass = 0
+        reading.reader.passBegan()
     }
 
     /// Reads `track` from now on (nil: none). Returns the decoder the running sound stage takes
