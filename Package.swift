@@ -39,12 +39,26 @@ let package = Package(
         // Pixel loops C vectorises well and Swift does not (AVX2 chosen at load time where the CPU has it).
         .target(name: "CPixelKernels"),
         .target(name: "FFmpegSupport", dependencies: ["CFFmpeg"]),
-        .target(name: "Filters", dependencies: ["CFFmpeg", "CPixelKernels", "FFmpegSupport"]),
-        .target(name: "Overlay", dependencies: ["COverlayGraphics", "CGraphicsHeaders", "CPixelKernels"]),
+        // The layers, each seeing only those below it (docs/architecture.md):
+        // LoopPlayerCore ← Filters, Overlay ← LoopPlayerMedia ← LoopPlayerOutput ← LoopPlayer.
+        // The pure core: errors, state machines, clocks, geometry, events. No C library.
+        .target(name: "LoopPlayerCore", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(name: "Filters", dependencies: ["LoopPlayerCore", "CFFmpeg", "CPixelKernels", "FFmpegSupport"]),
+        .target(name: "Overlay", dependencies: ["LoopPlayerCore", "COverlayGraphics", "CGraphicsHeaders", "CPixelKernels"]),
+        // Reading and decoding: local files, HLS, subtitles, audio conversion (FFmpeg, libass).
+        .target(
+            name: "LoopPlayerMedia",
+            dependencies: ["LoopPlayerCore", "Filters", "Overlay", "CFFmpeg", "CLogBridge", "CSystem", "CLibass",
+                           "FFmpegSupport", .product(name: "Logging", package: "swift-log")]),
+        // Where pictures and sound go: windows, renderers, memory, the sound device (SDL).
+        .target(
+            name: "LoopPlayerOutput",
+            dependencies: ["LoopPlayerCore", "LoopPlayerMedia", "Overlay", "CSDL", "CFFmpeg", "FFmpegSupport"]),
+        // The pipelines, the engine and the API users call.
         .target(
             name: "LoopPlayer",
-            dependencies: ["CFFmpeg", "CLogBridge", "CSystem", "CSDL", "CLibass", "FFmpegSupport", "Filters", "Overlay",
-                           .product(name: "Logging", package: "swift-log")],
+            dependencies: ["LoopPlayerCore", "LoopPlayerMedia", "LoopPlayerOutput", "CFFmpeg", "CSDL",
+                           "FFmpegSupport", "Filters", "Overlay", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Resources/Media")]),
         .executableTarget(
             name: "loopplay",
@@ -54,10 +68,11 @@ let package = Package(
         .executableTarget(name: "AnimatedOverlay", dependencies: ["LoopPlayer"], path: "Examples/AnimatedOverlay"),
         .executableTarget(name: "HeadlessFrames", dependencies: ["LoopPlayer"], path: "Examples/HeadlessFrames"),
         .executableTarget(name: "SeveralWindows", dependencies: ["LoopPlayer"], path: "Examples/SeveralWindows"),
-        .testTarget(name: "LoopPlayerTests", dependencies: ["LoopPlayer", "Filters", "FFmpegSupport", "CFFmpeg", "CSDL"],
+        .testTarget(name: "LoopPlayerTests", dependencies: ["LoopPlayer", "LoopPlayerCore", "LoopPlayerMedia",
+                                                         "LoopPlayerOutput", "Filters", "FFmpegSupport", "CFFmpeg", "CSDL"],
                     exclude: ["Support/fault_server.py"]),
-        .testTarget(name: "FiltersTests", dependencies: ["Filters", "FFmpegSupport", "CFFmpeg"]),
-        .testTarget(name: "OverlayTests", dependencies: ["Overlay"]),
+        .testTarget(name: "FiltersTests", dependencies: ["Filters", "LoopPlayerCore", "FFmpegSupport", "CFFmpeg"]),
+        .testTarget(name: "OverlayTests", dependencies: ["Overlay", "LoopPlayerCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

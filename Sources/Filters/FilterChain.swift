@@ -1,5 +1,6 @@
 import CFFmpeg
 import FFmpegSupport
+import LoopPlayerCore
 
 /// A `FilterStack` compiled for running: consecutive libavfilter filters become one graph, split
 /// around custom Swift filters and colour matrices run on YUV (`YUVColorMixer`); brightness/contrast

@@ -1,5 +1,6 @@
 import CFFmpeg
 import FFmpegSupport
+import LoopPlayerCore
 
 /// Owns one configured libavfilter graph: `buffer` → the chain → `format=yuv420p` → `buffersink` for
 /// pictures, or any source → chain → sink (audio). Temporal filters keep their state as long as the

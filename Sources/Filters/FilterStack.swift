@@ -1,4 +1,5 @@
 import Synchronization
+import LoopPlayerCore
 
 /// The filters applied to every frame, in order, then brightness and contrast.
 ///

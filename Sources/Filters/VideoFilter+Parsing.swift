@@ -1,3 +1,5 @@
+import LoopPlayerCore
+
 extension VideoFilter {
     /// The catalogue's names, for the CLI and config files: `NAME` or `NAME=ARGS`.
     public static let names = ["grayscale", "monochrome", "sepia", "invert", "saturation", "hue", "exposure", "gamma",

@@ -1,3 +1,5 @@
+import LoopPlayerCore
+
 /// A filter of the typed catalogue, each mapped to FFmpeg 5.1's libavfilter with its parameters
 /// converted and range-checked. Build stacks of them with `FilterStack`.
 ///
@@ -210,15 +212,3 @@ public enum CurvesPreset: String, Sendable, CaseIterable {
     case vintage
 }
 
-/// Why a filter cannot be used.
-public struct FilterError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let filter: String
-    public let reason: String
-
-    public init(filter: String, reason: String) {
-        self.filter = filter
-        self.reason = reason
-    }
-
-    public var description: String { "filter '\(filter)': \(reason)" }
-}

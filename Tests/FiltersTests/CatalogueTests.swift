@@ -1,3 +1,4 @@
+import LoopPlayerCore
 import CFFmpeg
 import Filters
 import Foundation

@@ -1,3 +1,6 @@
-// The overlay vocabulary (colours, vector layers, rasterised images) is part of the player's API:
-// `import LoopPlayer` brings it along, as `Filters` values come through the settings.
+// `import LoopPlayer` is all a user writes: the layers below bring the errors, events, options and
+// the overlay vocabulary (colours, vector layers, rasterised images) of the player's API.
+@_exported import LoopPlayerCore
+@_exported import LoopPlayerMedia
+@_exported import LoopPlayerOutput
 @_exported import Overlay

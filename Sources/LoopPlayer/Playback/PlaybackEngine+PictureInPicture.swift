@@ -12,7 +12,7 @@ extension PlaybackEngine {
             guard let placement = configuration.pictureInPicture else {
                 throw PlayerError.notSupportedPiP(reason: "the PictureInPicture() setting is not given")
             }
-            try output.openPictureInPicture(placement)
+            try output.openPictureInPicture(placement.placement)
         } catch {
             record(error)
             onEvent?(.error(error))

@@ -207,7 +207,7 @@ public struct EnableVector: Setting, Equatable {
 public struct PictureInPicture: Setting, Equatable {
     public static let defaultWidth = 320
     /// The range of the mini window's width and height, in pixels.
-    public static let validSide = 32...4096
+    public static let validSide = MiniWindowPlacement.validSide
     /// The mini window's size; a nil height follows the player area's shape.
     package var width: Int
     package var height: Int?
@@ -229,6 +229,10 @@ public struct PictureInPicture: Setting, Equatable {
     }
 
     public func apply(to settings: inout VideoSettings) { settings.pictureInPicture = self }
+
+    package var placement: MiniWindowPlacement {
+        MiniWindowPlacement(width: width, height: height, x: x, y: y, hidesMainWindow: hidesMainWindow)
+    }
 
     public func validate() throws(PlayerError) {
         let sides = [("width", width)] + (height.map { [("height", $0)] } ?? [])
@@ -326,8 +330,8 @@ extension VariantPreference {
 /// Seconds a network source may keep failing (server gone, stalled, 5xx) before it fails with
 /// `networkError`; playback shows `buffering` meanwhile. Default 30.
 public struct NetworkTimeout: Setting, Equatable {
-    public static let defaultValue = 30.0
-    public static let validRange = 0.5...86_400.0
+    public static let defaultValue = NetworkOptions.defaultTimeout
+    public static let validRange = NetworkOptions.timeoutRange
     package var seconds: Double
     public init(_ seconds: Double = NetworkTimeout.defaultValue) { self.seconds = seconds }
     public func apply(to settings: inout VideoSettings) { settings.networkTimeout = seconds }

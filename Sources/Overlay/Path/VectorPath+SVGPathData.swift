@@ -1,4 +1,5 @@
 import Foundation
+import LoopPlayerCore
 
 extension VectorPath {
     /// Parses SVG path data (the `d` attribute): every command of SVG 1.1, absolute and relative.

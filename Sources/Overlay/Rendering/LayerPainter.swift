@@ -1,4 +1,5 @@
 import Foundation
+import LoopPlayerCore
 
 /// Draws a resolved ``ShapeLayer`` tree on a canvas: SVG, fill, stroke, text, sublayers, inside the
 /// layer's transform and opacity group.

@@ -1,4 +1,5 @@
 import Foundation
+import LoopPlayerCore
 
 /// Checks that keep bad numbers away from Cairo and Pango: a NaN coordinate or size is an error, not a
 /// silently broken drawing.

@@ -1,4 +1,5 @@
 import Foundation
+import LoopPlayerCore
 
 /// Rasterises overlay layers and the player's error text into ``OverlayImage``s, with Cairo, Pango and librsvg.
 ///

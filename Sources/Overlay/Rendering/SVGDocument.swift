@@ -1,5 +1,6 @@
 import COverlayGraphics
 import Foundation
+import LoopPlayerCore
 
 /// Owner of a parsed SVG file (`RsvgHandle`) and its intrinsic size.
 final class SVGDocument {

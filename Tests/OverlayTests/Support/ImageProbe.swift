@@ -1,3 +1,4 @@
+import LoopPlayerCore
 import Foundation
 import Overlay
 import XCTest

@@ -1,4 +1,0 @@
-import Logging
-
-/// The library's logger. Hosts silence or redirect it through swift-log's `LoggingSystem`.
-let logger = Logger(label: "LoopPlayer")

@@ -1,0 +1,51 @@
+/// What the engine saw while playing: the counters behind `loopplay --stats-json`.
+public struct PlaybackStatistics: Sendable, Equatable, Codable {
+    public var framesDecoded = 0
+    /// Frames given again from the loop's frame cache (`FrameCache`) instead of decoded.
+    public var framesReplayed = 0
+    public var framesPresented = 0
+    /// Frames skipped because they were late by more than one frame.
+    public var framesDropped = 0
+    /// Wraps from the end of a pass to the start of the next.
+    public var loopsCompleted = 0
+    public var decodeErrors = 0
+    public var nominalFrameIntervalMs: Double = 0
+    /// One pass of the loop, measured from the timeline (nil until the first pass was read).
+    public var loopDurationMs: Double?
+    /// Presentation interval at each wrap (last frame of pass k → first frame of pass k+1), as measured.
+    public var seamIntervalsMs: [Double] = []
+    /// Largest |seam interval − nominal frame interval|.
+    public var seamMaxDeviationMs: Double = 0
+    /// Time between the first frames of consecutive passes, as presented.
+    public var loopPeriodsMs: [Double] = []
+    /// From the start of opening to the first frame on screen.
+    public var firstFrameMs: Double?
+    public var peakRSSBytes = 0
+    public var cpuSeconds: Double = 0
+    /// Errors seen, by `PlayerError.kind`.
+    public var errors: [String: Int] = [:]
+    /// What the audio device was opened with; nil without sound.
+    public var audioDevice: AudioDeviceFormat?
+    /// Times the device found nothing to play while playing (each is one gap in the sound).
+    public var audioUnderruns = 0
+    /// Picture minus sound (frame time − time heard) when each frame was shown, while following
+    /// the sound: mean, largest magnitude, and how many frames were measured.
+    public var avOffsetMeanMs: Double?
+    public var avOffsetMaxMs: Double?
+    public var avOffsetSamples = 0
+    /// The subtitle track shown at the end (its label), if any.
+    public var subtitleTrack: String?
+
+    package init() {}
+
+    package mutating func recordAVOffset(ms: Double) {
+        avOffsetMeanMs = ((avOffsetMeanMs ?? 0) * Double(avOffsetSamples) + ms) / Double(avOffsetSamples + 1)
+        avOffsetMaxMs = max(avOffsetMaxMs ?? 0, abs(ms))
+        avOffsetSamples += 1
+    }
+
+    package mutating func recordSeam(intervalMs: Double) {
+        seamIntervalsMs.append(intervalMs)
+        seamMaxDeviationMs = max(seamMaxDeviationMs, abs(intervalMs - nominalFrameIntervalMs))
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import LoopPlayerCore
+
+/// Where media comes from once a user's source string is resolved.
+package enum MediaLocation: Sendable, Equatable, CustomStringConvertible {
+    /// A local file path.
+    case file(String)
+    /// A network URL handed to FFmpeg as is (http, https, HLS playlists, rtsp…).
+    case url(String)
+
+    /// The string FFmpeg opens.
+    package var ffmpegURL: String {
+        switch self {
+        case let .file(path): path
+        case let .url(url): url
+        }
+    }
+
+    package var description: String { ffmpegURL }
+}
+
+/// Resolves a source string like the model does: a URL, a `file://` URL, a path, or a bare name
+/// plus an extension looked up in a list of directories.
+///
+/// ```swift
+/// let resolver = SourceResolver(searchDirectories: ["/srv/media"])
+/// try resolver.resolve("swipe", ext: "mp4")   // .file("/srv/media/swipe.mp4")
+/// ```
+package struct SourceResolver: Sendable {
+    /// Directories searched for a bare name, in order.
+    package var searchDirectories: [String]
+
+    package init(searchDirectories: [String]) {
+        self.searchDirectories = searchDirectories
+    }
+
+    /// The default search order: the current directory, then each directory of
+    /// `LOOPPLAYER_MEDIA_PATH` (colon-separated), then the library's bundled media.
+    /// User directories come before the bundle so a user's file overrides the sample.
+    package static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> SourceResolver {
+        var directories = [FileManager.default.currentDirectoryPath]
+        if let list = environment["LOOPPLAYER_MEDIA_PATH"] {
+            directories += list.split(separator: ":").map(String.init).filter { !$0.isEmpty }
+        }
+        directories += BundledMedia.directories
+        return SourceResolver(searchDirectories: directories)
+    }
+
+    /// Resolves `source`; `ext` is used only for a bare name without an extension.
+    package func resolve(_ source: String, ext: String = "mp4") throws(PlayerError) -> MediaLocation {
+        let trimmed = source.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else {
+            throw .invalidSetting(name: "source", value: source, reason: "the source is empty")
+        }
+        if let scheme = Self.scheme(of: trimmed) {
+            guard scheme == "file" else { return .url(trimmed) }
+            guard let path = URL(string: trimmed)?.path, !path.isEmpty else {
+                throw .invalidSetting(name: "source", value: source, reason: "not a valid file URL")
+            }
+            return try existing(path, original: source)
+        }
+        let cleanExt = ext.hasPrefix(".") ? String(ext.dropFirst()) : ext
+        let fileName = Self.hasExtension(trimmed) || cleanExt.isEmpty ? trimmed : "\(trimmed).\(cleanExt)"
+        if trimmed.contains("/") || trimmed.hasPrefix("~") {
+            let expanded = NSString(string: trimmed).expandingTildeInPath
+            if LocalFile.isPresent(expanded) { return .file(expanded) }
+            return try existing(NSString(string: fileName).expandingTildeInPath, original: source)
+        }
+        // The name with the extension first (the model's rule), then a file of that very name
+        // (`loopplay recording` for a file without an extension).
+        for directory in searchDirectories {
+            let candidate = (directory as NSString).appendingPathComponent(fileName)
+            if LocalFile.isPresent(candidate, searching: true) { return .file(candidate) }
+            let bare = (directory as NSString).appendingPathComponent(trimmed)
+            if fileName != trimmed, LocalFile.isRegularFile(bare) { return .file(bare) }
+        }
+        throw .sourceNotFound(source: fileName, searched: searchDirectories)
+    }
+
+    /// `path` if something is there, even something that cannot be opened: loading it then says why.
+    private func existing(_ path: String, original: String) throws(PlayerError) -> MediaLocation {
+        guard LocalFile.isPresent(path) else {
+            throw .sourceNotFound(source: original, searched: [])
+        }
+        return .file(path)
+    }
+
+    /// The URL scheme (lower-cased) if `source` starts with `scheme://`.
+    package static func scheme(of source: String) -> String? {
+        guard let range = source.range(of: "://") else { return nil }
+        let scheme = source[..<range.lowerBound]
+        guard !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) else { return nil }
+        return scheme.lowercased()
+    }
+
+    package static func hasExtension(_ name: String) -> Bool {
+        let last = name.split(separator: "/").last.map(String.init) ?? name
+        guard let dot = last.lastIndex(of: "."), dot != last.startIndex else { return false }
+        return last.index(after: dot) != last.endIndex
+    }
+}
+
+/// The media bundled with the library (SwiftPM resources), found without `Bundle.module`,
+/// whose accessor traps when the bundle was not installed next to the executable.
+package enum BundledMedia {
+    package static let bundleName = "LoopPlayer_LoopPlayer.resources"
+
+    package static var directories: [String] {
+        var roots: [String] = []
+        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() {
+            roots.append(executable.path)
+            roots.append(executable.deletingLastPathComponent().path)  // xctest bundles sit one level down
+        }
+        return roots.map { "\($0)/\(bundleName)/Media" }
+            .filter { FileManager.default.fileExists(atPath: $0) }
+    }
+}

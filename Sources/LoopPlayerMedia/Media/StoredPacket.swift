@@ -1,0 +1,15 @@
+import CFFmpeg
+import FFmpegSupport
+
+/// An owned packet kept in a collection (arrays cannot hold noncopyable values): the packets of an
+/// external subtitle file, read whole before they are decoded.
+package final class StoredPacket: @unchecked Sendable {  // owns its packet; used by one thread at a time
+    private let packet: OwnedPacket
+
+    package init?() {
+        guard let packet = OwnedPacket() else { return nil }
+        self.packet = packet
+    }
+
+    package var pointer: UnsafeMutablePointer<AVPacket> { packet.pointer }
+}

@@ -1,0 +1,55 @@
+/// How a player treats network sources: which sources it may open, how long it keeps trying, how
+/// far ahead it fetches and which HLS variant it plays.
+///
+/// ```swift
+/// var configuration = EngineConfiguration(output: .offscreen, looping: true)
+/// configuration.network.variant = .bitrate(1_500_000)
+/// configuration.network.timeout = 60
+/// configuration.network.allowedSources = AllowedSources(schemes: ["https"], hosts: ["*.example.com"])
+/// ```
+public struct NetworkOptions: Sendable, Equatable {
+    /// Which HLS variant plays (`HLSVariant`; loopplay's `--hls-bitrate`).
+    public var variant: VariantPreference = .automatic
+    /// Seconds a source may keep failing (server gone, stalled, 5xx) before it fails with
+    /// `networkError` (`NetworkTimeout`; loopplay's `--network-timeout`). Playback buffers meanwhile.
+    public var timeout: Double = NetworkOptions.defaultTimeout
+    /// Seconds without a byte before a connection counts as stalled (and is tried again); never
+    /// more than `timeout`.
+    public var stallTimeout: Double = 10
+    /// The sources the player may open, and what they may lead to (`AllowedSources`;
+    /// loopplay's `--allowed-hosts`).
+    public var allowedSources: AllowedSources = .standard
+    /// Seconds of media an HLS source fetches ahead of the picture.
+    public var bufferAhead: Double = 30
+    /// Bytes of HLS segments kept in memory for VOD loops (0: none): a loop whose segments fit is
+    /// read from memory after its first pass, and survives losing the network.
+    public var segmentCacheBytes: Int = 64 << 20
+    /// The adaptive variant choice's thresholds.
+    package var variantTuning: VariantSelector.Tuning = .standard
+
+    public init(variant: VariantPreference = .automatic, timeout: Double = NetworkOptions.defaultTimeout,
+                allowedSources: AllowedSources = .standard) {
+        self.variant = variant
+        self.timeout = timeout
+        self.allowedSources = allowedSources
+    }
+
+    /// Seconds a source may keep failing by default, and the range allowed.
+    public static let defaultTimeout = 30.0
+    public static let timeoutRange = 0.5...86_400.0
+
+    /// The stall limit actually used: never longer than the give-up time.
+    package var effectiveStallTimeout: Double { max(0.1, min(stallTimeout, timeout)) }
+
+    package var policy: SourcePolicy { SourcePolicy(allowed: allowedSources) }
+
+    /// How HTTP fetches behave under these options. With a host allow list, redirects are not
+    /// followed: FFmpeg follows them before we could judge where they lead.
+    package var fetchOptions: HTTPFetchOptions {
+        var options = HTTPFetchOptions()
+        options.stallTimeout = effectiveStallTimeout
+        options.policy = policy
+        if allowedSources.hosts != nil { options.maxRedirects = 0 }
+        return options
+    }
+}

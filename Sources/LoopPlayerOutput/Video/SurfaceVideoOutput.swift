@@ -1,0 +1,124 @@
+import CFFmpeg
+import CSDL
+import LoopPlayerCore
+import LoopPlayerMedia
+
+/// libswscale converts and scales each frame straight into the window surface (X11 shared memory
+/// under Xvfb): one pass over the pixels, no intermediate texture. CPU only; no rotation.
+package final class SurfaceVideoOutput: WindowVideoOutput {
+    private var scaler: OpaquePointer?
+    /// The matrix set on `configuredScaler` (swscale keeps it until the context is remade).
+    private var appliedConversion: ColorConversion?
+    private var configuredScaler: OpaquePointer?
+    private let planes = SurfacePlanes()
+    /// The picture on the surface: redrawing the same frame at the same place (overlays alone changed)
+    /// restores the pixels under the planes and blends the new ones.
+    private var drawn: (frame: VideoFrame?, layout: VideoLayout, surface: UnsafeMutablePointer<SDL_Surface>)?
+    package let name = "surface/swscale"
+
+    /// Nil if the window surface has a pixel format swscale cannot write.
+    package init?(window: OpaquePointer) {
+        guard let surface = SDL_GetWindowSurface(window), Self.pixelFormat(of: surface) != nil else { return nil }
+    }
+
+    deinit { sws_freeContext(scaler) }
+
+    package func drawableSize(window: OpaquePointer) -> PixelSize {
+        var width: Int32 = 0, height: Int32 = 0
+        SDL_GetWindowSize(window, &width, &height)
+        return PixelSize(width: Int(width), height: Int(height))
+    }
+
+    package func draw(_ scene: Scene, layout: VideoLayout, window: OpaquePointer) {
+        // After a resize SDL hands out a new surface; the old pointer must not be used.
+        guard let surface = SDL_GetWindowSurface(window), let target = Self.pixelFormat(of: surface) else { return }
+        let samePicture = drawn.map { $0.frame === scene.frame && $0.layout == layout && $0.surface == surface } ?? false
+        if samePicture, planes.hasSaved {
+            // Only the overlays changed: put the picture back under the old ones, update just those rects.
+            var dirty = planes.changedRects
+            planes.restore(into: surface)
+            planes.blend(scene.planes, onto: surface, saving: true)
+            dirty += planes.changedRects
+            if !dirty.isEmpty { SDL_UpdateWindowSurfaceRects(window, dirty, Int32(dirty.count)) }
+            return
+        }
+        // A new picture, or the first overlays-only redraw over this one: draw it whole. Only in the
+        // second case keep what lies under the planes (a still picture under animated overlays);
+        // frames in motion never need it.
+        let area = SDL_Rect(x: 0, y: 0, w: surface.pointee.w, h: surface.pointee.h)
+        let destination = layout.destination.sdlRect
+        let visible = destination.intersection(area)
+        clearBorders(surface, around: scene.frame == nil ? SDL_Rect() : visible, area: area)
+        if let frame = scene.frame, visible.w > 0, visible.h > 0 {
+            scale(frame, source: layout.source, into: surface, at: visible, format: target)
+        }
+        planes.forgetSaved()
+        planes.blend(scene.planes, onto: surface, saving: samePicture)
+        drawn = (scene.frame, layout, surface)
+        SDL_UpdateWindowSurface(window)
+    }
+
+    private func scale(_ frame: VideoFrame, source: Rect, into surface: UnsafeMutablePointer<SDL_Surface>,
+                       at destination: SDL_Rect, format: AVPixelFormat) {
+        let picture = frame.pointer
+        let chromaShiftX: Int32 = 1, chromaShiftY: Int32 = 1  // yuv420p and nv12
+        // Crop on even coordinates so the chroma planes stay aligned with luma.
+        let cropX = Int32(source.x) & ~1, cropY = Int32(source.y) & ~1
+        let cropW = min(picture.pointee.width - cropX, Int32(source.width.rounded()))
+        let cropH = min(picture.pointee.height - cropY, Int32(source.height.rounded()))
+        guard cropW > 0, cropH > 0 else { return }
+        let flags = cropW == destination.w && cropH == destination.h ? SWS_POINT : SWS_BILINEAR
+        scaler = sws_getCachedContext(scaler, cropW, cropH, frame.pixelFormat, destination.w, destination.h, format,
+                                      flags, nil, nil, nil)
+        guard let scaler else { return }
+        let conversion = ColorConversion(frame: frame)
+        if conversion != appliedConversion || scaler != configuredScaler {
+            conversion.apply(to: scaler)
+            appliedConversion = conversion
+            configuredScaler = scaler
+        }
+        let nv12 = frame.pixelFormat == AV_PIX_FMT_NV12
+        var planes: [UnsafePointer<UInt8>?] = [nil, nil, nil, nil]
+        var strides: [Int32] = [0, 0, 0, 0]
+        for plane in 0..<(nv12 ? 2 : 3) {
+            let stride = plane == 0 ? picture.pointee.linesize.0 : plane == 1 ? picture.pointee.linesize.1 : picture.pointee.linesize.2
+            let base = plane == 0 ? picture.pointee.data.0 : plane == 1 ? picture.pointee.data.1 : picture.pointee.data.2
+            let y = plane == 0 ? cropY : cropY >> chromaShiftY
+            let x = plane == 0 ? cropX : (nv12 ? (cropX >> chromaShiftX) * 2 : cropX >> chromaShiftX)
+            planes[plane] = UnsafePointer(base.map { $0 + Int(y) * Int(stride) + Int(x) })
+            strides[plane] = stride
+        }
+        let mustLock = surface.pointee.flags & UInt32(SDL_RLEACCEL) != 0
+        if mustLock { SDL_LockSurface(surface) }
+        let pitch = surface.pointee.pitch
+        if let pixels = surface.pointee.pixels?.assumingMemoryBound(to: UInt8.self) {
+            var outPlanes: [UnsafeMutablePointer<UInt8>?] = [pixels + Int(destination.y) * Int(pitch) + Int(destination.x) * 4, nil, nil, nil]
+            var outStrides: [Int32] = [pitch, 0, 0, 0]
+            _ = sws_scale(scaler, planes, strides, 0, cropH, &outPlanes, &outStrides)
+        }
+        if mustLock { SDL_UnlockSurface(surface) }
+    }
+
+    /// Paints black only outside the picture (no full clear every frame).
+    private func clearBorders(_ surface: UnsafeMutablePointer<SDL_Surface>, around picture: SDL_Rect, area: SDL_Rect) {
+        let black = SDL_MapRGB(surface.pointee.format, 0, 0, 0)
+        let bottom = picture.y + picture.h, right = picture.x + picture.w
+        var borders = [
+            SDL_Rect(x: 0, y: 0, w: area.w, h: picture.y),
+            SDL_Rect(x: 0, y: bottom, w: area.w, h: area.h - bottom),
+            SDL_Rect(x: 0, y: picture.y, w: picture.x, h: picture.h),
+            SDL_Rect(x: right, y: picture.y, w: area.w - right, h: picture.h),
+        ].filter { $0.w > 0 && $0.h > 0 }
+        if picture.w <= 0 || picture.h <= 0 { borders = [area] }
+        if !borders.isEmpty { SDL_FillRects(surface, borders, Int32(borders.count), black) }
+    }
+
+    /// The FFmpeg equivalent of a 32-bit window surface format.
+    private static func pixelFormat(of surface: UnsafeMutablePointer<SDL_Surface>) -> AVPixelFormat? {
+        switch surface.pointee.format.pointee.format {
+        case SDL_PIXELFORMAT_RGB888.rawValue, SDL_PIXELFORMAT_ARGB8888.rawValue: AV_PIX_FMT_BGRA  // little-endian B,G,R,X
+        case SDL_PIXELFORMAT_BGR888.rawValue, SDL_PIXELFORMAT_ABGR8888.rawValue: AV_PIX_FMT_RGBA
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import CFFmpeg
+import CSDL
+import LoopPlayerCore
+import LoopPlayerMedia
+
+/// An SDL renderer with an IYUV/NV12 streaming texture (a GPU converts and scales; SDL's software
+/// renderer does it on the CPU when there is none), then the overlay planes as blended textures.
+package final class TextureVideoOutput: WindowVideoOutput {
+    private let renderer: OpaquePointer
+    private let texture: YUVTexture
+    private let planes: PlaneTextures
+    /// The frame in the texture (an overlay-only redraw does not upload it again).
+    private weak var uploaded: VideoFrame?
+    package let name: String
+    package let isHardware: Bool
+
+    /// `allowSoftwareGL: false` refuses an OpenGL renderer running on Mesa's software rasteriser,
+    /// which costs far more CPU than SDL's own software renderer. `tryAccelerated: false` goes
+    /// straight to SDL's software renderer (probing OpenGL without a GPU loads Mesa: time and memory).
+    package init(window: OpaquePointer, allowSoftwareGL: Bool, tryAccelerated: Bool = true) throws(PlayerError) {
+        var chosen = tryAccelerated ? SDL_CreateRenderer(window, -1, SDL_RENDERER_ACCELERATED.rawValue) : nil
+        var hardware = chosen != nil
+        if let accelerated = chosen, !allowSoftwareGL, Self.isSoftwareGL(accelerated) {
+            SDL_DestroyRenderer(accelerated)
+            chosen = nil
+            hardware = false
+        }
+        if chosen == nil {
+            chosen = SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue)
+            hardware = false
+        }
+        guard let chosen else {
+            throw .renderFailed(reason: "no SDL renderer: \(String(cString: SDL_GetError()))")
+        }
+        renderer = chosen
+        texture = YUVTexture(renderer: chosen)
+        planes = PlaneTextures(renderer: chosen)
+        var info = SDL_RendererInfo()
+        SDL_GetRendererInfo(chosen, &info)
+        name = "texture/\(info.name.map { String(cString: $0) } ?? "?")"
+        isHardware = hardware && info.flags & SDL_RENDERER_ACCELERATED.rawValue != 0
+    }
+
+    deinit {
+        // Textures belong to the renderer: they go first (stored properties are released only after
+        // this body, too late).
+        texture.destroy()
+        planes.destroyAll()
+        SDL_DestroyRenderer(renderer)
+    }
+
+    /// Draws everything as if the output were `size` pixels, scaled to fit the real one (letterboxed):
+    /// a second, smaller view of a scene laid out for another window (picture-in-picture).
+    package func setLogicalSize(_ size: PixelSize) {
+        guard size != logicalSize, size.width > 0, size.height > 0 else { return }
+        logicalSize = size
+        SDL_RenderSetLogicalSize(renderer, Int32(size.width), Int32(size.height))
+    }
+
+    private var logicalSize: PixelSize?
+
+    package func drawableSize(window: OpaquePointer) -> PixelSize {
+        var width: Int32 = 0, height: Int32 = 0
+        SDL_GetRendererOutputSize(renderer, &width, &height)
+        return PixelSize(width: Int(width), height: Int(height))
+    }
+
+    package func draw(_ scene: Scene, layout: VideoLayout, window: OpaquePointer) {
+        SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
+        SDL_RenderClear(renderer)
+        if let frame = scene.frame {
+            ColorConversion(frame: frame).useForSDLTextures()
+            if uploaded !== frame { uploaded = texture.upload(frame) ? frame : nil }
+            if uploaded != nil, let picture = texture.texture {
+                var source = layout.source.sdlRect
+                var destination = layout.unrotatedDestination(for: frame.geometry).sdlRect
+                SDL_RenderCopyEx(renderer, picture, &source, &destination, Double(frame.geometry.rotation), nil, SDL_FLIP_NONE)
+            }
+        }
+        planes.draw(scene.planes)
+        SDL_RenderPresent(renderer)
+    }
+
+    /// OpenGL on llvmpipe/softpipe reports itself "accelerated"; ask GL who renders.
+    private static func isSoftwareGL(_ renderer: OpaquePointer) -> Bool {
+        var info = SDL_RendererInfo()
+        SDL_GetRendererInfo(renderer, &info)
+        guard let name = info.name.map({ String(cString: $0) }), name.hasPrefix("opengl") else { return false }
+        typealias GetString = @convention(c) (UInt32) -> UnsafePointer<UInt8>?
+        guard let address = SDL_GL_GetProcAddress("glGetString") else { return true }
+        let getString = unsafeBitCast(address, to: GetString.self)
+        guard let text = getString(0x1F01) else { return true }  // GL_RENDERER
+        let renderer = String(cString: text).lowercased()
+        return ["llvmpipe", "softpipe", "swrast", "software"].contains { renderer.contains($0) }
+    }
+}

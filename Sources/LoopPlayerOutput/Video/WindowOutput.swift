@@ -1,0 +1,237 @@
+import CFFmpeg
+import CSDL
+import LoopPlayerCore
+import LoopPlayerMedia
+
+/// The player's own resizable SDL window. It opens when the player starts running — before the
+/// source is opened, so a source that fails has a window to say so in — and stays open across
+/// sources, failures and retries. Main thread only.
+package final class WindowOutput: PlayerOutput {
+    package let window: OpaquePointer
+    private let windowWaiter: SDLWindowWaiter
+    package var waiter: MainLoopWaiter { windowWaiter }
+    /// This player's inbox in `SDLEventRouter` (a loop for several players waits on all of theirs).
+    package var inbox: UInt32 { windowWaiter.inbox }
+    private let options: WindowOptions
+    private var video: WindowVideoOutput
+    /// The size the player last gave the window; a different size comes from the user (or the window
+    /// manager), and is then kept for later sources.
+    private var sizeSet: PixelSize?
+    private var userSized: Bool
+    /// The window's real size, read from the window system whenever SDL says it changed. SDL's own
+    /// idea (and its size-changed event) jumps to the screen's size as soon as fullscreen is asked
+    /// for, even where nothing honours the request (no window manager): the layout follows the window.
+    private var realSize: PixelSize
+    private var lastScene: Scene?
+    /// The mini window showing the same scenes, while open.
+    package private(set) var pictureInPicture: PictureInPictureWindow?
+
+    /// The output in use, for statistics and logs.
+    package var outputName: String { video.name }
+
+    package init(options: WindowOptions) throws(PlayerError) {
+        try SDLVideo.start()
+        self.options = options
+        let initial = options.size.map { PixelSize(width: $0.width, height: $0.height) } ?? PixelSize(width: 640, height: 360)
+        var flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
+        if options.fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
+        let position = options.position ?? (0, 0)
+        guard let window = SDL_CreateWindow(options.title ?? "", Int32(clamping: position.x), Int32(clamping: position.y),
+                                            Int32(clamping: max(1, initial.width)),
+                                            Int32(max(1, initial.height)), flags) else {
+            throw .displayUnavailable(reason: "cannot create a window: \(String(cString: SDL_GetError()))")
+        }
+        self.window = window
+        if options.fullscreen { Self.warnIfNothingMakesFullscreen(window) }
+        sizeSet = initial
+        realSize = Self.realSize(of: window)
+        userSized = options.size != nil || options.fullscreen
+        windowWaiter = SDLWindowWaiter(window: SDL_GetWindowID(window), wakeType: SDLVideo.registerWakeEvent())
+        do {
+            video = try Self.makeVideoOutput(kind: options.output, window: window, rotation: 0)
+        } catch {
+            SDL_DestroyWindow(window)
+            throw error
+        }
+        logger.debug("window \(initial), video output: \(video.name)")
+        present(Scene(frame: nil, gravity: .default))
+    }
+
+    deinit { close() }
+
+    private var closed = false
+
+    package func close() {
+        guard !closed else { return }
+        closed = true
+        pictureInPicture = nil
+        video = ClosedVideoOutput()  // the renderer goes before the window
+        SDL_DestroyWindow(window)
+        windowWaiter.close()
+    }
+
+    /// The drawable area: the window's real size in drawable pixels (more than the window's on a
+    /// high-DPI display).
+    package var area: PixelSize? {
+        var width: Int32 = 0, height: Int32 = 0
+        SDL_GetWindowSize(window, &width, &height)
+        let drawable = video.drawableSize(window: window)
+        guard width > 0, height > 0 else { return drawable }
+        return PixelSize(width: min(drawable.width, realSize.width * drawable.width / Int(width)),
+                         height: min(drawable.height, realSize.height * drawable.height / Int(height)))
+    }
+
+    /// The window's area once the user (or fullscreen) sized it; a window that takes each source's
+    /// size would otherwise hold the first variant's: its screen's size limits the variants then.
+    package var variantLimit: PixelSize? {
+        if userSized { return area }
+        var bounds = SDL_Rect()
+        let display = SDL_GetWindowDisplayIndex(window)
+        guard display >= 0, SDL_GetDisplayBounds(display, &bounds) == 0, bounds.w > 0, bounds.h > 0 else { return area }
+        return PixelSize(width: Int(bounds.w), height: Int(bounds.h))
+    }
+
+    package func windowResized(to size: PixelSize) {
+        realSize = Self.realSize(of: window)
+        if let sizeSet, realSize != sizeSet { userSized = true }
+    }
+
+    /// The X server's size of the window; SDL's where there is no X11 (Wayland).
+    private static func realSize(of window: OpaquePointer) -> PixelSize {
+        var width: Int32 = 0, height: Int32 = 0
+        if shim_x11_window_size(window, &width, &height) == 0 { SDL_GetWindowSize(window, &width, &height) }
+        return PixelSize(width: Int(width), height: Int(height))
+    }
+
+    /// Output pixels per point: the display's DPI over 96 (1 where the display reports nothing usable).
+    package var scale: Double {
+        var diagonal: Float = 0, horizontal: Float = 0, vertical: Float = 0
+        let display = SDL_GetWindowDisplayIndex(window)
+        guard SDL_GetDisplayDPI(max(0, display), &diagonal, &horizontal, &vertical) == 0, horizontal > 0 else { return 1 }
+        return (Double(horizontal) / 96).clamped(to: 1...4)
+    }
+
+    package func present(_ scene: Scene) {
+        guard !closed else { return }
+        lastScene = scene
+        guard let size = area else { return }
+        let geometry = scene.frame?.geometry ?? VideoGeometry(width: size.width, height: size.height)
+        let layout = VideoLayout(geometry: geometry, gravity: scene.gravity, areaWidth: Double(size.width),
+                                 areaHeight: Double(size.height))
+        if !mainHidden { video.draw(scene, layout: layout, window: window) }  // nobody sees a hidden one
+        pictureInPicture?.present(scene, layout: layout, area: size)
+    }
+
+    package func openPictureInPicture(_ placement: MiniWindowPlacement) throws(PlayerError) {
+        guard !closed, pictureInPicture == nil else { return }
+        let size = area ?? PixelSize(width: 16, height: 9)
+        pictureInPicture = try PictureInPictureWindow(placement: placement, mainWindow: window, area: size, inbox: inbox)
+        if placement.hidesMainWindow {
+            SDL_HideWindow(window)
+            mainHidden = true
+        }
+        logger.debug("picture-in-picture window \(placement.width)x\(placement.height.map(String.init) ?? "auto")")
+    }
+
+    package func closePictureInPicture() -> Bool {
+        guard pictureInPicture != nil else { return false }
+        pictureInPicture = nil
+        if mainHidden {
+            SDL_ShowWindow(window)
+            mainHidden = false
+        }
+        return true
+    }
+
+    /// The main window is hidden while the mini window shows (`MiniWindowPlacement.hidesMainWindow`).
+    private var mainHidden = false
+
+    package var showsPictureInPicture: Bool { pictureInPicture != nil }
+
+    package func prepare(for info: VideoStreamInfo, title: String) {
+        guard !closed else { return }
+        if options.title == nil { SDL_SetWindowTitle(window, options.titleForSource(title)) }
+        // The surface path cannot turn pictures; a rotated source takes the renderer path.
+        if info.rotation != 0, video is SurfaceVideoOutput,
+           let turned = try? Self.makeVideoOutput(kind: .texture, window: window, rotation: info.rotation) {
+            video = turned
+        }
+        guard !userSized else { return }
+        let size = Self.fittedSize(for: info.geometry)
+        if size != sizeSet {
+            sizeSet = size
+            SDL_SetWindowSize(window, Int32(size.width), Int32(size.height))
+            realSize = Self.realSize(of: window)
+        }
+    }
+
+    /// On X11 a window manager makes a window fill the screen: without one the request does
+    /// nothing, which is said (once per request) instead of staying silent.
+    private static func warnIfNothingMakesFullscreen(_ window: OpaquePointer) {
+        guard shim_x11_window_manager_keeps_above(window, nil, 0) == 0 else { return }
+        logger.warning("fullscreen was asked for, but no window manager is running to make the window fill the screen")
+    }
+
+    package func toggleFullscreen() {
+        let fullscreen = SDL_GetWindowFlags(window) & SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue != 0
+        if !fullscreen { Self.warnIfNothingMakesFullscreen(window) }
+        SDL_SetWindowFullscreen(window, fullscreen ? 0 : SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue)
+        userSized = true
+        realSize = Self.realSize(of: window)
+        // The layout follows the size SDL reports once the window really changed (a size-changed
+        // event), not the request: without a window manager nothing may change at all.
+    }
+
+
+    private static func makeVideoOutput(kind: VideoOutputKind, window: OpaquePointer,
+                                        rotation: Int) throws(PlayerError) -> WindowVideoOutput {
+        switch kind {
+        case .texture:
+            return try TextureVideoOutput(window: window, allowSoftwareGL: true)
+        case .surface:
+            if rotation == 0, let surface = SurfaceVideoOutput(window: window) { return surface }
+            return try TextureVideoOutput(window: window, allowSoftwareGL: false)
+        case .automatic:
+            // A real GPU converts YUV for free; without one, swscale into the window surface costs less
+            // CPU than SDL's software YUV path (docs/benchmarks.md). Rotation needs the renderer.
+            // Probing OpenGL costs start-up time (and turns the window into a GL window), so only
+            // when a GPU device exists.
+            if SDLVideo.hasGPUDevice, let gpu = try? TextureVideoOutput(window: window, allowSoftwareGL: false),
+               gpu.isHardware { return gpu }
+            if rotation == 0, let surface = SurfaceVideoOutput(window: window) { return surface }
+            return try TextureVideoOutput(window: window, allowSoftwareGL: false)
+        }
+    }
+
+    /// The video's display size, shrunk (aspect kept) if it does not fit the screen.
+    private static func fittedSize(for geometry: VideoGeometry) -> PixelSize {
+        var width = geometry.displaySize.width, height = geometry.displaySize.height
+        var bounds = SDL_Rect()
+        if SDL_GetDisplayUsableBounds(0, &bounds) == 0, bounds.w > 0, bounds.h > 0 {
+            let scale = min(1, Double(bounds.w) / width, Double(bounds.h) / height)
+            width *= scale
+            height *= scale
+        }
+        return PixelSize(width: max(1, Int(width.rounded())), height: max(1, Int(height.rounded())))
+    }
+}
+
+/// One way of getting pictures into the window.
+package protocol WindowVideoOutput: AnyObject {
+    var name: String { get }
+    func drawableSize(window: OpaquePointer) -> PixelSize
+    func draw(_ scene: Scene, layout: VideoLayout, window: OpaquePointer)
+}
+
+/// What a closed window draws with: nothing.
+private final class ClosedVideoOutput: WindowVideoOutput {
+    package let name = "closed"
+    package func drawableSize(window: OpaquePointer) -> PixelSize { PixelSize(width: 0, height: 0) }
+    package func draw(_ scene: Scene, layout: VideoLayout, window: OpaquePointer) {}
+}
+
+extension Rect {
+    package var sdlRect: SDL_Rect {
+        SDL_Rect(x: Int32(x.rounded()), y: Int32(y.rounded()), w: Int32(width.rounded()), h: Int32(height.rounded()))
+    }
+}
