@@ -20,6 +20,7 @@ public struct FilterStack: Sendable {
 
     private static let revisions = Atomic<Int>(0)
 
+    /// A stack of these filters, in order, with brightness 0 and contrast 1.
     public init(_ filters: [VideoFilter] = []) { self.init(filters, adjustment: ColorAdjustment()) }
 
     package init(_ filters: [VideoFilter] = [], adjustment: ColorAdjustment) {
@@ -28,8 +29,11 @@ public struct FilterStack: Sendable {
         if !stages.isEmpty { touch() }
     }
 
+    /// Adds a typed filter on top (it runs after those already there).
     public mutating func append(_ filter: VideoFilter) { stages.append(.filter(filter)); touch() }
+    /// Adds a raw libavfilter chain on top.
     public mutating func append(_ filter: FFmpegFilter) { append(filter.filter) }
+    /// Adds a filter written in Swift on top.
     public mutating func append(custom filter: any PixelFilter) { stages.append(.custom(filter)); touch() }
 
     /// Empties the list; brightness and contrast stay.

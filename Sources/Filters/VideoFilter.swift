@@ -193,22 +193,35 @@ public enum VideoFilter: Sendable, Equatable, Hashable {
 
 /// The escape hatch: any libavfilter chain, validated when applied.
 public struct FFmpegFilter: Sendable, Equatable {
+    /// The libavfilter chain, e.g. `hqdn3d=4` or `eq=gamma=1.2,hflip`.
     public var chain: String
+    /// Wraps a libavfilter chain; it is checked only when the stack is applied.
     public init(_ chain: String) { self.chain = chain }
+    /// The chain as a `VideoFilter.ffmpeg` case, for a `FilterStack`.
     public var filter: VideoFilter { .ffmpeg(chain) }
 }
 
 /// FFmpeg's `curves` presets.
 public enum CurvesPreset: String, Sendable, CaseIterable {
+    /// Inverts the colours like a film negative.
     case colorNegative = "color_negative"
+    /// The look of film developed in the wrong chemicals: shifted, contrasty colours.
     case crossProcess = "cross_process"
+    /// Darkens the mid-tones.
     case darker
+    /// A moderate S-curve: more contrast.
     case increaseContrast = "increase_contrast"
+    /// Lightens the mid-tones.
     case lighter
+    /// A straight-line contrast increase.
     case linearContrast = "linear_contrast"
+    /// An S-curve between `increaseContrast` and `strongContrast`.
     case mediumContrast = "medium_contrast"
+    /// Inverts every channel.
     case negative
+    /// A steep S-curve: much more contrast.
     case strongContrast = "strong_contrast"
+    /// A faded, warm old-photo look.
     case vintage
 }
 

@@ -6,14 +6,19 @@
 public struct OverlayImage: Sendable, Equatable {
     /// Where the image's top-left pixel lands in the player area (may be negative: clipped when drawn).
     public var x: Int
+    /// Where the image's top row lands in the player area (may be negative: clipped when drawn).
     public var y: Int
+    /// Width in pixels, never negative.
     public var width: Int
+    /// Height in pixels, never negative.
     public var height: Int
     /// Bytes per row (at least `width * 4`).
     public var stride: Int
     /// `stride * height` bytes, premultiplied B, G, R, A per pixel.
     public var pixels: [UInt8]
 
+    /// An image placed at (`x`, `y`); `stride` is raised to at least `width * 4`, and nil `pixels` are
+    /// transparent. Negative sizes become 0.
     public init(x: Int, y: Int, width: Int, height: Int, stride: Int? = nil, pixels: [UInt8]? = nil) {
         self.x = x
         self.y = y
@@ -29,5 +34,6 @@ public struct OverlayImage: Sendable, Equatable {
         return (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
     }
 
+    /// True when the image has no pixels to draw.
     public var isEmpty: Bool { width == 0 || height == 0 }
 }

@@ -81,6 +81,7 @@ public final class ExtVideoPlayer: @unchecked Sendable {
         shared = Mutex(Shared(settings: settings()))
     }
 
+    /// A player with these settings; nothing plays until a `run` method is called.
     public init(settings: VideoSettings) {
         FFmpegLogBridge.install
         shared = Mutex(Shared(settings: settings))
@@ -273,6 +274,7 @@ public final class ExtVideoPlayer: @unchecked Sendable {
         return try engine.snapshot()
     }
 
+    /// Writes `snapshot()` as a PNG file at `path`, replacing any file there; failures throw `renderFailed`.
     public func writeSnapshot(to path: String) throws(PlayerError) {
         try Snapshot.writePNG(try snapshot(), to: path)
     }

@@ -5,7 +5,9 @@ import Overlay
 /// command is applied, in order (two identical commands are both applied), and commands sent
 /// before the media is ready wait until it is.
 public enum PlaybackCommand: Sendable {
+    /// Starts or resumes playback (a `NotAutoPlay` player waits for this).
     case play
+    /// Holds the current frame until `play`.
     case pause
     /// Seeks inside the current pass: negative goes to the start, past the end to the last frame.
     /// Emits `.seek(success, currentTime:)`. Plays afterwards if `play`, else pauses.
@@ -14,12 +16,16 @@ public enum PlaybackCommand: Sendable {
     case begin
     /// Seek to the last frame, then pause.
     case end
+    /// Restarts the source at its end from now on, as `Loop()` does.
     case loop
+    /// Stops looping: playback ends at the end of the current pass.
     case unloop
     /// 1 is normal; clamped to 0…16 (0 holds the picture and silences the sound). The sound keeps
     /// its pitch.
     case playbackSpeed(Float)
+    /// Silences the sound, keeping the volume for `unmute`.
     case mute
+    /// Turns the sound back on at the current volume.
     case unmute
     /// Linear gain, clamped to 0…1, ramped over one device buffer. Emits `volumeChanged`.
     case volume(Float)

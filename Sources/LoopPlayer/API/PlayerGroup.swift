@@ -11,10 +11,12 @@
 /// player) ends that player only. `run` returns when every player has ended. Commands, settings and
 /// events work as with `run()`; `ExclusivePlayback` groups work across the players.
 public struct PlayerGroup: Sendable {
+    /// The players, each run in its own window.
     public let players: [ExtVideoPlayer]
     /// The window of each player, by position in `players`.
     public let windows: [WindowOptions]
 
+    /// A group of `players`; `windows[i]` is the window of `players[i]`, `WindowOptions()` where missing.
     public init(_ players: [ExtVideoPlayer], windows: [WindowOptions] = []) {
         self.players = players
         self.windows = windows

@@ -14,6 +14,7 @@ import Synchronization
 /// ```
 /// Commands, settings and events of the inset's player work as usual (send them to `player`).
 public final class PlayerInset: Sendable {
+    /// The player whose scenes the inset shows; send it commands and settings as usual.
     public let player: ExtVideoPlayer
     /// Where the inset goes in the host's player area, in output pixels.
     public let frame: Rect
@@ -27,6 +28,7 @@ public final class PlayerInset: Sendable {
 
     private let state = Mutex(State())
 
+    /// An inset showing `player`'s scenes at `frame` in the host's player area; add it with `.addInset`.
     public init(_ player: ExtVideoPlayer, frame: Rect) {
         self.player = player
         self.frame = frame

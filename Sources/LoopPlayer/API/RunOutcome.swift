@@ -4,5 +4,6 @@ public enum RunOutcome: Sendable, Equatable {
     case finished
     /// The user closed the window or pressed quit.
     case quit
+    /// The source failed and the stop condition's `exitOnFailure` ended the run, or the run could not start.
     case failed(PlayerError)
 }

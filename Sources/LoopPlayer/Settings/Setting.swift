@@ -12,17 +12,24 @@ public protocol Setting: Sendable {
 /// in the current directory, `LOOPPLAYER_MEDIA_PATH` and the bundled media. The only required setting.
 public struct SourceName: Setting, Equatable {
     package var value: String
+    /// Names the source to play (see the type's description for how it is resolved).
     public init(_ value: String) { self.value = value }
+    /// Makes this the source of `settings`, replacing any given before.
     public func apply(to settings: inout VideoSettings) { settings.sourceName = value }
 }
 
 /// Extension for a bare name without one; an extension inside the name wins.
 public struct Ext: Setting, Equatable {
+    /// The extension tried when no other is given: `mp4`.
     public static let defaultValue = "mp4"
     package var value: String
+    /// Uses `value` (with or without a leading dot) as the extension for bare names.
     public init(_ value: String) { self.value = value }
+    /// Sets the extension `settings` looks up bare names with.
     public func apply(to settings: inout VideoSettings) { settings.ext = value }
 
+    /// Throws `invalidSetting` unless `value` is a plain extension: not empty, without `/` or spaces.
+    /// A leading dot is accepted.
     public static func validate(_ value: String) throws(PlayerError) {
         let bare = value.hasPrefix(".") ? String(value.dropFirst()) : value
         guard !bare.isEmpty, !bare.contains("/"), !bare.contains(where: \.isWhitespace) else {
@@ -33,22 +40,31 @@ public struct Ext: Setting, Equatable {
 
 /// How the picture fills the player area. Default `.resizeAspect`.
 public struct Gravity: Setting, Equatable {
+    /// `.resizeAspect`: the whole picture shows, letterboxed.
     public static let defaultValue = VideoGravity.resizeAspect
     package var value: VideoGravity
+    /// Fills the player area as `value` says.
     public init(_ value: VideoGravity = Gravity.defaultValue) { self.value = value }
     /// From a config string (`aspect`, `resizeAspectFill`…); unknown names throw `invalidSetting`.
     public init(parsing text: String) throws(PlayerError) { value = try VideoGravity(parsing: text) }
+    /// Sets how the picture fills the player area.
     public func apply(to settings: inout VideoSettings) { settings.gravity = value }
 }
 
 /// Publish the playback position every `interval` seconds (bare: every second; absent: never).
 public struct TimePublishing: Setting, Equatable {
+    /// The interval of a bare `TimePublishing()`: one second.
     public static let defaultInterval = 1.0
+    /// The intervals accepted, in seconds: 0.01 to an hour.
     public static let validRange = 0.01...3600.0
     package var interval: Double
+    /// Publishes the position every `interval` seconds;
+    /// `VideoSettings.validate()` checks it against `validRange`.
     public init(_ interval: Double = TimePublishing.defaultInterval) { self.interval = interval }
+    /// Turns on time publication at this interval.
     public func apply(to settings: inout VideoSettings) { settings.timePublishing = interval }
 
+    /// Throws `invalidSetting` unless `interval` is within `validRange`.
     public static func validate(_ interval: Double) throws(PlayerError) {
         try checkRange(interval, validRange, setting: "TimePublishing", unit: "seconds")
     }
@@ -56,7 +72,9 @@ public struct TimePublishing: Setting, Equatable {
 
 /// Restart seamlessly at the end. Absent: playback stops at the end and holds the last frame.
 public struct Loop: Setting, Equatable {
+    /// Loops the source forever.
     public init() {}
+    /// Makes the source restart at its end.
     public func apply(to settings: inout VideoSettings) { settings.loop = true }
 }
 
@@ -66,10 +84,13 @@ public struct Loop: Setting, Equatable {
 /// still loops the current item; `LoopPlaylist()` starts the list again after its last item.
 public struct Playlist: Setting, Equatable {
     package var sources: [String]
+    /// A playlist of these sources, each resolved like a `SourceName`.
     public init(_ sources: [String]) { self.sources = sources }
+    /// A playlist of the `SourceName` entries in `content`; other settings in it are ignored.
     public init(@VideoSettingsBuilder _ content: () -> [any Setting]) {
         sources = content().compactMap { ($0 as? SourceName)?.value }
     }
+    /// Sets the playlist and makes its first item the source.
     public func apply(to settings: inout VideoSettings) {
         settings.playlist = sources
         settings.sourceName = sources.first
@@ -80,7 +101,9 @@ public struct Playlist: Setting, Equatable {
 /// the list plays that many times in all and then ends (`--loop-playlist=N`).
 public struct LoopPlaylist: Setting, Equatable {
     package var passes: Int?
+    /// Loops the playlist forever, or `passes` times in all (at least 1) when given.
     public init(passes: Int? = nil) { self.passes = passes.map { max(1, $0) } }
+    /// Makes the playlist start again after its last item.
     public func apply(to settings: inout VideoSettings) {
         settings.loopPlaylist = true
         settings.loopPlaylistPasses = passes
@@ -91,26 +114,34 @@ public struct LoopPlaylist: Setting, Equatable {
 /// Mpixel); a larger one is `unsupportedVideoSize` instead of seconds a frame and gigabytes.
 public struct PictureSizeLimit: Setting, Equatable {
     package var limit: VideoSizeLimit
+    /// Refuses pictures with a side above `maxSide` pixels or an area above `maxPixels`.
     public init(maxSide: Int, maxPixels: Int) { limit = VideoSizeLimit(maxSide: maxSide, maxPixels: maxPixels) }
+    /// Sets the largest picture the player will decode.
     public func apply(to settings: inout VideoSettings) { settings.pictureSizeLimit = limit }
 }
 
 /// Start muted: the default of `ExtVideoPlayer`, said explicitly.
 public struct Mute: Setting, Equatable {
+    /// Starts the player muted.
     public init() {}
+    /// Makes the player start muted.
     public func apply(to settings: inout VideoSettings) { settings.mute = true }
 }
 
 /// Start with the sound on (the player starts muted without it).
 public struct Unmute: Setting, Equatable {
+    /// Starts the player with the sound on.
     public init() {}
+    /// Makes the player start with the sound on.
     public func apply(to settings: inout VideoSettings) { settings.mute = false }
 }
 
 /// Start with the sound on at this linear gain, 0…1 (clamped; NaN is 1).
 public struct Volume: Setting, Equatable {
     package var level: Float
+    /// Starts with the sound on at `level`, clamped to 0…1 (NaN counts as 1).
     public init(_ level: Float) { self.level = level.isNaN ? 1 : min(max(level, 0), 1) }
+    /// Sets the starting volume and turns the sound on.
     public func apply(to settings: inout VideoSettings) {
         settings.volume = level
         settings.mute = false
@@ -119,7 +150,9 @@ public struct Volume: Setting, Equatable {
 
 /// Load and show the first frame, then wait for `play`.
 public struct NotAutoPlay: Setting, Equatable {
+    /// Loads without starting playback.
     public init() {}
+    /// Makes the player wait on its first frame for `play`.
     public func apply(to settings: inout VideoSettings) { settings.notAutoPlay = true }
 }
 
@@ -128,14 +161,18 @@ public struct NotAutoPlay: Setting, Equatable {
 /// has is a `subtitleTrackNotFound` event once the tracks are known.
 public struct Subtitles: Setting, Equatable {
     package var value: String
+    /// Shows subtitles from an external file (path or URL) or the first track in a language (`"en"`).
     public init(_ value: String) { self.value = value }
+    /// Sets which subtitles are shown.
     public func apply(to settings: inout VideoSettings) { settings.subtitles = value }
 }
 
 /// Which events are delivered: `Events()` all, `Events([.playing, .errorAny])` some; absent: none.
 public struct Events: Setting, Equatable {
     package var filters: [PlayerEventFilter]?
+    /// Delivers the events matched by `filters`, or every event when nil.
     public init(_ filters: [PlayerEventFilter]? = nil) { self.filters = filters }
+    /// Sets which events the player delivers.
     public func apply(to settings: inout VideoSettings) {
         settings.events = filters.map { .only(Set($0)) } ?? .all
     }
@@ -143,20 +180,29 @@ public struct Events: Setting, Equatable {
 
 /// Colour of the error text drawn in the player area. Default red.
 public struct EColor: Setting, Equatable {
+    /// The default: `Color.red`.
     public static let defaultValue = Color.red
     package var value: Color
+    /// Draws the error text in `value`.
     public init(_ value: Color) { self.value = value }
+    /// Sets the colour of the error text.
     public func apply(to settings: inout VideoSettings) { settings.errorColor = value }
 }
 
 /// Size in points of the error text drawn in the player area. Default 17.
 public struct EFontSize: Setting, Equatable {
+    /// The default: 17 points.
     public static let defaultValue: Float = 17
+    /// The sizes accepted, in points: 4 to 200.
     public static let validRange: ClosedRange<Float> = 4...200
     package var value: Float
+    /// Draws the error text at `value` points;
+    /// `VideoSettings.validate()` checks it against `validRange`.
     public init(_ value: Float) { self.value = value }
+    /// Sets the size of the error text.
     public func apply(to settings: inout VideoSettings) { settings.errorFontSize = value }
 
+    /// Throws `invalidSetting` unless `value` is within `validRange`.
     public static func validate(_ value: Float) throws(PlayerError) {
         try checkRange(value, validRange, setting: "EFontSize", unit: "points")
     }
@@ -165,7 +211,9 @@ public struct EFontSize: Setting, Equatable {
 /// Groups error-text settings; nesting flattens.
 public struct ErrorGroup: Setting {
     package var settings: [any Setting]
+    /// Applies the settings in `content` in order, as if written in place of the group.
     public init(@VideoSettingsBuilder _ content: () -> [any Setting]) { settings = content() }
+    /// Applies every grouped setting in order.
     public func apply(to target: inout VideoSettings) { settings.forEach { $0.apply(to: &target) } }
 }
 
@@ -173,25 +221,36 @@ public struct ErrorGroup: Setting {
 /// `VectorLayers { Badge(); SVGLayer(file: "logo.svg") }`. Given twice, the last wins.
 public struct VectorLayers: Setting {
     package var builders: [any ShapeLayerBuilderProtocol]
+    /// The layers built in `content`, bottom to top.
     public init(@VectorLayerListBuilder _ content: () -> [any ShapeLayerBuilderProtocol]) { builders = content() }
+    /// Sets the overlay layers shown from the first frame, replacing any given before.
     public func apply(to settings: inout VideoSettings) { settings.vectorLayers = builders }
 }
 
 /// Builds a list of layer builders with the same control flow as `VideoSettingsBuilder`.
 @resultBuilder
 public enum VectorLayerListBuilder {
+    /// Lets a single layer builder stand as a statement.
     public static func buildExpression(_ builder: any ShapeLayerBuilderProtocol) -> [any ShapeLayerBuilderProtocol] { [builder] }
+    /// Lets a list of layer builders stand as a statement, as if written one by one.
     public static func buildExpression(_ builders: [any ShapeLayerBuilderProtocol]) -> [any ShapeLayerBuilderProtocol] { builders }
+    /// Joins the statements of a block, in order.
     public static func buildBlock(_ parts: [any ShapeLayerBuilderProtocol]...) -> [any ShapeLayerBuilderProtocol] { parts.flatMap { $0 } }
+    /// An `if` without `else`: its layers when taken, none otherwise.
     public static func buildOptional(_ part: [any ShapeLayerBuilderProtocol]?) -> [any ShapeLayerBuilderProtocol] { part ?? [] }
+    /// The first branch of an `if`/`else` or `switch`.
     public static func buildEither(first part: [any ShapeLayerBuilderProtocol]) -> [any ShapeLayerBuilderProtocol] { part }
+    /// The other branch of an `if`/`else` or `switch`.
     public static func buildEither(second part: [any ShapeLayerBuilderProtocol]) -> [any ShapeLayerBuilderProtocol] { part }
+    /// Joins the layers of every pass of a `for` loop, in order.
     public static func buildArray(_ parts: [[any ShapeLayerBuilderProtocol]]) -> [any ShapeLayerBuilderProtocol] { parts.flatMap { $0 } }
 }
 
 /// Accepted for source compatibility with the model: vector overlays need no switch here.
 public struct EnableVector: Setting, Equatable {
+    /// Accepted and recorded; vector overlays work without it.
     public init() {}
+    /// Records that vector overlays were asked for (it changes nothing else).
     public func apply(to settings: inout VideoSettings) { settings.enableVector = true }
 }
 
@@ -205,6 +264,7 @@ public struct EnableVector: Setting, Equatable {
 /// PictureInPicture(width: 400, height: 225, x: 40, y: 40)
 /// ```
 public struct PictureInPicture: Setting, Equatable {
+    /// The mini window's default width, in pixels.
     public static let defaultWidth = 320
     /// The range of the mini window's width and height, in pixels.
     public static let validSide = MiniWindowPlacement.validSide
@@ -219,6 +279,8 @@ public struct PictureInPicture: Setting, Equatable {
     /// brings it back.
     package var hidesMainWindow: Bool
 
+    /// Enables picture-in-picture; the mini window is `width` × `height` pixels at (`x`, `y`) on
+    /// the screen, nil meaning automatic (see the type's description).
     public init(width: Int = defaultWidth, height: Int? = nil, x: Int? = nil, y: Int? = nil,
                 hidesMainWindow: Bool = false) {
         self.width = width
@@ -228,12 +290,14 @@ public struct PictureInPicture: Setting, Equatable {
         self.hidesMainWindow = hidesMainWindow
     }
 
+    /// Enables picture-in-picture in `settings`, placed as this setting says.
     public func apply(to settings: inout VideoSettings) { settings.pictureInPicture = self }
 
     package var placement: MiniWindowPlacement {
         MiniWindowPlacement(width: width, height: height, x: x, y: y, hidesMainWindow: hidesMainWindow)
     }
 
+    /// Throws `invalidSetting` when the width or height is outside `validSide`.
     public func validate() throws(PlayerError) {
         let sides = [("width", width)] + (height.map { [("height", $0)] } ?? [])
         for (name, side) in sides where !Self.validSide.contains(side) {
@@ -247,47 +311,69 @@ public struct PictureInPicture: Setting, Equatable {
 /// last to start plays.
 public struct ExclusivePlayback: Setting, Equatable {
     package var group: String
+    /// Puts the player in the group named `group`: starting to play pauses the group's others.
     public init(group: String) { self.group = group }
+    /// Puts the player in the exclusive group.
     public func apply(to settings: inout VideoSettings) { settings.exclusiveGroup = group }
 }
 
 /// Brightness −1 … 1 (clamped), applied after the filters. Default 0.
 public struct Brightness: Setting, Equatable {
+    /// 0: the picture as recorded.
     public static let defaultValue: Float = 0
+    /// −1 (black) … 1 (white).
     public static let validRange = ColorAdjustment.brightnessRange
     package var value: Float
+    /// Brightens (positive) or darkens (negative) the picture by `value`; clamped to `validRange`.
     public init(_ value: Float) { self.value = value }
+    /// Sets the brightness applied after the filters.
     public func apply(to settings: inout VideoSettings) { settings.brightness = value }
 }
 
 /// Contrast 0 … 4 (clamped), applied after the filters. Default 1.
 public struct Contrast: Setting, Equatable {
+    /// 1: the picture as recorded.
     public static let defaultValue: Float = 1
+    /// 0 (flat grey) … 4.
     public static let validRange = ColorAdjustment.contrastRange
     package var value: Float
+    /// Scales the picture's contrast by `value` (1 unchanged); clamped to `validRange`.
     public init(_ value: Float) { self.value = value }
+    /// Sets the contrast applied after the filters.
     public func apply(to settings: inout VideoSettings) { settings.contrast = value }
 }
 
 /// The filter stack, in order: `Filters { VideoFilter.sepia(); FFmpegFilter("hqdn3d=4") }`.
 public struct Filters: Setting, Equatable {
     package var filters: [VideoFilter]
+    /// The filters built in `content`, applied in order.
     public init(@FilterListBuilder _ content: () -> [VideoFilter]) { filters = content() }
+    /// Sets the filter stack, replacing any given before.
     public func apply(to settings: inout VideoSettings) { settings.filters = filters }
 }
 
 /// Builds a filter list with the same control flow as `VideoSettingsBuilder`.
 @resultBuilder
 public enum FilterListBuilder {
+    /// Lets a filter stand as a statement.
     public static func buildExpression(_ filter: VideoFilter) -> [VideoFilter] { [filter] }
+    /// Lets an FFmpeg filter chain stand as a statement.
     public static func buildExpression(_ filter: FFmpegFilter) -> [VideoFilter] { [filter.filter] }
+    /// Lets an optional filter stand as a statement: nil adds nothing.
     public static func buildExpression(_ filter: VideoFilter?) -> [VideoFilter] { filter.map { [$0] } ?? [] }
+    /// Lets a list of filters stand as a statement, as if written one by one.
     public static func buildExpression(_ filters: [VideoFilter]) -> [VideoFilter] { filters }
+    /// Joins the statements of a block, in order.
     public static func buildBlock(_ parts: [VideoFilter]...) -> [VideoFilter] { parts.flatMap { $0 } }
+    /// An `if` without `else`: its filters when taken, none otherwise.
     public static func buildOptional(_ part: [VideoFilter]?) -> [VideoFilter] { part ?? [] }
+    /// The first branch of an `if`/`else` or `switch`.
     public static func buildEither(first part: [VideoFilter]) -> [VideoFilter] { part }
+    /// The other branch of an `if`/`else` or `switch`.
     public static func buildEither(second part: [VideoFilter]) -> [VideoFilter] { part }
+    /// Joins the filters of every pass of a `for` loop, in order.
     public static func buildArray(_ parts: [[VideoFilter]]) -> [VideoFilter] { parts.flatMap { $0 } }
+    /// A block under `if #available`, passed through unchanged.
     public static func buildLimitedAvailability(_ part: [VideoFilter]) -> [VideoFilter] { part }
 }
 
@@ -295,11 +381,15 @@ public enum FilterListBuilder {
 /// while playing), `.maxBitrate`, `.minBitrate` or `.bitrate(n)` (the highest not above n bits/s).
 /// Default `.automatic`; changing it applies to a running HLS source from its next segment.
 public struct HLSVariant: Setting, Equatable {
+    /// `.automatic`: chosen by throughput, buffer and output size.
     public static let defaultValue = VariantPreference.automatic
     package var value: VariantPreference
+    /// Plays the HLS variant `value` picks.
     public init(_ value: VariantPreference = HLSVariant.defaultValue) { self.value = value }
+    /// Sets how the HLS variant is chosen.
     public func apply(to settings: inout VideoSettings) { settings.hlsVariant = value }
 
+    /// Throws `invalidSetting` for a `.bitrate` that is not positive.
     public static func validate(_ value: VariantPreference) throws(PlayerError) {
         if case let .bitrate(bits) = value, bits <= 0 {
             throw .invalidSetting(name: "HLSVariant", value: "\(bits)", reason: "expected a positive number of bits per second")
@@ -330,12 +420,18 @@ extension VariantPreference {
 /// Seconds a network source may keep failing (server gone, stalled, 5xx) before it fails with
 /// `networkError`; playback shows `buffering` meanwhile. Default 30.
 public struct NetworkTimeout: Setting, Equatable {
+    /// The default: 30 seconds.
     public static let defaultValue = NetworkOptions.defaultTimeout
+    /// The durations accepted, in seconds: half a second to a day.
     public static let validRange = NetworkOptions.timeoutRange
     package var seconds: Double
+    /// Lets a network source fail for up to `seconds` before it is given up;
+    /// `VideoSettings.validate()` checks it against `validRange`.
     public init(_ seconds: Double = NetworkTimeout.defaultValue) { self.seconds = seconds }
+    /// Sets how long a network source may keep failing.
     public func apply(to settings: inout VideoSettings) { settings.networkTimeout = seconds }
 
+    /// Throws `invalidSetting` unless `seconds` is within `validRange`.
     public static func validate(_ seconds: Double) throws(PlayerError) {
         try checkRange(seconds, validRange, setting: "NetworkTimeout", unit: "seconds")
     }
@@ -346,12 +442,18 @@ public struct NetworkTimeout: Setting, Equatable {
 /// once, however long it runs (its picture path, filters and sound go on as before). A loop that
 /// does not fit decodes every pass. Default 0 (off); memory is the price, so it is chosen.
 public struct FrameCache: Setting, Equatable {
+    /// The default: 0, no cache.
     public static let defaultValue = 0
+    /// The sizes accepted, in MiB: 0 (off) to 64 GiB.
     public static let validRange = 0...65_536
     package var megabytes: Int
+    /// Keeps up to `megabytes` MiB of a looping file's decoded pictures;
+    /// `VideoSettings.validate()` checks it against `validRange`.
     public init(megabytes: Int) { self.megabytes = megabytes }
+    /// Sets the frame cache's size.
     public func apply(to settings: inout VideoSettings) { settings.frameCacheMegabytes = megabytes }
 
+    /// Throws `invalidSetting` unless `megabytes` is within `validRange`.
     public static func validate(_ megabytes: Int) throws(PlayerError) {
         try checkRange(megabytes, validRange, setting: "FrameCache", unit: "MiB")
     }
@@ -360,6 +462,7 @@ public struct FrameCache: Setting, Equatable {
 /// The sources the player may open (the seed's navigation policy): `AllowedSources(schemes:
 /// ["https"], hosts: ["*.example.com"])`. A refused source fails with `sourceNotAllowed`.
 extension AllowedSources: Setting {
+    /// Makes these the sources the player may open.
     public func apply(to settings: inout VideoSettings) { settings.allowedSources = self }
 }
 

@@ -15,14 +15,19 @@ import Overlay
 /// Settings apply in order, so a setting given twice takes the last value. Defaults and valid ranges
 /// are declared on each setting type (`TimePublishing.validRange`…); `validate()` checks them.
 public struct VideoSettings: Sendable, Equatable {
+    /// The source to play (`SourceName`); required, so `validate()` throws while it is nil or blank.
     public var sourceName: String?
+    /// The extension tried for a bare source name (`Ext`), `mp4` by default.
     public var ext: String = Ext.defaultValue
+    /// How the picture fills the player area (`Gravity`).
     public var gravity: VideoGravity = Gravity.defaultValue
     /// Seconds between time publications; nil = none.
     public var timePublishing: Double?
+    /// Restart the source at its end instead of stopping on the last frame (`Loop`).
     public var loop = false
     /// The sources of a `Playlist`, in order (empty: `sourceName` alone).
     public var playlist: [String] = []
+    /// Start a playlist again after its last item (`LoopPlaylist`).
     public var loopPlaylist = false
     /// Passes through a looping playlist before it ends (nil: forever).
     public var loopPlaylistPasses: Int?
@@ -33,19 +38,27 @@ public struct VideoSettings: Sendable, Equatable {
     public var mute = true
     /// Linear gain 0…1 (`Volume`); nil: the player's (1 at first).
     public var volume: Float?
+    /// Load and show the first frame, then wait for `play` (`NotAutoPlay`).
     public var notAutoPlay = false
+    /// An external subtitle file or a language to show subtitles in (`Subtitles`); nil: a forced track only.
     public var subtitles: String?
+    /// Which events the player delivers (`Events`); none by default.
     public var events: EventSelection = .none
+    /// Colour of the error text drawn in the player area (`EColor`).
     public var errorColor: Color = EColor.defaultValue
+    /// Size in points of the error text drawn in the player area (`EFontSize`).
     public var errorFontSize: Float = EFontSize.defaultValue
+    /// Set by `EnableVector()`; vector overlays work either way.
     public var enableVector = false
     /// Picture-in-picture is enabled (and placed) by this; nil: `startPiP` is refused.
     public var pictureInPicture: PictureInPicture?
+    /// The group whose other players pause when this one starts playing (`ExclusivePlayback`).
     public var exclusiveGroup: String?
     /// Clamped to `Brightness.validRange`.
     public var brightness: Float = Brightness.defaultValue
     /// Clamped to `Contrast.validRange`.
     public var contrast: Float = Contrast.defaultValue
+    /// The filter stack, applied in order before brightness and contrast (`Filters`).
     public var filters: [VideoFilter] = []
     /// Which HLS variant plays.
     public var hlsVariant: VariantPreference = HLSVariant.defaultValue
@@ -62,6 +75,7 @@ public struct VideoSettings: Sendable, Equatable {
     }
     private var layerList = LayerList(builders: [])
 
+    /// Settings built with the DSL, applied in order (a setting given twice keeps the last value).
     public init(@VideoSettingsBuilder _ content: () -> [any Setting]) {
         content().forEach { $0.apply(to: &self) }
     }

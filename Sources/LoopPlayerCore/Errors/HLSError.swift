@@ -63,6 +63,7 @@ public enum HLSError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The playlist's URL and what is wrong with it, as shown to users.
     public var description: String {
         switch self {
         case let .notAPlaylist(url): "\(url): not an HLS playlist (no #EXTM3U header)"

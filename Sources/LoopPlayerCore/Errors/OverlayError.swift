@@ -15,6 +15,7 @@ public enum OverlayError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A coordinate, size, angle or time is NaN or infinite, a dash is negative, or sublayers nest too deep.
     case invalidLayer(reason: String)
 
+    /// What went wrong and with which file or layer, as shown to users.
     public var description: String {
         switch self {
         case .svgNotFound(let path): return "SVG file not found: \(path)"

@@ -1,10 +1,11 @@
 /// Why the player could not do what was asked. Every failure reaches the user as one of these.
 ///
 /// ```swift
-/// do { try player.load(.named("swipe")) }
-/// catch { print(error) }   // "swipe.mp4: source not found (looked in …)"
+/// let player = ExtVideoPlayer { VideoSettings { SourceName("swipe") } }
+/// if case let .failed(error) = player.runHeadless(until: StopCondition(exitAtEnd: true)) {
+///     print(error)   // "swipe.mp4: source not found (looked in …)"
+/// }
 /// ```
-
 public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No file or resource matched the source. `searched` lists where we looked.
     case sourceNotFound(source: String, searched: [String])
@@ -163,8 +164,10 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// What a source that is not a regular file is, for `PlayerError.specialFile`.
 public enum SpecialFileType: String, Sendable, Equatable, CustomStringConvertible {
+    /// In order: a named pipe (FIFO), a Unix socket, a character device, a block device.
     case namedPipe, socket, characterDevice, blockDevice
 
+    /// What the file is, for error messages (a named pipe also says why it cannot loop).
     public var description: String {
         switch self {
         case .namedPipe: "a named pipe (FIFO): reading one waits for a writer and cannot start again for the next pass"
@@ -177,7 +180,9 @@ public enum SpecialFileType: String, Sendable, Equatable, CustomStringConvertibl
 
 /// An FFmpeg error code with its text, kept as the cause of a `PlayerError`.
 public struct FFmpegError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// FFmpeg's (negative) error code, e.g. `AVERROR_INVALIDDATA`.
     public let code: Int32
+    /// FFmpeg's text for `code`, or the player's more precise reason where it has one.
     public let message: String
 
     package init(code: Int32, message: String) {
@@ -185,5 +190,6 @@ public struct FFmpegError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The text followed by the code, e.g. `Invalid data found when processing input (-1094995529)`.
     public var description: String { "\(message) (\(code))" }
 }

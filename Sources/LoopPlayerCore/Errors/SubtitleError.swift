@@ -32,6 +32,7 @@ public enum SubtitleError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The subtitle source and what went wrong, as shown to users.
     public var description: String {
         switch self {
         case let .fileNotFound(path): "\(path): subtitle file not found"

@@ -2,7 +2,9 @@
 public enum EventSelection: Sendable, Equatable {
     /// No `Events` setting: nothing is delivered (the model's rule).
     case none
+    /// Every event.
     case all
+    /// The events that match one of these filters.
     case only(Set<PlayerEventFilter>)
 
     package func admits(_ event: PlayerEvent) -> Bool {

@@ -3,18 +3,23 @@
 public enum PlayerEvent: Sendable, Equatable {
     /// A seek finished; `currentTime` is where it landed (after clamping), in seconds.
     case seek(Bool, currentTime: Double)
+    /// Playback paused (a `pause` command or a key); the current frame stays on screen.
     case paused
     /// Playback wants to run but has no frame to show (the network or the decoder is behind).
     case waitingToPlayAtSpecifiedRate
+    /// Playback started or resumed.
     case playing
     /// A new source replaced the previous one.
     case currentItemChanged
     /// The source was removed (replaced, or the player went idle).
     case currentItemRemoved
+    /// The volume changed; the new linear gain, 0…1.
     case volumeChanged(Float)
+    /// A failure (the source could not play, drawn in the player area too) or a command that could not be done.
     case error(PlayerError)
     /// The picture's rectangle in the player area changed (layout, window size, gravity).
     case boundsChanged(Rect)
+    /// The source opened (`.readyToPlay`) or failed (`.failed`).
     case itemStatusChanged(ItemStatus)
     /// The length of one pass, in seconds: when the source opens (the picture's own length, read from
     /// the file's end where the container does not say it), and again only if the first pass, once
@@ -65,30 +70,51 @@ public enum PlayerEvent: Sendable, Equatable {
 
 /// The model's `AVPlayerItem.Status`.
 public enum ItemStatus: String, Sendable, Equatable {
+    /// Not known yet; the player itself never sends it.
     case unknown
+    /// The source opened and can play.
     case readyToPlay
+    /// The source could not be played; an `error` event says why.
     case failed
 }
 
 /// Selects events by case, ignoring their values (`Events([.playing, .errorAny])`).
 public enum PlayerEventFilter: String, Sendable, Hashable, CaseIterable {
+    /// Admits `seek` events.
     case seekAny
+    /// Admits `paused`.
     case paused
+    /// Admits `waitingToPlayAtSpecifiedRate`.
     case waitingToPlayAtSpecifiedRate
+    /// Admits `playing`.
     case playing
+    /// Admits `currentItemChanged` events.
     case currentItemChangedAny
+    /// Admits `currentItemRemoved`.
     case currentItemRemoved
+    /// Admits `volumeChanged` events.
     case volumeChangedAny
+    /// Admits `error` events.
     case errorAny
+    /// Admits `boundsChanged` events.
     case boundsChangedAny
+    /// Admits `itemStatusChanged` events.
     case itemStatusChangedAny
+    /// Admits `duration` events.
     case durationAny
+    /// Admits `loopCompleted` events.
     case loopCompletedAny
+    /// Admits `ended`.
     case ended
+    /// Admits `variantChanged` events.
     case variantChangedAny
+    /// Admits `playlistItemChanged` events.
     case playlistItemChangedAny
+    /// Admits `playlistEnded`.
     case playlistEnded
+    /// Admits `startedPiP`.
     case startedPiP
+    /// Admits `stoppedPiP`.
     case stoppedPiP
 }
 

@@ -1,11 +1,14 @@
 /// A rectangle in pixels (fractional while computing; rounded when handed to SDL).
 public struct Rect: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// The top-left corner (`x`, `y`, from the top-left of the area) and the size, in pixels.
     public var x, y, width, height: Double
 
+    /// A rectangle with its top-left corner at (`x`, `y`).
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
 
+    /// `<width>x<height>+<x>+<y>` (X11 geometry order), e.g. `1280.0x720.0+0.0+0.0`.
     public var description: String { "\(width)x\(height)+\(x)+\(y)" }
 }
 

@@ -1,13 +1,17 @@
 /// A size in whole pixels.
 public struct PixelSize: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// Width in pixels, never negative.
     public var width: Int
+    /// Height in pixels, never negative.
     public var height: Int
 
+    /// A size; negative values become 0.
     public init(width: Int, height: Int) {
         self.width = max(0, width)
         self.height = max(0, height)
     }
 
+    /// `<width>x<height>`, e.g. `1920x1080`.
     public var description: String { "\(width)x\(height)" }
 
     /// `WxH` (`1280x720`, any case of x), each side 1…`maximum`; nil otherwise.

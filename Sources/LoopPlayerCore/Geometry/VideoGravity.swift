@@ -7,6 +7,7 @@ public enum VideoGravity: String, Sendable, CaseIterable, Codable {
     /// Stretch to the area.
     case resize
 
+    /// The gravity used when none is set: `.resizeAspect`.
     public static let `default` = VideoGravity.resizeAspect
 
     /// Parses the model's names and the CLI's short ones (`aspect`, `fill`, `stretch`).

@@ -2,6 +2,7 @@
 public struct AudioDeviceFormat: Sendable, Equatable, Codable {
     /// Samples per second per channel.
     public var rate: Int
+    /// Channels the device was opened with (fewer than the source's when downmixed).
     public var channels: Int
     /// Sample format: `f32` (32-bit float; SDL converts to the hardware's own format if needed).
     public var format: String

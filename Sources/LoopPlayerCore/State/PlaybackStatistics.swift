@@ -1,14 +1,18 @@
 /// What the engine saw while playing: the counters behind `loopplay --stats-json`.
 public struct PlaybackStatistics: Sendable, Equatable, Codable {
+    /// Video frames the decoder produced, over every playlist item.
     public var framesDecoded = 0
     /// Frames given again from the loop's frame cache (`FrameCache`) instead of decoded.
     public var framesReplayed = 0
+    /// Frames shown on screen.
     public var framesPresented = 0
     /// Frames skipped because they were late by more than one frame.
     public var framesDropped = 0
     /// Wraps from the end of a pass to the start of the next.
     public var loopsCompleted = 0
+    /// Video packets or frames the decoder rejected or flagged as damaged (playback goes on).
     public var decodeErrors = 0
+    /// The source's frame interval (1 / frame rate), in milliseconds.
     public var nominalFrameIntervalMs: Double = 0
     /// One pass of the loop, measured from the timeline (nil until the first pass was read).
     public var loopDurationMs: Double?
@@ -20,7 +24,9 @@ public struct PlaybackStatistics: Sendable, Equatable, Codable {
     public var loopPeriodsMs: [Double] = []
     /// From the start of opening to the first frame on screen.
     public var firstFrameMs: Double?
+    /// The process's peak resident memory (`getrusage`), in bytes.
     public var peakRSSBytes = 0
+    /// CPU time the process used, user plus system, in seconds.
     public var cpuSeconds: Double = 0
     /// Errors seen, by `PlayerError.kind`.
     public var errors: [String: Int] = [:]
@@ -31,7 +37,9 @@ public struct PlaybackStatistics: Sendable, Equatable, Codable {
     /// Picture minus sound (frame time − time heard) when each frame was shown, while following
     /// the sound: mean, largest magnitude, and how many frames were measured.
     public var avOffsetMeanMs: Double?
+    /// The largest picture-minus-sound offset measured, in milliseconds (nil: none measured).
     public var avOffsetMaxMs: Double?
+    /// How many frames the picture-minus-sound offset was measured on.
     public var avOffsetSamples = 0
     /// The subtitle track shown at the end (its label), if any.
     public var subtitleTrack: String?

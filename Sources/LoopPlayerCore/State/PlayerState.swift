@@ -1,14 +1,19 @@
 /// Where a player is: idle → loading → ready → playing / paused / buffering → ended, or failed.
 public enum PlayerState: Sendable, Equatable {
+    /// No source: before the first load, or after the source was removed.
     case idle
+    /// The source is opening; no frame has been shown yet.
     case loading
     /// Opened and showing the first frame, waiting for `play` (`NotAutoPlay`).
     case ready
+    /// Frames are being shown in time.
     case playing
+    /// Paused on the current frame, waiting for `play`.
     case paused
     /// Playing, but no frame is ready in time (a slow network or decoder).
     case buffering
     /// Non-looping media reached its end; the last frame is held.
     case ended
+    /// The source could not be played; the error is also drawn in the player area.
     case failed(PlayerError)
 }

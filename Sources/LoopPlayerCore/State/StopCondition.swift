@@ -14,6 +14,7 @@ public struct StopCondition: Sendable, Equatable {
     /// retry or a new source), as a long-running embedded player should.
     public var exitOnFailure: Bool
 
+    /// A condition from any mix of limits; the first one met ends the run.
     public init(duration: Double? = nil, frames: Int? = nil, loops: Int? = nil, exitAtEnd: Bool = false,
                 exitOnFailure: Bool = true) {
         self.duration = duration

@@ -7,9 +7,13 @@ public struct AudioTrack: Sendable, Equatable {
     public var number: Int
     /// ISO 639 code from the container's `language` tag (`eng`, `de`, …), if any.
     public var language: String?
+    /// The container's `title` tag (e.g. `Commentary`), if any.
     public var title: String?
+    /// FFmpeg's name of the codec, e.g. `aac` or `opus`.
     public var codecName: String
+    /// Channels in the stream (2 for stereo).
     public var channels: Int
+    /// Samples per second per channel, e.g. 48000.
     public var sampleRate: Int
     /// The container's stream index.
     package var streamIndex: Int32

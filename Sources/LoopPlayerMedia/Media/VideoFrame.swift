@@ -65,7 +65,9 @@ public final class VideoFrame: @unchecked Sendable {  // immutable after init; i
         av_frame_clone(unfiltered).map(OwnedFrame.init(taking:))
     }
 
+    /// Width of the decoded picture in pixels, before aspect ratio and rotation are applied.
     public var width: Int { geometry.width }
+    /// Height of the decoded picture in pixels, before rotation is applied.
     public var height: Int { geometry.height }
     package var pixelFormat: AVPixelFormat { AVPixelFormat(rawValue: picture.pointer.pointee.format) }
     /// yuv420p/nv12: the luma plane plus two chroma planes of ⌈w/2⌉×⌈h/2⌉ (odd sizes round up).

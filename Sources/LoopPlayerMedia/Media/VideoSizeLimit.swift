@@ -12,7 +12,9 @@ import CFFmpeg
 /// VideoSizeLimit.standard.allows(width: 16000, height: 16000) // false
 /// ```
 public struct VideoSizeLimit: Sendable, Equatable, CustomStringConvertible {
+    /// The most pixels allowed on either side (1…16384).
     public var maxSide: Int
+    /// The most pixels allowed in all, width × height.
     public var maxPixels: Int
 
     /// 16384 a side and 36 Mpixel: 8K (7680x4320, 8192x4320) and a video wall's wide canvas
@@ -33,6 +35,7 @@ public struct VideoSizeLimit: Sendable, Equatable, CustomStringConvertible {
         return av_image_check_size(UInt32(width), UInt32(height), 0, nil) >= 0
     }
 
+    /// E.g. `16384 pixels a side, 36 Mpixel`, for messages.
     public var description: String {
         let megapixels = Double(maxPixels) / 1_000_000
         return "\(maxSide) pixels a side, \(megapixels == megapixels.rounded() ? "\(Int(megapixels))" : "\(megapixels)") Mpixel"

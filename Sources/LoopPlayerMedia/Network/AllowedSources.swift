@@ -17,11 +17,13 @@ public struct AllowedSources: Sendable, Equatable {
     /// Local files and http(s) from any host: what a player opens by default.
     public static let standard = AllowedSources(schemes: ["file", "http", "https"], hosts: nil)
 
+    /// Allows these schemes (any case) and host patterns (nil: every host); defaults to `standard`.
     public init(schemes: Set<String> = ["file", "http", "https"], hosts: [String]? = nil) {
         self.schemes = Set(schemes.map { $0.lowercased() })
         self.hosts = hosts.map { $0.map(Self.normalized) }
     }
 
+    /// True if URLs with `scheme` (any case) may be opened.
     public func allows(scheme: String) -> Bool { schemes.contains(scheme.lowercased()) }
 
     /// True if `host` (as in a URL, any case, IPv6 with or without brackets) is allowed.

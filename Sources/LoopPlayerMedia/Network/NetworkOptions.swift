@@ -27,6 +27,7 @@ public struct NetworkOptions: Sendable, Equatable {
     /// The adaptive variant choice's thresholds.
     package var variantTuning: VariantSelector.Tuning = .standard
 
+    /// Options with this variant choice, give-up time and allowed sources; the rest keep their defaults.
     public init(variant: VariantPreference = .automatic, timeout: Double = NetworkOptions.defaultTimeout,
                 allowedSources: AllowedSources = .standard) {
         self.variant = variant

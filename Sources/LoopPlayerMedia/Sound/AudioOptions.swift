@@ -11,8 +11,10 @@ public struct AudioOptions: Sendable, Equatable {
     public var maxChannels: Int?
     /// Linear gain 0…1.
     public var volume: Float
+    /// No sound while true; `volume` is kept for when the sound is turned back on.
     public var muted: Bool
 
+    /// Options for the device, track and level; every default is the usual choice (full volume, sound on).
     public init(track: AudioTrackChoice = .automatic, driver: String? = nil, device: String? = nil,
                 maxChannels: Int? = nil, volume: Float = 1, muted: Bool = false) {
         self.track = track

@@ -26,12 +26,15 @@ public enum SubtitleChoice: Sendable, Equatable {
 
 /// Subtitles for the sources a player plays: external files loaded with each, and which track shows.
 public struct SubtitleOptions: Sendable, Equatable {
+    /// Which track shows (by default only a forced one).
     public var choice: SubtitleChoice
     /// External subtitle files (path, `file://` or http(s) URL) loaded with every source; their
     /// tracks come after the source's own.
     public var files: [String]
+    /// Subtitles are drawn; false keeps the choice but hides them (mpv's `v`).
     public var visible: Bool
 
+    /// Subtitle options; by default no external files, a forced track shown if there is one.
     public init(choice: SubtitleChoice = .automatic, files: [String] = [], visible: Bool = true) {
         self.choice = choice
         self.files = files

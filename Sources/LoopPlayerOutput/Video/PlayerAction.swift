@@ -3,19 +3,31 @@ import CSDL
 /// What a player can be asked to do from its window. The engine knows actions, not keys: which key
 /// does what is the host's `InputMap` (loopplay uses mpv's bindings).
 public enum PlayerAction: Sendable, Equatable {
+    /// Pauses a playing player, plays a paused one.
     case togglePause
+    /// Seeks this many seconds forward (negative: back) from the current position.
     case seek(by: Double)
+    /// Turns looping on or off.
     case toggleLoop
+    /// Switches the window between fullscreen and windowed.
     case toggleFullscreen
     /// Writes the frame on screen as PNG (to `WindowOptions.snapshotPath()`).
     case snapshot
+    /// Ends the player's run, as closing the window does.
     case quit
+    /// Adds this to the contrast (clamped to 0…4).
     case adjustContrast(Float)
+    /// Adds this to the brightness (clamped to −1…1).
     case adjustBrightness(Float)
+    /// Removes the filter stack; brightness and contrast stay.
     case clearFilters
+    /// Mutes or unmutes the sound.
     case toggleMute
+    /// Adds this to the volume (clamped to 0…1).
     case adjustVolume(Float)
+    /// Multiplies the playback speed by this (rounded to hundredths, clamped to 0…16).
     case scaleSpeed(Double)
+    /// Plays at normal speed again.
     case resetSpeed
     /// The next audio track; after the last one none, then the first again (mpv's `#`).
     case cycleAudioTrack
@@ -25,14 +37,18 @@ public enum PlayerAction: Sendable, Equatable {
     case toggleSubtitles
     /// A playlist's next or previous item (mpv's `>` and `<`).
     case nextItem
+    /// A playlist's previous item.
     case previousItem
 }
 
 /// A key as SDL names it (`SDL_Keycode`), with or without shift.
 public struct KeyPress: Sendable, Hashable {
+    /// The SDL keycode (`SDL_Keycode`); for printable keys, the unshifted character's code point.
     public var key: Int32
+    /// Shift is held with the key.
     public var shift: Bool
 
+    /// The key with this SDL keycode (`SDLK_LEFT`…), with or without shift.
     public init(key: Int32, shift: Bool = false) {
         self.key = key
         self.shift = shift
@@ -51,8 +67,10 @@ public struct KeyPress: Sendable, Hashable {
 /// keys.bindings[KeyPress("x")] = .quit
 /// ```
 public struct InputMap: Sendable, Equatable {
+    /// The action of each key press; a press not found here with shift falls back to the key alone.
     public var bindings: [KeyPress: PlayerAction]
 
+    /// A map with exactly these bindings (none by default: use `mpv` for the usual keys).
     public init(bindings: [KeyPress: PlayerAction] = [:]) { self.bindings = bindings }
 
     /// No keys (closing the window still quits).

@@ -6,8 +6,11 @@ import LoopPlayerMedia
 
 /// An RGB picture in memory (8 bits per channel, rows packed).
 public struct RGBImage: Sendable, Equatable {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
+    /// `height` rows of `width` pixels, top row first, each pixel three bytes: red, green, blue.
     public var pixels: [UInt8]
 
     package init(width: Int, height: Int, pixels: [UInt8]) {

@@ -11,7 +11,9 @@ public struct WindowOptions: Sendable, Equatable {
     /// Where the window's top-left corner goes on the screen; nil: the screen's top-left corner.
     /// (A window manager may place it elsewhere.) Several players' windows need their own places.
     public var position: (x: Int, y: Int)?
+    /// Opens the window fullscreen on its display (the desktop's resolution, no mode change).
     public var fullscreen: Bool
+    /// How pictures reach the window: GPU textures or the software surface.
     public var output: VideoOutputKind
     /// Which key does what.
     public var inputMap: InputMap
@@ -20,6 +22,7 @@ public struct WindowOptions: Sendable, Equatable {
     /// The title for a source without a fixed `title`, from the source's file name.
     public var titleForSource: @Sendable (String) -> String = { $0 }
 
+    /// Options for the player's window; each default is the usual choice (mpv's keys, snapshots named by time).
     public init(title: String? = nil, size: (width: Int, height: Int)? = nil, position: (x: Int, y: Int)? = nil,
                 fullscreen: Bool = false,
                 output: VideoOutputKind = .automatic, inputMap: InputMap = .mpv,
@@ -38,6 +41,7 @@ public struct WindowOptions: Sendable, Equatable {
         "snapshot-\(Int(Date().timeIntervalSince1970 * 1000)).png"
     }
 
+    /// Equal when everything but the two closures (`snapshotPath`, `titleForSource`) is equal.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.title == rhs.title && lhs.size?.width == rhs.size?.width && lhs.size?.height == rhs.size?.height
             && lhs.position?.x == rhs.position?.x && lhs.position?.y == rhs.position?.y

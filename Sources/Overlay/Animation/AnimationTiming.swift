@@ -5,6 +5,7 @@
 /// LayerAnimation(.strokeEnd(from: 0, to: 1), duration: 2, timing: .cubicBezier(0.68, -0.55, 0.27, 1.55))
 /// ```
 public enum AnimationTiming: Sendable, Equatable {
+    /// Constant speed: progress follows time.
     case linear
     /// Starts slowly: cubic Bézier (0.42, 0, 1, 1).
     case easeIn

@@ -17,12 +17,19 @@ import Foundation
 public struct LayerAnimation: Sendable, Equatable {
     /// The animated property with its start and end values.
     public enum Property: Sendable, Equatable {
+        /// The layer's opacity, 0…1.
         case opacity(from: Double, to: Double)
+        /// Where the stroke starts, as a fraction of the path's length.
         case strokeStart(from: Double, to: Double)
+        /// Where the stroke ends, as a fraction of the path's length (0 → 1 draws the outline).
         case strokeEnd(from: Double, to: Double)
+        /// The stroke's width, in pixels.
         case lineWidth(from: Double, to: Double)
+        /// The offset into the dash pattern, in pixels (animating it makes the dashes march).
         case lineDashPhase(from: Double, to: Double)
+        /// The fill colour, blended component by component.
         case fillColor(from: Color, to: Color)
+        /// The stroke colour, blended component by component.
         case strokeColor(from: Color, to: Color)
         /// Moves the layer's content, in its own coordinates (before ``ShapeLayer/transform``).
         case translation(from: CGPoint, to: CGPoint)
@@ -35,6 +42,7 @@ public struct LayerAnimation: Sendable, Equatable {
         case path(from: VectorPath, to: VectorPath)
     }
 
+    /// What changes, with its start and end values.
     public var property: Property
     /// Seconds for one pass from `from` to `to`; 0 jumps to the final value at `beginTime`.
     public var duration: Double
@@ -44,8 +52,10 @@ public struct LayerAnimation: Sendable, Equatable {
     public var repeatCount: Double
     /// Each pass plays forwards then backwards.
     public var autoreverses: Bool
+    /// How progress is eased within each pass (`.linear` by default).
     public var timing: AnimationTiming
 
+    /// An animation of `property`; see the properties for the meaning of each argument.
     public init(_ property: Property, duration: Double, beginTime: Double = 0, repeatCount: Double = 1,
                 autoreverses: Bool = false, timing: AnimationTiming = .linear) {
         self.property = property

@@ -9,9 +9,12 @@ import Foundation
 public struct SVGLayer: ShapeLayerBuilderProtocol {
     /// Fixed when the builder is made, so the player can tell builders apart.
     public let id: UUID
+    /// Path of the SVG file to draw.
     public var file: String
+    /// 0…1, applied to the whole picture.
     public var opacity: Double
 
+    /// A builder drawing `file` at `opacity`; pass a fixed `id` to keep its identity across rebuilds.
     public init(file: String, opacity: Double = 1, id: UUID = UUID()) {
         self.id = id
         self.file = file
@@ -23,6 +26,7 @@ public struct SVGLayer: ShapeLayerBuilderProtocol {
         layer(fittedInto: geometry.bounds)
     }
 
+    /// The SVG fitted into the picture's rectangle (`videoRect`), not the whole area.
     public func build(in geometry: LayerGeometry) -> ShapeLayer {
         layer(fittedInto: geometry.videoRect)
     }

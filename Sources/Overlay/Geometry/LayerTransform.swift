@@ -12,13 +12,20 @@ import Foundation
 /// Named `LayerTransform` rather than `AffineTransform` because Foundation already has a type of that
 /// name and a program importing both would have to qualify every use.
 public struct LayerTransform: Sendable, Equatable {
+    /// How x scales into x' (`x' = a·x + c·y + tx`).
     public var a: Double
+    /// How x feeds into y' (`y' = b·x + d·y + ty`).
     public var b: Double
+    /// How y feeds into x' (`x' = a·x + c·y + tx`).
     public var c: Double
+    /// How y scales into y' (`y' = b·x + d·y + ty`).
     public var d: Double
+    /// Horizontal translation, in pixels.
     public var tx: Double
+    /// Vertical translation, in pixels (down is positive).
     public var ty: Double
 
+    /// A transform from its six coefficients; the named initialisers are usually clearer.
     public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
         (self.a, self.b, self.c, self.d, self.tx, self.ty) = (a, b, c, d, tx, ty)
     }
@@ -61,6 +68,7 @@ public struct LayerTransform: Sendable, Equatable {
         return CGPoint(x: a * x + c * y + tx, y: b * x + d * y + ty)
     }
 
+    /// True when the transform changes nothing.
     public var isIdentity: Bool { self == .identity }
 
     var isFinite: Bool { [a, b, c, d, tx, ty].allSatisfy(\.isFinite) }

@@ -8,10 +8,12 @@ import Foundation
 /// ```
 /// librsvg draws it; the parsed document is cached by ``OverlayRasterizer`` until the file changes.
 public struct SVGContent: Sendable, Equatable {
+    /// Path of the SVG file to draw.
     public var file: String
     /// Player-area pixels; the picture is as large as fits in it without distortion.
     public var rect: CGRect
 
+    /// Draws `file` fitted into `rect`.
     public init(file: String, in rect: CGRect) {
         self.file = file
         self.rect = rect

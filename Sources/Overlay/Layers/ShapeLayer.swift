@@ -15,9 +15,11 @@ import Foundation
 /// SVG picture, the path's fill, the path's stroke, its text, then its sublayers. `transform` and
 /// `opacity` apply to all of it; opacity fades the layer and its sublayers as one group.
 public struct ShapeLayer: Sendable, Equatable {
+    /// The outline to fill and stroke, in the layer's coordinates.
     public var path: VectorPath
     /// nil: no fill.
     public var fillColor: Color?
+    /// Which points the fill covers where the path overlaps itself (`.nonZero` by default).
     public var fillRule: FillRule
     /// nil: no stroke.
     public var strokeColor: Color?
@@ -27,7 +29,9 @@ public struct ShapeLayer: Sendable, Equatable {
     public var lineDashPattern: [Double]
     /// How far into the dash pattern the stroke starts, in pixels.
     public var lineDashPhase: Double
+    /// The shape of open path ends (`.butt` by default).
     public var lineCap: LineCap
+    /// The shape of corners (`.miter` by default).
     public var lineJoin: LineJoin
     /// Miter joins longer than `miterLimit × lineWidth` are drawn bevelled.
     public var miterLimit: Double
@@ -41,7 +45,9 @@ public struct ShapeLayer: Sendable, Equatable {
     public var transform: LayerTransform
     /// Drawn after this layer, in order, inside its transform and opacity.
     public var sublayers: [ShapeLayer]
+    /// Text drawn above the fill and stroke; nil: none.
     public var text: TextContent?
+    /// An SVG picture drawn below the fill and stroke; nil: none.
     public var svg: SVGContent?
     /// Evaluated by ``resolved(at:)``; later animations of the same property win.
     public var animations: [LayerAnimation]
@@ -96,10 +102,12 @@ public enum FillRule: Sendable, Equatable {
 
 /// The shape of a stroke's open ends.
 public enum LineCap: Sendable, Equatable {
+    /// `butt` ends flat at the end point, `round` adds a half circle, `square` adds a half square.
     case butt, round, square
 }
 
 /// The shape of a stroke's corners.
 public enum LineJoin: Sendable, Equatable {
+    /// `miter` makes a sharp corner (up to `miterLimit`), `round` a rounded one, `bevel` cuts it off.
     case miter, round, bevel
 }

@@ -26,6 +26,7 @@ public protocol ShapeLayerBuilderProtocol: Identifiable, Sendable {
 }
 
 extension ShapeLayerBuilderProtocol {
+    /// Calls `build(with:)` with the area's `frame` and `bounds`; implement it to use more of `geometry`.
     public func build(in geometry: LayerGeometry) -> ShapeLayer {
         build(with: (frame: geometry.frame, bounds: geometry.bounds))
     }

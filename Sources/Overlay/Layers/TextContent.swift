@@ -16,22 +16,28 @@ public struct TextContent: Sendable, Equatable {
     /// Longer strings are cut to this many characters before layout.
     public static let maximumLength = 4096
 
+    /// The text, cut to `maximumLength` characters; newlines start new lines.
     public var string: String
     /// A fontconfig family name; characters it lacks come from a fallback font.
     public var fontFamily: String
     /// Points (1/96 inch), clamped to 1…``maximumFontSize``.
     public var fontSize: Double
+    /// How bold the glyphs are (`.regular` by default).
     public var weight: FontWeight
+    /// Slanted glyphs (the font's italic style).
     public var italic: Bool
+    /// The glyphs' colour (white by default).
     public var color: Color
     /// How lines sit in the text's box, and how the box sits on its anchor.
     public var alignment: TextAlignment
+    /// Where the text block goes in the player area.
     public var anchor: TextAnchor
     /// Lines wrap at this width (pixels); nil wraps at the anchor rectangle's width, or never for a point.
     public var wrapWidth: Double?
     /// Outline and shadow that keep the text readable on any picture.
     public var legibility: TextLegibility
 
+    /// Text with these properties; see each property for its meaning and default.
     public init(_ string: String, fontFamily: String = "DejaVu Sans", fontSize: Double = 17,
                 weight: FontWeight = .regular, italic: Bool = false, color: Color = .white,
                 alignment: TextAlignment = .left, anchor: TextAnchor = .point(CGPoint(x: 0, y: 0)),
@@ -59,12 +65,15 @@ public enum TextAnchor: Sendable, Equatable {
 
 /// Horizontal alignment of text lines.
 public enum TextAlignment: Sendable, Equatable {
+    /// Lines start at the left edge (`left`), are centred (`center`) or end at the right edge (`right`).
     case left, center, right
 }
 
 /// Font weight, as CSS and Pango number them.
 public enum FontWeight: Int, Sendable, Equatable {
+    /// CSS weights 100 (thinnest) to 500 (medium); `regular` (400) is the normal weight.
     case thin = 100, ultraLight = 200, light = 300, regular = 400, medium = 500
+    /// CSS weights 600 to 900 (heaviest); `bold` (700) is the usual bold.
     case semibold = 600, bold = 700, heavy = 800, black = 900
 }
 
@@ -85,6 +94,7 @@ public struct TextLegibility: Sendable, Equatable {
     /// nil picks the outline's colour at 60 % opacity.
     public var shadowColor: Color?
 
+    /// An outline and shadow of these sizes; nil colours are picked to contrast with the text.
     public init(outlineWidth: Double = 2, outlineColor: Color? = nil, shadowOffset: Double = 1.5,
                 shadowColor: Color? = nil) {
         self.outlineWidth = outlineWidth

@@ -16,18 +16,25 @@ import Foundation
 public struct VectorPath: Sendable, Equatable {
     /// One step of a path.
     public enum Element: Sendable, Equatable {
+        /// Starts a new subpath at the point.
         case move(to: CGPoint)
+        /// A straight line from the current point.
         case line(to: CGPoint)
+        /// A quadratic Bézier curve from the current point, bending towards `control`.
         case quadCurve(to: CGPoint, control: CGPoint)
+        /// A cubic Bézier curve from the current point, shaped by two control points.
         case curve(to: CGPoint, control1: CGPoint, control2: CGPoint)
+        /// A straight line back to the start of the subpath, closing it.
         case closeSubpath
     }
 
+    /// The path's steps in order; build them with the methods or `init(elements:)`.
     public private(set) var elements: [Element] = []
     /// Where the next element starts; nil before the first `move`.
     public private(set) var currentPoint: CGPoint?
     private var subpathStart: CGPoint?
 
+    /// An empty path: it draws nothing until elements are added.
     public init() {}
 
     /// A path made of these elements, e.g. one read back from ``elements``.
