@@ -231,10 +231,16 @@ struct Loopplay: ParsableCommand {
         }
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
         guard snapshotAt >= 0, snapshotAt.isFinite else { throw ValidationError("--snapshot-at must be 0 or more seconds") }
-        guard Brightness.validRange.contains(brightness) else { throw ValidationError("--brightness must be between -1 and 1") }
-        guard Contrast.validRange.contains(contrast) else { throw ValidationError("--contrast must be between 0 and 4") }
+        guard Brightness.validRange.contains(brightness) else {
+            throw ValidationError("--brightness must be \(Self.describe(Brightness.validRange))")
+        }
+        guard Contrast.validRange.contains(contrast) else {
+            throw ValidationError("--contrast must be \(Self.describe(Contrast.validRange))")
+        }
         guard (0...100).contains(volume) else { throw ValidationError("--volume must be between 0 and 100") }
-        guard (0...16).contains(speed) else { throw ValidationError("--speed must be between 0 and 16") }
+        guard PlaybackEngine.speedRange.contains(speed) else {
+            throw ValidationError("--speed must be \(Self.describe(PlaybackEngine.speedRange))")
+        }
         if let audioChannels, !(1...8).contains(audioChannels) { throw ValidationError("--audio-channels must be 1…8") }
         _ = try WindowSize.parse(windowSize, flag: "--window-size", range: 1...16384)
         _ = try WindowSize.parse(pipSize, flag: "--pip-size", range: PictureInPicture.validSide)
@@ -320,6 +326,11 @@ struct Loopplay: ParsableCommand {
     private var fallbackSnapshot: String { "loopplay-snapshot.png" }
 
     /// A file the run will write at its end must be writable now: said at once, not lost at the end.
+    /// `between -1 and 1`: a range of the library's, as an error message says it.
+    static func describe<Bound: BinaryFloatingPoint>(_ range: ClosedRange<Bound>) -> String {
+        "between \(String(format: "%g", Double(range.lowerBound))) and \(String(format: "%g", Double(range.upperBound)))"
+    }
+
     static func checkWritable(_ path: String, flag: String) throws {
         guard !path.isEmpty else { throw ValidationError("\(flag) needs a file name (or - for stdout)") }
         var status = stat()

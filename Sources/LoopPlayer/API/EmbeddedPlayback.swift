@@ -48,7 +48,7 @@ public final class EmbeddedPlayback {
     @discardableResult
     public func update() -> Double? {
         guard !closed else { return nil }
-        return session.engine.pump().nextIn
+        return session.engine.pump(controller: session).nextIn
     }
 
     /// Draws the current frame into `area` of the host's renderer with the player's gravity.

@@ -92,7 +92,7 @@ private struct GroupLoop {
             var again = false
             var deadline: Double?
             for member in members {
-                switch member.session.engine.runOnce() {
+                switch member.session.runOnce() {
                 case .again:
                     again = true
                 case let .wait(until):

@@ -2,7 +2,7 @@ import Filters
 
 /// One run of an `ExtVideoPlayer` on its thread: owns the engine and turns the player's queued
 /// commands, live settings, events and time publishing into engine calls. Run thread only.
-final class PlayerSession {
+final class PlayerSession: EngineController {
     unowned let player: ExtVideoPlayer
     let engine: PlaybackEngine
     private var applied: VideoSettings
@@ -72,17 +72,6 @@ final class PlayerSession {
             $0.retryRequested = false
         }
         ExclusivePlaybackRegistry.join(player, group: settings.exclusiveGroup)
-        // `self.engine`: the parameter `engine` captured here would make the engine hold itself.
-        engine.onEvent = { [unowned self] event in
-            batcher.record(event, at: self.engine.clock.now)
-            // A seek publishes where it landed at once, not at the next tick.
-            if case let .seek(true, time) = event, publisher.isRunning { publish(time) }
-        }
-        engine.hostHooks.tick = { [unowned self] in tick() }
-        engine.hostHooks.ready = { [unowned self] in applyQueuedCommands() }
-        engine.hostHooks.deadline = { [unowned self] in earliest(batcher.nextDeadline, publisher.nextDeadline) }
-        engine.onStateChange = { [unowned self] state in stateChanged(state) }
-        engine.hostHooks.failureIsFinal = { [unowned self] in !(playlist?.skipPending ?? false) }
         settings.vectorLayers.forEach { engine.addVector($0) }
     }
 
@@ -90,10 +79,13 @@ final class PlayerSession {
     func run() -> RunOutcome {
         batcher.start(at: engine.clock.now)
         load(applied)
-        let outcome = engine.run()
+        let outcome = engine.run(controller: self)
         finish()
         return outcome
     }
+
+    /// One iteration, for a loop that drives several players (`PlayerGroup`) or a host's (`pump`).
+    func runOnce() -> PlaybackEngine.Iteration { engine.iterate(self) }
 
     /// Starts the source without running the loop (the host pumps: embedding).
     func start() {
@@ -104,6 +96,9 @@ final class PlayerSession {
     /// Delivers what is pending and publishes the final statistics.
     func finish() {
         engine.close()
+        let last = engine.takeEvents()
+        playlist = nil  // the run is over: nothing is queued after it
+        handle(last)
         deliver(batcher.drain())
         publisher.stop()
         let statistics = engine.statistics
@@ -130,6 +125,31 @@ final class PlayerSession {
     }
 
     // MARK: Each loop iteration
+
+    func prepareIteration() { tick() }
+
+    var runContext: RunContext {
+        RunContext(deadline: earliest(batcher.nextDeadline, publisher.nextDeadline),
+                   failureEndsRun: !(playlist?.skipPending ?? false))
+    }
+
+    func handle(_ events: [EngineEvent]) {
+        for event in events {
+            switch event {
+            case let .player(event):
+                batcher.record(event, at: engine.clock.now)
+                // A seek publishes where it landed at once, not at the next tick.
+                if case let .seek(true, time) = event, publisher.isRunning { publish(time) }
+            case let .stateChanged(state):
+                stateChanged(state)
+            case .opened:
+                applyQueuedCommands()
+            case .advanced, .queuedItemFailed, .stepRequested, .switchSettled, .queueDropped, .loopingChanged:
+                break
+            }
+            playlist?.handle(event)
+        }
+    }
 
     private func tick() {
         let position = engine.position
@@ -322,7 +342,6 @@ final class PlayerSession {
     private func stateChanged(_ state: PlaybackEngine.State) {
         let resumedAfterBuffering = previousState == .buffering
         previousState = state
-        playlist?.stateChanged(state)
         let (handlers, continuations) = player.shared.withLock {
             $0.state = state
             return ($0.stateHandlers, Array($0.stateContinuations.values))

@@ -12,15 +12,18 @@ import Filters
 /// where its sound ended early; seeks restart it at their floor (with a new decoder on a track change).
 final class AudioDecodeStage {
     struct Setup: Sendable {
-        var options: AudioOptions
         var driver: String
-        var slot: AudioSlot
+        /// This source's way into the player's sound device (a playlist's next item waits in its
+        /// `claim` until the engine hands the device over).
+        var writer: SoundWriter
         var status: PipelineStatus
         var sourceName: String
-        /// True once the pipeline is stopping (a device opened then is closed at once).
-        var stopping: @Sendable () -> Bool
-        /// A playlist's next item: the device comes from the item before (nil: open one).
-        var handOff: AudioHandOff?
+    }
+
+    /// The device once claimed, in the format its samples are converted to.
+    private struct ClaimedDevice {
+        let writer: SoundWriter
+        let format: AudioDeviceFormat
     }
 
     /// Sound past the picture in pass 0 waits at most this long for the loop's length.
@@ -31,8 +34,6 @@ final class AudioDecodeStage {
     private var decoder: StreamDecoder
     private let origin: Double
     private var generation: Int
-    /// This stage's writer epoch on its device (above 0 on a device taken over from another item).
-    private var epoch = 0
     private var track: AudioTrack
 
     /// Created at the first frame (it needs the decoded sample rate).
@@ -95,43 +96,27 @@ final class AudioDecodeStage {
                 decoder.decode(nil) { frame in take(frame, extent: nil, output) }
                 decoder.flush()
                 drainConverter(output)
-                output.finish(generation: endGeneration, epoch: epoch)
+                output.writer.finish(generation: endGeneration)
             }
         }
     }
 
-    private func openDevice() -> AudioOutput? {
-        if let handOff = setup.handOff {
-            switch handOff.wait() {
-            case .cancelled:
-                return nil
-            case let .device(device):
-                epoch = device.handOver(generation: generation)
-                // Lent until this item plays: stopped meanwhile, the engine takes it back.
-                return setup.slot.publish(device, epoch: epoch, lent: true, unlessStopped: setup.stopping) ? device : nil
-            case .openOwn:
-                break
-            }
-        }
-        let output: AudioOutput
+    /// Nil when the pipeline stopped first, or the device cannot open (said as a warning).
+    private func openDevice() -> ClaimedDevice? {
         do {
-            output = try AudioOutput(rate: track.sampleRate, channels: track.channels, options: setup.options,
-                                     driver: setup.driver, generation: generation)
+            guard let format = try setup.writer.claim(rate: track.sampleRate, channels: track.channels,
+                                                      driver: setup.driver, generation: generation) else { return nil }
+            return ClaimedDevice(writer: setup.writer, format: format)
         } catch {
             setup.status.post(.warning(error))
             return nil
         }
-        guard setup.slot.publish(output, unlessStopped: setup.stopping) else {
-            output.close()
-            return nil
-        }
-        return output
     }
 
     // MARK: Placing decoded sound
 
     /// A decoded frame: played now, or held while pass 0's end is unknown and it reaches past the picture.
-    private func take(_ frame: consuming OwnedFrame, extent: Double?, _ output: AudioOutput) {
+    private func take(_ frame: consuming OwnedFrame, extent: Double?, _ output: ClaimedDevice) {
         let rate = Double(max(1, frame.pointer.pointee.sample_rate))
         let start = seconds(of: frame.pointer, rate: rate)
         let end = start + Double(frame.pointer.pointee.nb_samples) / rate
@@ -149,7 +134,7 @@ final class AudioDecodeStage {
     }
 
     /// Plays the held frames that end within `extent` (all of them once the loop's length is known).
-    private func release(upTo extent: Double, _ output: AudioOutput) {
+    private func release(upTo extent: Double, _ output: ClaimedDevice) {
         while let first = held.first, loopDuration != nil || first.end <= extent {
             let entry = held.removeFirst()
             if let frame = entry.frame.take() { play(frame, startingAt: entry.start, output) }
@@ -166,7 +151,7 @@ final class AudioDecodeStage {
         return Double(timestamp) * decoder.timeBase.seconds - origin
     }
 
-    private func play(_ frame: consuming OwnedFrame, startingAt seconds: Double, _ output: AudioOutput) {
+    private func play(_ frame: consuming OwnedFrame, startingAt seconds: Double, _ output: ClaimedDevice) {
         let decoded = frame.pointer
         guard !broken, decoded.pointee.nb_samples > 0, decoded.pointee.sample_rate > 0 else { return }
         let rate = Int(decoded.pointee.sample_rate)
@@ -207,7 +192,7 @@ final class AudioDecodeStage {
 
     /// In passes after the first, the sound ends where pass 0's did: its silence goes out at once,
     /// so the device never runs dry while the demuxer reads the rest of the pass's pictures.
-    private func padIfThisPassSoundEnded(_ output: AudioOutput) {
+    private func padIfThisPassSoundEnded(_ output: ClaimedDevice) {
         guard let end = firstPassSoundEnd, let placer else { return }
         let current = placer.pass(containing: placer.cursor)
         guard current >= 1, placer.offsetInPass(placer.cursor) >= end else { return }
@@ -215,14 +200,14 @@ final class AudioDecodeStage {
     }
 
     /// Silence from the cursor to the end of its pass.
-    private func fillToPassEnd(_ output: AudioOutput) {
+    private func fillToPassEnd(_ output: ClaimedDevice) {
         guard var placer, let fill = placer.fillTowardPassEnd() else { return }
         self.placer = placer
         queueSilence(fill.silence, startingAt: fill.start, output)
     }
 
     /// Silence in pieces of at most 100 ms (a long pad must not become one huge frame).
-    private func queueSilence(_ count: Int, startingAt start: Int64, _ output: AudioOutput) {
+    private func queueSilence(_ count: Int, startingAt start: Int64, _ output: ClaimedDevice) {
         guard count > 0, let model = model?.pointer else { return }
         var done = 0
         let piece = max(1024, Int(model.pointee.sample_rate) / 10)
@@ -235,7 +220,7 @@ final class AudioDecodeStage {
 
     // MARK: Markers
 
-    private func endPass(_ boundary: PassBoundary, _ output: AudioOutput) {
+    private func endPass(_ boundary: PassBoundary, _ output: ClaimedDevice) {
         loopDuration = boundary.loopSeconds
         release(upTo: .infinity, output)
         guard var placer else { return }
@@ -248,9 +233,9 @@ final class AudioDecodeStage {
         if placer.pass(containing: placer.cursor) == boundary.pass { fillToPassEnd(output) }
     }
 
-    private func restart(at marker: SeekMarker, _ output: AudioOutput) {
+    private func restart(at marker: SeekMarker, _ output: ClaimedDevice) {
         generation = marker.generation
-        output.flush(generation: marker.generation, epoch: epoch)
+        output.writer.flush(generation: marker.generation)
         if let replacement = marker.audioDecoder {
             decoder = replacement
             firstPassSoundEnd = nil  // another track may end elsewhere, and start elsewhere
@@ -269,8 +254,8 @@ final class AudioDecodeStage {
 
     // MARK: Conversion
 
-    private func convertAndQueue(_ frame: consuming OwnedFrame, _ output: AudioOutput) {
-        let speed = setup.slot.controls.speed
+    private func convertAndQueue(_ frame: consuming OwnedFrame, _ output: ClaimedDevice) {
+        let speed = setup.writer.speed
         // A new speed or a new stream format: what the old graph holds is played first.
         // Speed 0 holds the picture and pauses the sound; the tempo stays as it was.
         if let converter, (speed > 0 && abs(converter.speed - speed) > 1e-6) || !converter.accepts(frame.pointer) {
@@ -291,14 +276,14 @@ final class AudioDecodeStage {
         }
     }
 
-    private func drainConverter(_ output: AudioOutput) {
+    private func drainConverter(_ output: ClaimedDevice) {
         try? converter?.drain { block in write(block, output) }
         converter = nil
     }
 
-    private func write(_ block: AudioConverter.Block, _ output: AudioOutput) {
-        _ = output.write(block.samples, frames: block.frames, mediaTime: block.mediaTime,
-                         step: block.secondsPerSample, generation: generation, epoch: epoch)
+    private func write(_ block: AudioConverter.Block, _ output: ClaimedDevice) {
+        _ = output.writer.write(block.samples, frames: block.frames, mediaTime: block.mediaTime,
+                                step: block.secondsPerSample, generation: generation)
     }
 }
 

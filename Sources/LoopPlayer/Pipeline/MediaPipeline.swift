@@ -5,13 +5,13 @@ import Filters
 ///
 /// ```
 /// demuxer ──StageMessage──▶ picture stage ──FrameItem──▶ frames (presenter)
-///         ──StageMessage──▶ sound stage   ──samples───▶ AudioOutput (SDL's callback)
+///         ──StageMessage──▶ sound stage   ──samples───▶ SoundWriter ─▶ the player's SoundOutput
 /// ```
 /// The engine talks to it through a few small owners: `DemuxerControl` (seek, looping), the
-/// `FilterMailbox`, the `AudioSlot` (sound controls and device) and `PipelineStatus` (what the
-/// threads report back). Lock order, outermost first: the demuxer's condition (shared by the packet
-/// queues) › the frame queue's condition; the audio slot › the device's lock; the status, the
-/// mailbox and the thread group are leaves. Nothing blocking runs under any of them. The picture stage
+/// `FilterMailbox`, the `SoundWriter` (its way into the engine's sound device) and `PipelineStatus`
+/// (what the threads report back). Lock order, outermost first: the demuxer's condition (shared by
+/// the packet queues) › the frame queue's condition; the status, the mailbox, the sound output and
+/// the thread group are leaves. Nothing blocking runs under any of them. The picture stage
 /// takes the demuxer's condition (a packet, whether it loops) and the frame queue's one after the other,
 /// never one inside the other.
 final class MediaPipeline: Sendable {
@@ -20,7 +20,8 @@ final class MediaPipeline: Sendable {
     /// Decoded pictures for the presenter: four (130 ms at 30 fps) absorb decode-time jitter; more
     /// only costs memory (12 MiB at 1080p).
     let frames = BoundedQueue<FrameItem>(maxCount: 4, maxBytes: 64 << 20)
-    let audio: AudioSlot
+    /// This source's way into the player's sound device.
+    let sound: SoundWriter
     let filters = FilterMailbox()
     private let control: DemuxerControl
     /// A local file's sound may play alone when its picture never decodes (it is opened again
@@ -37,27 +38,23 @@ final class MediaPipeline: Sendable {
     let subtitles = SubtitleLibrary()
     private let abort = AbortFlag()
     private let threads = ThreadGroup()
-    /// A playlist's next item: where its sound stage gets the device from.
-    let soundHandOff: AudioHandOff?
 
     /// Starts opening `location` on a new demux thread. `frameReady` wakes the engine's loop (after a
     /// frame is queued, and whenever the status changes).
     /// `subtitleFiles` are external subtitle files loaded with the source (their tracks come after
-    /// the source's own). `soundHandOff` (a playlist's next item) makes the sound stage wait for the
-    /// device of the item before instead of opening one, and `soundEndsWithPicture` cuts its sound
-    /// at its picture's end without looping too. `frameCacheBytes` lets a loop that fits be decoded
+    /// the source's own). The sound stage writes through `sound` (a playlist's next item waits for
+    /// the device until the engine hands it over), and `soundEndsWithPicture` cuts its sound at its
+    /// picture's end without looping too. `frameCacheBytes` lets a loop that fits be decoded
     /// once (`LoopFrameCache`).
     init(plan: SourcePlan, looping: Bool, soundEndsWithPicture: Bool = false, audio options: AudioOptions = AudioOptions(),
-         audioDriver: Result<String, PlayerError>? = nil, audioControls: AudioSlot.Controls = AudioSlot.Controls(),
-         soundHandOff: AudioHandOff? = nil, subtitleFiles: [String] = [], subtitleFetch: HTTPFetchOptions = HTTPFetchOptions(),
+         audioDriver: Result<String, PlayerError>? = nil, sound: SoundWriter, subtitleFiles: [String] = [], subtitleFetch: HTTPFetchOptions = HTTPFetchOptions(),
          frameCacheBytes: Int = 0,
          frameReady: @escaping @Sendable () -> Void) {
         FFmpegLogBridge.install
         let location = plan.location
         self.location = location
-        self.soundHandOff = soundHandOff
         status = PipelineStatus(wake: frameReady)
-        audio = AudioSlot(controls: audioControls)
+        self.sound = sound
         control = DemuxerControl(looping: looping)
         soundMayPlayAlone = plan.reading == .file
         self.plan = plan
@@ -74,9 +71,7 @@ final class MediaPipeline: Sendable {
         default: driver = nil
         }
         let setup = driver.map { driver in
-            AudioDecodeStage.Setup(options: options, driver: driver, slot: audio, status: status,
-                                   sourceName: location.description, stopping: { [abort] in abort.isRaised },
-                                   handOff: soundHandOff)
+            AudioDecodeStage.Setup(driver: driver, writer: sound, status: status, sourceName: location.description)
         }
         let subtitleFiles = SubtitleStage.ExternalFiles(sources: subtitleFiles, fetch: subtitleFetch, abort: abort)
         let launcher = Demuxer.Launcher(
@@ -138,7 +133,7 @@ final class MediaPipeline: Sendable {
     func seek(to position: Double, inPass pass: Int, audioTrack: AudioTrack?? = nil) -> Int {
         let generation = control.nextGeneration()
         // Stale sound stops at once, before the demuxer can produce any of the new generation.
-        audio.output?.flush(generation: generation)
+        sound.flush(generation: generation)
         control.requestSeek(.init(generation: generation, position: position, pass: pass, audioTrack: audioTrack))
         return generation
     }
@@ -148,7 +143,7 @@ final class MediaPipeline: Sendable {
     /// picture only what it has not been sent yet, so the picture plays on untouched.
     func refreshSound(at position: Double, inPass pass: Int, audioTrack: AudioTrack?) {
         let generation = control.nextGeneration()
-        audio.output?.flush(generation: generation)
+        sound.flush(generation: generation)
         control.requestSeek(.init(generation: generation, position: position, pass: pass, audioTrack: .some(audioTrack),
                                   keepsPicture: true))
     }
@@ -161,8 +156,7 @@ final class MediaPipeline: Sendable {
         audioPackets.close()
         subtitlePackets.close()
         frames.close()
-        audio.release()  // wakes a sound stage blocked on a full ring
-        soundHandOff?.cancel()  // wakes a sound stage waiting for the previous item's device
+        sound.cancel()  // wakes a sound stage blocked on a full ring or waiting for the device
         threads.closeAndJoin()
     }
 

@@ -53,8 +53,8 @@ extension PlaybackEngine {
         case .cycleAudioTrack: cycleAudioTrack()
         case .cycleSubtitles: cycleSubtitles()
         case .toggleSubtitles: setSubtitlesVisible(!configuration.subtitles.visible)
-        case .nextItem: playlistHooks.step?(1)
-        case .previousItem: playlistHooks.step?(-1)
+        case .nextItem: report(.stepRequested(1))
+        case .previousItem: report(.stepRequested(-1))
         }
     }
 }

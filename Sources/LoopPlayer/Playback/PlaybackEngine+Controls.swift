@@ -13,15 +13,18 @@ extension PlaybackEngine {
         waiter.wake()
     }
 
-    /// Playback rate: 1 is normal, 0 holds the picture (and silences the sound). Clamped to 0…16;
-    /// the sound keeps its pitch (`atempo`).
+    /// Playback rate: 1 is normal, 0 holds the picture (and silences the sound). Clamped to
+    /// `speedRange`; the sound keeps its pitch (`atempo`).
     package var speed: Double { item?.presenter?.speed ?? pendingSpeed }
 
+    /// The playback rates the engine takes (loopplay's `--speed` checks against it).
+    package static let speedRange = 0.0...16.0
+
     package func setSpeed(_ speed: Double) {
-        let clamped = speed.isNaN ? 1 : min(max(speed, 0), 16)
+        let clamped = speed.isNaN ? 1 : speed.clamped(to: Self.speedRange)
         pendingSpeed = clamped
         item?.presenter?.setSpeed(clamped)
-        changeSound { $0.speed = clamped }
+        sound.playbackSpeed = clamped
         updateSound()
         waiter.wake()
     }
@@ -29,11 +32,13 @@ extension PlaybackEngine {
     package var isLooping: Bool { configuration.looping }
 
     package func setLooping(_ looping: Bool) {
+        let changed = looping != configuration.looping
         configuration.looping = looping
         item?.pipeline.isLooping = looping
         itemSwitch.queued?.pipeline.isLooping = looping
         item?.presenter?.setLooping(looping)
         if looping { perform(machine.handle(.resumed)) }
+        if changed { report(.loopingChanged(looping)) }
         waiter.wake()
     }
 
@@ -69,7 +74,7 @@ extension PlaybackEngine {
             }
         } catch {
             record(.invalidFilter(error))
-            onEvent?(.error(.invalidFilter(error)))
+            emit(.error(.invalidFilter(error)))
             throw .invalidFilter(error)
         }
         filters = stack
@@ -114,7 +119,7 @@ extension PlaybackEngine {
     @discardableResult
     package func seek(to position: Double) -> Double? {
         guard let item, !position.isNaN else {
-            onEvent?(.seek(false, currentTime: self.position))
+            emit(.seek(false, currentTime: self.position))
             return nil
         }
         var target = max(0, position)
@@ -122,10 +127,10 @@ extension PlaybackEngine {
             target = min(target, max(0, duration - (videoInfo?.nominalFrameInterval ?? 0)))
         }
         guard target.isFinite else {  // "the end" of media whose length is not known yet
-            onEvent?(.seek(false, currentTime: self.position))
+            emit(.seek(false, currentTime: self.position))
             return nil
         }
-        takeBackLentSound()
+        takeBackSound()
         let generation = item.pipeline.seek(to: target, inPass: pictureSpot?.pass ?? 0)
         item.realignPending = false  // the sound restarts where the picture does
         if let presenter = item.presenter {
@@ -134,7 +139,7 @@ extension PlaybackEngine {
             item.pendingSeekGeneration = generation
         }
         perform(machine.handle(.resumed))
-        onEvent?(.seek(true, currentTime: target))
+        emit(.seek(true, currentTime: target))
         waiter.wake()
         return target
     }

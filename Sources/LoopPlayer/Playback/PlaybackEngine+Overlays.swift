@@ -21,7 +21,7 @@ extension PlaybackEngine {
     package func addInset(_ inset: PlayerInset) {
         do { try inset.validate() } catch {
             record(error)
-            onEvent?(.error(error))
+            emit(.error(error))
             return
         }
         scene.addInset(inset, wake: waiter.wake)
@@ -52,7 +52,7 @@ extension PlaybackEngine {
         for failure in failures {
             let error = PlayerError.invalidOverlay(failure)
             record(error)
-            onEvent?(.error(error))
+            emit(.error(error))
         }
     }
 
@@ -76,6 +76,6 @@ extension PlaybackEngine {
         let bounds = Rect(x: rect.origin.x, y: rect.origin.y, width: rect.width, height: rect.height)
         guard bounds != item.reportedBounds, item.presenter?.current != nil else { return }
         item.reportedBounds = bounds
-        onEvent?(.boundsChanged(bounds))
+        emit(.boundsChanged(bounds))
     }
 }

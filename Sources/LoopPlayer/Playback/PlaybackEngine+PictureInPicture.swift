@@ -15,17 +15,17 @@ extension PlaybackEngine {
             try output.openPictureInPicture(placement.placement)
         } catch {
             record(error)
-            onEvent?(.error(error))
+            emit(.error(error))
             throw error
         }
-        onEvent?(.startedPiP)
+        emit(.startedPiP)
         redraw()  // the mini window shows the scene at once, even over a paused picture
     }
 
     /// Closes the mini window and emits `stoppedPiP` (nothing if none is open).
     package func stopPictureInPicture() {
         guard output.closePictureInPicture() else { return }
-        onEvent?(.stoppedPiP)
+        emit(.stoppedPiP)
     }
 
     /// Enables picture-in-picture where `placement` says (used by the next `startPictureInPicture`),

@@ -39,7 +39,7 @@ extension PlaybackEngine {
             if let stopped = item.loopingStopped {
                 item.loopingStopped = nil
                 record(stopped)
-                onEvent?(.error(stopped))
+                emit(.error(stopped))
             }
             perform(machine.handle(.reachedEnd))
             updateSound()
@@ -58,7 +58,7 @@ extension PlaybackEngine {
         show(frame)
         let heard: (Double) -> Double? = { [weak item, configuration] now in
             guard let item, !configuration.audio.muted, !item.realignPending else { return nil }
-            return item.pipeline.audio.audibleMediaTime(at: now)
+            return item.pipeline.sound.audibleMediaTime(at: now)
         }
         if let wrapped = presenter.shown(frame, heard: heard) { loopCompleted(wrapped) }
         if item.firstFrameMs == nil {
@@ -80,7 +80,7 @@ extension PlaybackEngine {
         guard let variant = frame.variant, variant != item.shownVariant else { return }
         item.shownVariant = variant
         let size = PixelSize(width: Int(frame.unfiltered.pointee.width), height: Int(frame.unfiltered.pointee.height))
-        onEvent?(.variantChanged(bandwidth: variant.bandwidth, size: size))
+        emit(.variantChanged(bandwidth: variant.bandwidth, size: size))
     }
 
     /// Playing with an empty queue for longer than two frames (and 50 ms) is buffering.

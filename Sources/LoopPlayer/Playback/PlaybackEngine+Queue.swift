@@ -4,7 +4,7 @@
 /// for sample. `ItemSwitch` owns the switch's state; the engine shows the result. Engine thread only.
 extension PlaybackEngine {
     /// Opens `location` now and plays it when the current item ends, instead of ending. Replaces a
-    /// queued item. A source the policy refuses is an error event and `PlaylistHooks.queuedItemFailed`.
+    /// queued item. A source the policy refuses is an error event and `EngineEvent.queuedItemFailed`.
     package func queueNext(_ location: MediaLocation) {
         dropQueued()
         switch admit(location) {
@@ -15,23 +15,23 @@ extension PlaybackEngine {
         }
     }
 
-    /// An item to follow the current one: its sound stage waits for the current item's device.
+    /// An item to follow the current one: its sound stage waits for the sound device.
     private func makeQueuedItem(_ location: MediaLocation, plan: SourcePlan) -> PlaybackItem {
-        let wantsSound = configuration.audio.track != .none && !clock.isVirtual
-        return makeItem(location, plan: plan, soundHandOff: wantsSound ? AudioHandOff() : nil)
+        makeItem(location, plan: plan, queued: true)
     }
 
-    /// Forgets the queued item; its threads stop. A device the current item lent it comes back.
+    /// Forgets the queued item; its threads stop. The sound device, if it was handed over to it,
+    /// comes back to the current item.
     package func dropQueued() {
-        itemSwitch.dropQueued(current: item)
+        itemSwitch.dropQueued()
     }
 
-    /// The current item seeks or changes track after lending its device to the next item: the
+    /// The current item seeks or changes track after the sound device went to the next item: the
     /// next item is dropped (its sound was queued after this one's end) and queued again.
-    func takeBackLentSound() {
-        guard itemSwitch.queuedHoldsLentSound else { return }
+    func takeBackSound() {
+        guard itemSwitch.queuedHasSound else { return }
         dropQueued()
-        playlistHooks.queueDropped?()
+        report(.queueDropped)
     }
 
     /// The item queued to follow the current one.
@@ -75,10 +75,10 @@ extension PlaybackEngine {
                 scene.overlays.clearError()  // a failed version's text, if one was shown
                 if previous != nil { loopCompleted(presenter.countSwitchAsWrap()) }
             }
-            // A device shared with the item before counts its underruns from before.
-            next.reportedUnderruns = next.pipeline.audio.output?.underruns ?? 0
+            // The device counts the underruns of the items before.
+            next.reportedUnderruns = sound.underruns
             startPresenting(next, info: info, presenter: presenter)
-            hostHooks.ready?()
+            report(.opened)
             reportDurationIfMeasured()
             return true
         }
@@ -87,7 +87,7 @@ extension PlaybackEngine {
     /// Makes the queued item the current one; the current one is retired (stopped once the switch
     /// has settled) and hands its sound device over if the queued item's sound stage still waits.
     private func promoteQueued() -> PlaybackItem? {
-        guard let next = itemSwitch.promote(replacing: item) else { return nil }
+        guard let next = itemSwitch.promote() else { return nil }
         refilter.finish()
         itemSwitch.retire(item)
         if let item {
@@ -99,7 +99,7 @@ extension PlaybackEngine {
         }
         item = next
         network.beginSource(preference: configuration.network.variant, outputSize: output.variantLimit)
-        if !next.isReplacement { playlistHooks.advanced?(next.location) }
+        if !next.isReplacement { report(.advanced(next.location)) }
         return next
     }
 
@@ -119,7 +119,7 @@ extension PlaybackEngine {
             replacement.isQueued = true
         case let .failure(refusal):
             record(refusal)
-            onEvent?(.error(refusal))
+            emit(.error(refusal))
             replacement.queuedFailed()
         }
         item.replacement = replacement
@@ -140,12 +140,12 @@ extension PlaybackEngine {
     /// After a switch, once its frame is out: the old item stops (on the retirer's thread) and the
     /// playlist queues the next.
     func settleSwitchIfDue() {
-        if itemSwitch.settleIfDue() { playlistHooks.switchSettled?() }
+        if itemSwitch.settleIfDue() { report(.switchSettled) }
     }
 
     private func queuedItemFailed(_ location: MediaLocation, _ error: PlayerError) {
         record(error)
-        onEvent?(.error(error))
+        emit(.error(error))
         // A replaced file's new content that cannot be opened: the last frame stays (and the error
         // is shown) until the file changes again; it is no playlist item.
         if let item, item.replacement?.isQueued == true {
@@ -155,6 +155,6 @@ extension PlaybackEngine {
             redraw()
             return
         }
-        playlistHooks.queuedItemFailed?(location, error)
+        report(.queuedItemFailed(location, error))
     }
 }

@@ -14,8 +14,8 @@ extension PlaybackEngine {
         statistics.peakRSSBytes = ProcessUsage.peakRSSBytes
         statistics.cpuSeconds = ProcessUsage.cpuSeconds
         statistics.errors = errorCounts
-        statistics.audioDevice = source?.pipeline.audio.output?.format
-        statistics.audioUnderruns = source?.pipeline.audio.output?.underruns ?? 0
+        statistics.audioDevice = sound.format
+        statistics.audioUnderruns = sound.underruns
         statistics.subtitleTrack = source?.subtitles.currentTrack?.label
         return statistics
     }

@@ -9,8 +9,8 @@ extension PlaybackEngine {
     package func setVolume(_ volume: Float) {
         let clamped = volume.isNaN ? 1 : min(max(volume, 0), 1)
         configuration.audio.volume = clamped
-        changeSound { $0.volume = clamped }
-        onEvent?(.volumeChanged(clamped))
+        sound.setVolume(clamped, muted: configuration.audio.muted)
+        emit(.volumeChanged(clamped))
     }
 
     /// Mutes or unmutes. While muted the monotonic clock leads (the device runs on at zero gain).
@@ -21,17 +21,17 @@ extension PlaybackEngine {
         if let item, configuration.audio.muted && !muted { item.realignPending = true }
         configuration.audio.muted = muted
         realignSoundIfPending()
-        changeSound { $0.muted = muted }
+        sound.setVolume(configuration.audio.volume, muted: muted)
     }
 
     /// After unmuting: the sound goes to where the picture is; until then the picture's clock leads.
     /// Moves under 5 ms are left to the presenter's slewing.
     func realignSoundIfPending() {
-        guard let item, item.realignPending, let output = item.pipeline.audio.output,
-              let picture = item.presenter?.mediaTimeNow(), let heard = item.pipeline.audio.audibleMediaTime(at: clock.now)
+        guard let item, item.realignPending, item.pipeline.sound.hasDevice,
+              let picture = item.presenter?.mediaTimeNow(), let heard = item.pipeline.sound.audibleMediaTime(at: clock.now)
         else { return }
         item.realignPending = false
-        if abs(picture - heard) > 0.005 { output.realign(by: picture - heard) }
+        if abs(picture - heard) > 0.005 { sound.realign(by: picture - heard) }
     }
 
     /// The source's audio tracks (empty until it opened).
@@ -46,7 +46,7 @@ extension PlaybackEngine {
         guard let track = audioTracks.first(where: { $0.matches(language: language) }) else {
             let error = PlayerError.audioTrackNotFound(language: language, available: audioTracks.map(\.label))
             record(error)
-            onEvent?(.error(error))
+            emit(.error(error))
             throw error
         }
         select(track)
@@ -69,7 +69,7 @@ extension PlaybackEngine {
         guard let item, track != audioTrack, videoInfo?.isBlackPicture != true else { return }
         // "No sound" is for this source only: the next one gets a track (and a driver) again.
         if let track { configuration.audio.track = .number(track.number) }
-        takeBackLentSound()
+        takeBackSound()
         if item.presenter?.showsCurrentGeneration == true, let spot = pictureSpot {
             item.pipeline.refreshSound(at: spot.position, inPass: spot.pass, audioTrack: track)
             item.realignPending = true
@@ -85,14 +85,6 @@ extension PlaybackEngine {
             updateSound()
         }
         waiter.wake()
-    }
-
-    /// Changes the sound controls of the current item and of a queued one: the queued item's own
-    /// device, if it opens one, starts with them; once it was handed the current item's device (the
-    /// last moments of the current item), both control that one device alike.
-    func changeSound(_ body: (inout AudioSlot.Controls) -> Void) {
-        item?.pipeline.audio.change(body)
-        itemSwitch.changeQueuedSound(body)
     }
 
     /// SDL's audio driver for a new source, or why there is none; nil when no sound is wanted
@@ -114,9 +106,8 @@ extension PlaybackEngine {
         let playing = state == .playing || state == .buffering
         let silent = !playing || presenter.isPaused || !presenter.showsCurrentGeneration || presenter.ended
             || presenter.speed == 0
-        guard silent != item.soundSilenced else { return }
-        item.soundSilenced = silent
-        changeSound { $0.paused = silent }
+        guard silent != sound.isPaused else { return }
+        sound.setPaused(silent)
         if !silent { realignSoundIfPending() }
     }
 }

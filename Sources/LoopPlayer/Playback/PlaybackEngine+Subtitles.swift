@@ -13,7 +13,7 @@ extension PlaybackEngine {
     package func setSubtitles(_ choice: SubtitleChoice) throws(PlayerError) {
         if let item, let error = item.subtitles.select(choice) {
             record(error)
-            onEvent?(.error(error))
+            emit(.error(error))
             throw error
         }
         configuration.subtitles.choice = choice
@@ -41,7 +41,7 @@ extension PlaybackEngine {
         let resolved = configuration.subtitles.resolvedFiles()
         for error in resolved.missing {
             record(error)
-            onEvent?(.error(error))
+            emit(.error(error))
         }
         return (resolved.files, resolved.choice)
     }

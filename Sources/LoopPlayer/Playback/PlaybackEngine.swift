@@ -19,7 +19,7 @@ package final class PlaybackEngine {
     package typealias RunOutcome = LoopPlayer.RunOutcome
 
     /// What one iteration of the loop leaves to do.
-    enum Iteration {
+    package enum Iteration {
         /// Go again at once (a frame was shown).
         case again
         /// Sleep until this monotonic time (nil: until woken).
@@ -33,18 +33,11 @@ package final class PlaybackEngine {
     package var videoInfo: VideoStreamInfo? { item?.info }
     package var location: MediaLocation? { item?.location }
 
-    /// Called on the engine's thread after every frame shown.
+    /// A tap for tests and measurements: called on the engine's thread after every frame shown.
     package var onFramePresented: ((VideoFrame) -> Void)?
-    /// Called at every wrap with the number of completed passes.
-    package var onLoopCompleted: ((Int) -> Void)?
-    package var onStateChange: ((PlayerState) -> Void)?
-    /// Every event as it happens (unbatched, unfiltered), on the engine's thread.
-    package var onEvent: ((PlayerEvent) -> Void)?
 
-    /// What the engine asks of the session driving it.
-    var hostHooks = HostHooks()
-    /// What the engine tells a playlist driving it.
-    var playlistHooks = PlaylistHooks()
+    /// What happened since the controller last took it (`runOnce` returns it).
+    private var outbox: [EngineEvent] = []
     /// Sources loaded from now on end their sound with their picture (a playlist's items: the next
     /// item's sound then starts with its picture).
     var endsSoundWithPicture = false
@@ -58,6 +51,8 @@ package final class PlaybackEngine {
     var item: PlaybackItem?
     /// The queued next playlist item and the switch to it (`PlaybackEngine+Queue`).
     let itemSwitch: ItemSwitch
+    /// The sound device, kept across sources (each item writes through a `SoundWriter` of it).
+    package let sound: SoundOutput
     /// A source that is gone but whose counters still feed `statistics` (after `close()`).
     var lastItem: PlaybackItem?
     /// Composes and presents what the output shows, and keeps the scene on screen.
@@ -96,7 +91,9 @@ package final class PlaybackEngine {
         self.configuration = configuration
         self.output = output
         clock = configuration.untimed ? VirtualClock() : MonotonicClock()
-        itemSwitch = ItemSwitch(clock: clock)
+        sound = SoundOutput(options: configuration.audio, volume: configuration.audio.volume,
+                            muted: configuration.audio.muted, speed: 1)
+        itemSwitch = ItemSwitch(clock: clock, sound: sound)
         scene = SceneComposer(output: output, clock: clock)
         FFmpegLogBridge.install
     }
@@ -142,7 +139,7 @@ package final class PlaybackEngine {
             return
         }
         network.beginSource(preference: configuration.network.variant, outputSize: output.variantLimit)
-        item = makeItem(location, plan: plan, soundHandOff: nil)
+        item = makeItem(location, plan: plan, queued: false)
         perform(machine.handle(.load(autoplay: !holdsFirstFrame)))
     }
 
@@ -155,14 +152,13 @@ package final class PlaybackEngine {
         }
     }
 
-    /// Starts the pipeline of `location` (its threads open and decode it from now on).
-    func makeItem(_ location: MediaLocation, plan: SourcePlan, soundHandOff: AudioHandOff?) -> PlaybackItem {
-        let sound = AudioSlot.Controls(volume: configuration.audio.volume, muted: configuration.audio.muted,
-                                       paused: true, speed: pendingSpeed)
+    /// Starts the pipeline of `location` (its threads open and decode it from now on). A new source
+    /// takes the sound device at once; a `queued` one when the engine hands it over.
+    func makeItem(_ location: MediaLocation, plan: SourcePlan, queued: Bool) -> PlaybackItem {
         let subtitleSetup = subtitleFiles()
         let pipeline = MediaPipeline(plan: plan, looping: configuration.looping,
                                      soundEndsWithPicture: endsSoundWithPicture, audio: configuration.audio,
-                                     audioDriver: audioDriver(), audioControls: sound, soundHandOff: soundHandOff,
+                                     audioDriver: audioDriver(), sound: sound.makeWriter(takesDevice: !queued),
                                      subtitleFiles: subtitleSetup.files, subtitleFetch: configuration.network.fetchOptions,
                                      frameCacheBytes: plan.reading == .file ? configuration.frameCacheBytes : 0,
                                      frameReady: waiter.wake)
@@ -170,7 +166,9 @@ package final class PlaybackEngine {
         let subtitles = SubtitleOverlay(library: pipeline.subtitles, choice: subtitleSetup.choice,
                                         framesCannotWait: framesCannotWait, wake: waiter.wake)
         subtitles.visible = configuration.subtitles.visible
-        return PlaybackItem(location: location, pipeline: pipeline, subtitles: subtitles, loadStartedAt: realClock.now)
+        let item = PlaybackItem(location: location, pipeline: pipeline, subtitles: subtitles, loadStartedAt: realClock.now)
+        item.reportedUnderruns = sound.underruns
+        return item
     }
 
     /// Whether the next source waits on its first frame (`NotAutoPlay`): state `.ready` until `play`.
@@ -205,14 +203,15 @@ package final class PlaybackEngine {
 
     // MARK: Running
 
-    /// Presents frames until a stop condition, a quit request or a failure. Call on the main thread
-    /// when the output is a window.
+    /// Presents frames until a stop condition, a quit request or a failure, with `controller`
+    /// between the iterations (none: what happens is dropped). Call on the main thread when the
+    /// output is a window.
     @discardableResult
-    package func run() -> RunOutcome {
+    package func run(controller: (any EngineController)? = nil) -> RunOutcome {
         quitRequested = false
         runStartedAt = nil
         while true {
-            switch runOnce() {
+            switch iterate(controller) {
             case let .finished(outcome): return outcome
             case .again: continue
             case let .wait(deadline): handle(waiter.wait(until: deadline))
@@ -223,8 +222,8 @@ package final class PlaybackEngine {
     /// One non-blocking iteration for hosts that run their own loop (embedding): presents at most
     /// one due frame and returns when to call again (seconds from now; nil: on the next wakeup), or
     /// the outcome once playback is over.
-    package func pump() -> (nextIn: Double?, outcome: RunOutcome?) {
-        switch runOnce() {
+    package func pump(controller: (any EngineController)? = nil) -> (nextIn: Double?, outcome: RunOutcome?) {
+        switch iterate(controller) {
         case let .finished(outcome):
             runStartedAt = nil  // a host that pumps again starts another run
             return (nil, outcome)
@@ -233,45 +232,83 @@ package final class PlaybackEngine {
         }
     }
 
-    /// One iteration of the loop, in named steps, ending in one wait.
-    func runOnce() -> Iteration {
+    /// One iteration between the controller's two halves. What the controller's calls lead to
+    /// (a source that failed to load, a playlist's skip) is handled before the iteration decides
+    /// anything on it.
+    package func iterate(_ controller: (any EngineController)?) -> Iteration {
+        guard let controller else { return runOnce().0 }
+        controller.prepareIteration()
+        // Each round handles what the last one's calls did; a few are all a chain of calls takes.
+        for _ in 0..<8 where !outbox.isEmpty { controller.handle(takeEvents()) }
+        let (iteration, events) = runOnce(controller.runContext)
+        controller.handle(events)
+        return iteration
+    }
+
+    /// One iteration of the loop, in named steps, ending in one wait; with what happened in it
+    /// (and in the calls made since the last one).
+    package func runOnce(_ context: RunContext = RunContext()) -> (Iteration, [EngineEvent]) {
+        let iteration = iterationSteps(context)
+        defer { outbox.removeAll(keepingCapacity: true) }
+        return (iteration, outbox)
+    }
+
+    private func iterationSteps(_ context: RunContext) -> Iteration {
         if isClosed { return .finished(.finished) }
         if runStartedAt == nil {
             runStartedAt = clock.now
             item?.presenter?.setRunStart(clock.now)
         }
         handle(waiter.poll())
-        hostHooks.tick?()
         if quitRequested { return .finished(.quit) }
-        openIfReady()
+        // A failure ends the run once the controller has seen it (a playlist may skip the item).
+        if case let .failed(error) = state, configuration.stop.exitOnFailure, context.failureEndsRun {
+            return .finished(.failed(error))
+        }
+        let failedBefore = isFailed
+        // Opened now: the controller applies what was queued for it before its first frame.
+        if openIfReady() { return .again }
         takeReports()
         tendReplacement()
         tendQueued()
-        if case let .failed(error) = state, configuration.stop.exitOnFailure, hostHooks.failureIsFinal?() ?? true {
-            return .finished(.failed(error))
-        }
+        if isFailed && !failedBefore && configuration.stop.exitOnFailure { return .again }
         // The run's time is up even with nothing shown (a source failing, loading, replaced).
         if let deadline = runDeadline, clock.now >= deadline { return .finished(.finished) }
         let step = presentDueFrame()
         settleSwitchIfDue()
         redrawOverlaysIfDue()
-        return nextWake(after: step)
+        return nextWake(after: step, hostDeadline: context.deadline)
     }
 
-    /// The source opened (its presenter is made) or failed.
-    func openIfReady() {
-        guard let item, item.presenter == nil else { return }
+    /// Tells the controller `event` with the next iteration.
+    func emit(_ event: PlayerEvent) { outbox.append(.player(event)) }
+
+    func report(_ event: EngineEvent) { outbox.append(event) }
+
+    /// What happened since the last iteration, for a controller that takes it between iterations
+    /// (after the last one, when the engine closed).
+    package func takeEvents() -> [EngineEvent] {
+        defer { outbox.removeAll() }
+        return outbox
+    }
+
+    /// The source opened (its presenter is made) or failed. True when it opened now.
+    @discardableResult
+    func openIfReady() -> Bool {
+        guard let item, item.presenter == nil else { return false }
         switch item.pipeline.status.phase {
         case .opening:
-            break
+            return false
         case let .failed(error):
             fail(error)
+            return false
         case let .ready(info):
             startPresenting(item, info: info,
                             presenter: makePresenter(info, item: item, paused: machine.wantsPause || state == .ready))
             perform(machine.handle(.opened))
-            hostHooks.ready?()
+            report(.opened)
             reportDurationIfMeasured()
+            return true
         }
     }
 
@@ -313,11 +350,11 @@ package final class PlaybackEngine {
     }
 
     /// When to come back, from what the presenter waits for and what else is due (`WakePlan`).
-    private func nextWake(after step: Presenter.Step?) -> Iteration {
+    private func nextWake(after step: Presenter.Step?, hostDeadline: Double?) -> Iteration {
         let presenter = item?.presenter
         // A replaced file is looked at four times a second until its new content is queued.
         let replacementCheck = item?.replacement.map { $0.isQueued || clock.isVirtual ? nil : clock.now + 0.25 } ?? nil
-        let plan = WakePlan(step: WakePlan.Step(step), deadlines: [hostHooks.deadline?(), scene.animationDeadline, itemSwitch.settlesAt,
+        let plan = WakePlan(step: WakePlan.Step(step), deadlines: [hostDeadline, scene.animationDeadline, itemSwitch.settlesAt,
                                                                    runDeadline, replacementCheck],
                             stopDeadline: presenter?.deadline(for: configuration.stop),
                             starvationDeadline: presenter.flatMap(starvationDeadline), exitAtEnd: itemStop.exitAtEnd,
@@ -339,6 +376,7 @@ package final class PlaybackEngine {
         dropQueued()
         forgetSwitch()
         item?.pipeline.stop()  // kept, stopped: its counters still feed `statistics`
+        sound.close()
         isClosed = true
         refilter.finish()
         snapshotWriters.forEach { $0.join() }
@@ -367,7 +405,7 @@ package final class PlaybackEngine {
         let before = lastPublishedState
         for action in actions {
             switch action {
-            case let .emit(event): onEvent?(event)
+            case let .emit(event): emit(event)
             case let .setPaused(paused):
                 item?.presenter?.setPaused(paused)
                 waiter.wake()
@@ -382,7 +420,7 @@ package final class PlaybackEngine {
         }
         if state != before {
             lastPublishedState = state
-            onStateChange?(state)
+            report(.stateChanged(state))
         }
         updateSound()
     }
@@ -401,8 +439,7 @@ package final class PlaybackEngine {
     }
 
     func loopCompleted(_ count: Int) {
-        onLoopCompleted?(count)
-        onEvent?(.loopCompleted(count))
+        emit(.loopCompleted(count))
     }
 
     /// Opens the current item's source again (its picture proved undecodable), holding the last
@@ -410,7 +447,7 @@ package final class PlaybackEngine {
     private func reopen(_ item: PlaybackItem, ignoringPicture: Bool = false) {
         logger.notice("\(item.location): opening it again\(ignoringPicture ? " without its picture" : "")")
         load(item.location, ignoringPicture: ignoringPicture)
-        playlistHooks.queueDropped?()  // a playlist queues its next item again
+        report(.queueDropped)  // a playlist queues its next item again
     }
 
     /// The current item's file was replaced: its new content is queued once the file has settled
@@ -439,11 +476,11 @@ package final class PlaybackEngine {
                 noteReplaced(item)
             case let .pictureUndecodable(error):
                 record(error)
-                onEvent?(.error(error))
+                emit(.error(error))
                 return reopen(item, ignoringPicture: true)
             case let .warning(error):
                 record(error)
-                onEvent?(.error(error))
+                emit(.error(error))
             case let .loopingStopped(error):
                 item.loopingStopped = error
                 item.presenter?.setLooping(false)  // its end is final: no next pass will come
@@ -452,19 +489,19 @@ package final class PlaybackEngine {
                 filters = instead
                 pipeline.setFilters(instead)
                 record(.invalidFilter(error))
-                onEvent?(.error(.invalidFilter(error)))
+                emit(.error(.invalidFilter(error)))
             case .underrun:
-                onEvent?(.waitingToPlayAtSpecifiedRate)
+                emit(.waitingToPlayAtSpecifiedRate)
             }
         }
         if item.presenter != nil, let unmatched = item.subtitles.takeUnmatchedStartChoice() {
             record(unmatched)
-            onEvent?(.error(unmatched))
+            emit(.error(unmatched))
         }
-        let underruns = pipeline.audio.output?.underruns ?? 0
+        let underruns = sound.underruns
         if underruns > item.reportedUnderruns {
             item.reportedUnderruns = underruns
-            onEvent?(.waitingToPlayAtSpecifiedRate)
+            emit(.waitingToPlayAtSpecifiedRate)
         }
         reportDurationIfMeasured()
     }
@@ -475,6 +512,6 @@ package final class PlaybackEngine {
         guard let item, let length = item.pipeline.status.loopDuration ?? item.info?.announcedDuration,
               item.reportedDuration.map({ abs($0 - length) > 1e-6 }) ?? true else { return }
         item.reportedDuration = length
-        onEvent?(.duration(length))
+        emit(.duration(length))
     }
 }

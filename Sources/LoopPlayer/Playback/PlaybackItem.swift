@@ -11,8 +11,7 @@ final class PlaybackItem {
     var firstFrameMs: Double?
     /// The loop's length last announced with a `duration` event.
     var reportedDuration: Double?
-    /// What the sound was last told: silent until the first frame is shown.
-    var soundSilenced = true
+    /// The sound device's underruns already reported (it counts those of earlier sources too).
     var reportedUnderruns = 0
     /// Unmuted, but the sound is not yet moved to the picture (`realignSoundIfPending`).
     var realignPending = false

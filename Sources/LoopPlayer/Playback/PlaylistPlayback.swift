@@ -13,8 +13,6 @@ final class PlaylistPlayback {
     /// The current item failed and the next one plays at the next iteration.
     private(set) var skipPending = false
     private var endAnnounced = false
-    /// Looping of the current item as last seen (a key may switch it without telling the session).
-    private var looping: Bool
 
     init(items: [String], loops: Bool, passes: Int? = nil, ext: String, engine: PlaybackEngine,
          emit: @escaping (PlayerEvent) -> Void) {
@@ -22,20 +20,11 @@ final class PlaylistPlayback {
         self.engine = engine
         self.ext = ext
         self.emit = emit
-        looping = engine.configuration.looping
-        engine.playlistHooks.advanced = { [unowned self] _ in advanced() }
-        engine.playlistHooks.queuedItemFailed = { [unowned self] _, _ in queuedItemFailed() }
-        engine.playlistHooks.step = { [unowned self] step in step > 0 ? next() : previous() }
-        // The item after the new one opens once the switch has settled: opening it competes with
-        // the switch's first frame for the CPU.
-        engine.playlistHooks.switchSettled = { [unowned self] in queueFollowing() }
-        engine.playlistHooks.queueDropped = { [unowned self] in queueFollowing() }
         engine.endsSoundWithPicture = true
     }
 
     /// Detaches from the engine (the settings no longer name a playlist).
     func detach() {
-        engine.playlistHooks = PlaylistHooks()
         engine.endsSoundWithPicture = false
         engine.dropQueued()
     }
@@ -51,9 +40,10 @@ final class PlaylistPlayback {
         endAnnounced = false
         queuedIndex = nil
         emit(.playlistItemChanged(index: index))
-        try? engine.load(state.items[index], ext: ext)  // a failure is shown and sent by the engine
+        // A failure is shown and sent by the engine; its state change then skips to the next item.
+        let loading = (try? engine.load(state.items[index], ext: ext)) != nil
         engine.setHoldsFirstFrame(false)  // `NotAutoPlay` holds the first item only
-        queueFollowing()
+        if loading { queueFollowing() }
     }
 
     /// `retry()` after the list stopped on a failure: the item that failed plays again (not the
@@ -109,9 +99,26 @@ final class PlaylistPlayback {
 
     // MARK: What the engine reports
 
+    /// What the engine reported after an iteration.
+    func handle(_ event: EngineEvent) {
+        switch event {
+        case .stateChanged(let state): stateChanged(state)
+        case .advanced: advanced()
+        case .queuedItemFailed: queuedItemFailed()
+        case let .stepRequested(step): step > 0 ? next() : previous()
+        // The item after the new one opens once the switch has settled: opening it competes with
+        // the switch's first frame for the CPU.
+        case .switchSettled, .queueDropped: queueFollowing()
+        // Looping the current item (`Loop`, the L key) makes a queued next item pointless, and
+        // stopping it queues one.
+        case .loopingChanged: queueFollowing()
+        case .player, .opened: break
+        }
+    }
+
     /// Engine state changes: an item that plays ends a failure streak; one that fails is skipped
-    /// (at the next iteration, outside the engine's callback); the last one ending ends the list.
-    func stateChanged(_ playerState: PlayerState) {
+    /// (at the next iteration); the last one ending ends the list.
+    private func stateChanged(_ playerState: PlayerState) {
         switch playerState {
         case .playing:
             state.played()
@@ -125,13 +132,8 @@ final class PlaylistPlayback {
         }
     }
 
-    /// Every iteration: performs a skip decided in a callback; looping the current item (`Loop`,
-    /// the L key) makes a queued next item pointless, and stopping it queues one.
+    /// Every iteration: performs a skip decided when the item failed.
     func tick() {
-        if engine.configuration.looping != looping {
-            looping = engine.configuration.looping
-            queueFollowing()
-        }
         guard skipPending else { return }
         skipPending = false
         next()

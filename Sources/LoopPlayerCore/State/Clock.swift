@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The time source the presenter schedules frames against, in seconds.
 ///
@@ -28,17 +29,15 @@ package final class MonotonicClock: PlaybackClock {
 }
 
 /// Time that moves only when the presenter asks: every frame is due at once (untimed playback).
-package final class VirtualClock: PlaybackClock, @unchecked Sendable {
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var current: Double
+package final class VirtualClock: PlaybackClock, Sendable {
+    private let current: Mutex<Double>
 
-    package init(start: Double = 0) { current = start }
+    package init(start: Double = 0) { current = Mutex(start) }
 
-    package var now: Double { lock.withLock { current } }
+    package var now: Double { current.withLock { $0 } }
     package var isVirtual: Bool { true }
 
     package func advance(to time: Double) {
-        lock.withLock { current = max(current, time) }
+        current.withLock { $0 = max($0, time) }
     }
 }

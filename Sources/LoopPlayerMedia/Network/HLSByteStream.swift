@@ -106,11 +106,11 @@ package final class HLSByteStream: @unchecked Sendable {
     private let cache: SegmentCache?
     private var thread: WorkerThread?
     private struct State {
-        package var placed: [Placed] = []
-        package var delivered: [Delivered] = []
-        package var deliveredCount = 0
-        package var retrying: FetchError?
-        package var failure: HLSLoadError?
+        var placed: [Placed] = []
+        var delivered: [Delivered] = []
+        var deliveredCount = 0
+        var retrying: FetchError?
+        var failure: HLSLoadError?
     }
     private let state = Mutex(State())
 

@@ -41,18 +41,18 @@ extension HLSPlaylist {
 
 /// One pass over a playlist's lines; `HLSPlaylist.parse` is its only user.
 private struct HLSPlaylistParser {
-    package let url: URL
-    package let limits: HLSLimits
+    let url: URL
+    let limits: HLSLimits
     /// Seconds a segment may last in a playlist that gives no target duration.
-    package static let longestSegmentWithoutTarget = 60.0
+    static let longestSegmentWithoutTarget = 60.0
     /// Seconds a segment counts for at least (an `#EXTINF:0`).
-    package static let shortestSegment = 0.001
+    static let shortestSegment = 0.001
     /// The largest media or discontinuity sequence number accepted (2^53, what players built on
     /// JavaScript numbers handle): numbering a playlist's segments from it, and counting its
     /// discontinuities, then never overflows, however the playlist is made.
-    package static let largestSequenceNumber = 1 << 53
+    static let largestSequenceNumber = 1 << 53
     /// The largest byte a range may reach (2^53, 8 PiB): sums of offsets and lengths never overflow.
-    package static let largestByteOffset = 1 << 53
+    static let largestByteOffset = 1 << 53
     private var lineNumber = 0
 
     // Master playlist state.
@@ -74,14 +74,14 @@ private struct HLSPlaylistParser {
     private var pendingDiscontinuity = false
     private var initSection: HLSInitSection?
 
-    package init(url: URL, limits: HLSLimits) {
+    init(url: URL, limits: HLSLimits) {
         self.url = url
         self.limits = limits
     }
 
     private var name: String { url.absoluteString }
 
-    package mutating func parse(_ bytes: [UInt8]) throws(HLSError) -> HLSPlaylist {
+    mutating func parse(_ bytes: [UInt8]) throws(HLSError) -> HLSPlaylist {
         guard bytes.count <= limits.maxBytes else {
             throw .playlistTooLarge(url: name, bytes: bytes.count, limit: limits.maxBytes)
         }

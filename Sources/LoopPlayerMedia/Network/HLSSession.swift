@@ -37,13 +37,13 @@ package final class HLSSession: Sendable {
 
     private struct State {
         /// Made by `load()`; the schedule runs only after it.
-        package var choice: HLSVariantChoice?
+        var choice: HLSVariantChoice?
         /// Each variant's media playlist, once loaded.
-        package var media: [Int: HLSMediaTimeline] = [:]
-        package var schedule = HLSSegmentSchedule()
+        var media: [Int: HLSMediaTimeline] = [:]
+        var schedule = HLSSegmentSchedule()
         /// The current stream's fetch flag: nudged when the demuxer reaches a fetched segment (a
         /// nudge with nobody asleep is kept by its mark, and costs one lock per segment).
-        package var fetchFlag: AbortFlag?
+        var fetchFlag: AbortFlag?
     }
 
     private let options: NetworkOptions

@@ -191,7 +191,7 @@ private final class AVIOStream {
 
     /// The opened stream, or nil and FFmpeg's error code. A failed open has closed everything it
     /// opened before it returns, so `watch` need not outlive this call then.
-    package static func open(_ url: String, options: inout OpaquePointer?, watch: NetworkWatch) -> (AVIOStream?, Int32) {
+    static func open(_ url: String, options: inout OpaquePointer?, watch: NetworkWatch) -> (AVIOStream?, Int32) {
         var context: UnsafeMutablePointer<AVIOContext>?
         let status = withExtendedLifetime(watch) { () -> Int32 in
             var interrupt = AVIOInterruptCB(callback: networkInterrupt, opaque: Unmanaged.passUnretained(watch).toOpaque())
@@ -205,18 +205,18 @@ private final class AVIOStream {
 
     /// Reads what has arrived (at least one byte, waiting for it), up to `maximum` bytes; FFmpeg's
     /// result (a count, or an error code).
-    package func readPartial(into buffer: UnsafeMutableBufferPointer<UInt8>, maximum: Int) -> Int32 {
+    func readPartial(into buffer: UnsafeMutableBufferPointer<UInt8>, maximum: Int) -> Int32 {
         avio_read_partial(context, buffer.baseAddress, Int32(min(maximum, buffer.count)))
     }
 
     /// The resource's total size (Content-Length, or the total of a Content-Range), when known.
-    package var size: Int? {
+    var size: Int? {
         let size = avio_size(context)
         return size > 0 ? Int(size) : nil
     }
 
     /// The URL FFmpeg ended up reading after redirects (its http protocol's `location`).
-    package var location: String? {
+    var location: String? {
         var value: UnsafeMutablePointer<UInt8>?
         guard av_opt_get(context, "location", AV_OPT_SEARCH_CHILDREN, &value) >= 0, let value else { return nil }
         defer { av_free(value) }

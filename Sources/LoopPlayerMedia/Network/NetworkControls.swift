@@ -2,19 +2,19 @@ import Synchronization
 import LoopPlayerCore
 
 /// What the engine tells a network source while it plays, and what outlives one source: the
-/// counterpart of `AudioSlot` for HLS. The engine sets the output's size in pixels and the
+/// counterpart of the sound controls for HLS. The engine sets the output's size in pixels and the
 /// timeline time on screen (the buffer level is measured against it) and may change the variant
 /// preference; the HLS session reads them at every segment. The throughput measured by one source
 /// seeds the next one (a retry, a new source), so it does not start blind. A leaf lock.
 package final class NetworkControls: Sendable {
     private struct State {
-        package var outputSize: PixelSize?
-        package var presentedTime: Double?
-        package var preference: VariantPreference
-        package var throughput = ThroughputEstimate()
+        var outputSize: PixelSize?
+        var presentedTime: Double?
+        var preference: VariantPreference
+        var throughput = ThroughputEstimate()
         /// HLS fetch threads waiting for the picture to reach a time (their buffer is full): the
         /// current item's and, while it plays, the next playlist item's.
-        package var roomWaiters: [ObjectIdentifier: (flag: AbortFlag, time: Double)] = [:]
+        var roomWaiters: [ObjectIdentifier: (flag: AbortFlag, time: Double)] = [:]
     }
 
     private let state: Mutex<State>

@@ -23,15 +23,15 @@ package final class SegmentCache: Sendable {
     }
 
     private struct Entry {
-        package var bytes: [UInt8]
-        package var variant: Int
+        var bytes: [UInt8]
+        var variant: Int
     }
 
     private struct State {
-        package var entries: [Key: Entry] = [:]
-        package var bytes = 0
+        var entries: [Key: Entry] = [:]
+        var bytes = 0
         /// Variants too large for the budget.
-        package var refused: Set<Int> = []
+        var refused: Set<Int> = []
     }
 
     package let budget: Int

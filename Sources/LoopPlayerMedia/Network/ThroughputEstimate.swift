@@ -53,18 +53,18 @@ package struct ThroughputEstimate: Sendable, Equatable {
     /// Decayed sums of bytes and seconds: what came before a download keeps `0.5^(elapsed /
     /// halfLife)` of its weight.
     private struct Window: Sendable, Equatable {
-        package let halfLife: Double
+        let halfLife: Double
         private var bytes = 0.0
         private var seconds = 0.0
 
-        package init(halfLife: Double) { self.halfLife = halfLife }
+        init(halfLife: Double) { self.halfLife = halfLife }
 
-        package mutating func add(bytes added: Double, seconds taken: Double, elapsed: Double) {
+        mutating func add(bytes added: Double, seconds taken: Double, elapsed: Double) {
             let keep = pow(0.5, elapsed / halfLife)
             bytes = bytes * keep + added
             seconds = seconds * keep + taken
         }
 
-        package var bitsPerSecond: Double? { seconds > 0 ? bytes * 8 / seconds : nil }
+        var bitsPerSecond: Double? { seconds > 0 ? bytes * 8 / seconds : nil }
     }
 }

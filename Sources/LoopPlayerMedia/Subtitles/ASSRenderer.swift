@@ -190,13 +190,13 @@ package final class ASSRenderer: @unchecked Sendable {  // one C owner, handed b
     // MARK: - Layout
 
     private struct Configuration: Equatable {
-        package var width: Int
-        package var height: Int
-        package var top: Int, bottom: Int, left: Int, right: Int
+        var width: Int
+        var height: Int
+        var top: Int, bottom: Int, left: Int, right: Int
 
         /// The video rectangle as libass margins (distances from the area's edges; negative where
         /// the picture goes beyond the area), clamped so a degenerate rectangle stays harmless.
-        package init(area: (width: Int, height: Int), videoRect: CGRect) {
+        init(area: (width: Int, height: Int), videoRect: CGRect) {
             width = area.width
             height = area.height
             let limitX = Double(area.width) * 8, limitY = Double(area.height) * 8
@@ -208,9 +208,9 @@ package final class ASSRenderer: @unchecked Sendable {  // one C owner, handed b
             bottom = area.height - Int((y + h).rounded())
         }
 
-        package var contentWidth: Int { max(1, width - left - right) }
-        package var contentHeight: Int { max(1, height - top - bottom) }
-        package var isCropped: Bool { min(top, bottom, left, right) < 0 }
+        var contentWidth: Int { max(1, width - left - right) }
+        var contentHeight: Int { max(1, height - top - bottom) }
+        var isCropped: Bool { min(top, bottom, left, right) < 0 }
     }
 
     private func configure(_ configuration: Configuration) {

@@ -71,12 +71,12 @@ package enum BitmapScaler {
     /// For each output index, the source indices it reads and their weights (summing to 1 over the
     /// tent, part of which may fall outside the picture: transparent).
     private struct Taps {
-        package let starts: [Int]
-        package let counts: [Int]
-        package let maximumCount: Int
-        package let weights: [Float]
+        let starts: [Int]
+        let counts: [Int]
+        let maximumCount: Int
+        let weights: [Float]
 
-        package init(from sourceCount: Int, to outputCount: Int) {
+        init(from sourceCount: Int, to outputCount: Int) {
             let ratio = Double(sourceCount) / Double(outputCount)
             let support = max(1, ratio)
             let maximumCount = Int((2 * support).rounded(.up)) + 1
@@ -107,7 +107,7 @@ package enum BitmapScaler {
         }
 
         /// The tables as buffers for the inner loops; `stride` is the weights per output index.
-        package func withTables<T>(_ body: (UnsafeBufferPointer<Int>, UnsafeBufferPointer<Int>, UnsafeBufferPointer<Float>, Int) -> T) -> T {
+        func withTables<T>(_ body: (UnsafeBufferPointer<Int>, UnsafeBufferPointer<Int>, UnsafeBufferPointer<Float>, Int) -> T) -> T {
             starts.withUnsafeBufferPointer { starts in
                 counts.withUnsafeBufferPointer { counts in
                     weights.withUnsafeBufferPointer { body(starts, counts, $0, maximumCount) }

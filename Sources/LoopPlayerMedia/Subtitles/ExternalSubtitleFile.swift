@@ -198,10 +198,10 @@ package struct ExternalSubtitleFile: Sendable {
     }
 
     private struct Decoded {
-        package var header: String?
-        package var cues: [SubtitleCue]
-        package var skipped: Int
-        package var encoding: String?
+        var header: String?
+        var cues: [SubtitleCue]
+        var skipped: Int
+        var encoding: String?
     }
 
     /// Decodes as UTF-8; text rejected as invalid is decoded again as `legacyEncoding`, and the

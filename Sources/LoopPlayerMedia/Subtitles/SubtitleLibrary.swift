@@ -110,11 +110,11 @@ package final class SubtitleLibrary: Sendable {
 /// A cue's identity: its times and content, without the read order FFmpeg numbers text events
 /// with (it grows each pass).
 private struct CueKey: Hashable {
-    package let start: Int64
-    package let end: Int64
-    package let content: Int
+    let start: Int64
+    let end: Int64
+    let content: Int
 
-    package init(_ cue: SubtitleCue) {
+    init(_ cue: SubtitleCue) {
         start = Int64((cue.start * 1000).rounded())
         end = cue.end.isFinite ? Int64((cue.end * 1000).rounded()) : -1
         var hasher = Hasher()

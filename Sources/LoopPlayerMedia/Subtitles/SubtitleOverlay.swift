@@ -173,13 +173,13 @@ package final class SubtitleOverlay {
 /// first time on a machine) and hands it over once ready.
 private final class RendererPreparation: Sendable {
     private final class Slot: Sendable {
-        package let renderer = Mutex<ASSRenderer?>(nil)
+        let renderer = Mutex<ASSRenderer?>(nil)
     }
 
     private let slot: Slot
     private let worker: WorkerThread
 
-    package init(header: String?, done: @escaping @Sendable () -> Void) {
+    init(header: String?, done: @escaping @Sendable () -> Void) {
         let slot = Slot()
         self.slot = slot
         worker = WorkerThread(name: "lp-subrender") {
@@ -194,10 +194,10 @@ private final class RendererPreparation: Sendable {
     }
 
     /// The renderer once made (nil before, or if it could not be made).
-    package func take() -> ASSRenderer? { slot.renderer.withLock { $0.take() } }
+    func take() -> ASSRenderer? { slot.renderer.withLock { $0.take() } }
 
     /// Waits until the worker is done.
-    package func wait() { worker.join() }
+    func wait() { worker.join() }
 
     deinit { worker.join() }
 }

@@ -54,8 +54,8 @@ package final class WorkerThread: @unchecked Sendable {
     }
 
     private final class Body {
-        package let name: String
-        package let run: () -> Void
-        package init(name: String, run: @escaping () -> Void) { self.name = name; self.run = run }
+        let name: String
+        let run: () -> Void
+        init(name: String, run: @escaping () -> Void) { self.name = name; self.run = run }
     }
 }

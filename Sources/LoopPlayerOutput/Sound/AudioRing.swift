@@ -1,14 +1,14 @@
 /// Interleaved float samples waiting for the device, with the timeline time of each stretch so the
-/// clock knows what is being played. Not thread-safe: `AudioOutput` guards it.
+/// clock knows what is being played. Not thread-safe: `SoundOutput` guards it.
 package struct AudioRing {
     /// A run of samples written together: where it starts in the ring's running count, the timeline
     /// time of its first sample, the timeline seconds per sample (speed / rate) and the writer's epoch
     /// (the playlist item whose timeline it is).
     private struct Stretch {
-        package var start: Int64
-        package var mediaTime: Double
-        package var step: Double
-        package var epoch: Int
+        var start: Int64
+        var mediaTime: Double
+        var step: Double
+        var epoch: Int
     }
 
     package let channels: Int

@@ -33,7 +33,7 @@ package enum SDLAudio {
         ALSALogBridge.install
         if let requested { SDL_SetHintWithPriority(SDL_HINT_AUDIODRIVER, requested, SDL_HINT_OVERRIDE) }
         // The disk driver sleeps a whole number of milliseconds per buffer (up to 5 % slow); the
-        // output keeps its time instead (see `AudioOutput`). A user's own setting stays.
+        // output keeps its time instead (see `SoundOutput`). A user's own setting stays.
         setenv("SDL_DISKAUDIODELAY", "0", 0)
         guard SDL_InitSubSystem(SDL_INIT_AUDIO) == 0, let name = SDL_GetCurrentAudioDriver() else {
             let reason = String(cString: SDL_GetError())

@@ -7,10 +7,10 @@ import LoopPlayerMedia
 /// SDL2's blend mode expects straight alpha, so planes are un-premultiplied once, at upload.
 package final class PlaneTextures {
     private struct Uploaded {
-        package var texture: OpaquePointer
-        package var revision: Int
-        package var width: Int
-        package var height: Int
+        var texture: OpaquePointer
+        var revision: Int
+        var width: Int
+        var height: Int
     }
 
     private let renderer: OpaquePointer

@@ -13,11 +13,11 @@ package final class SDLEventRouter: Sendable {
 
     private struct Routes {
         /// Inbox → events waiting for it.
-        package var inboxes: [UInt32: [SDL_Event]] = [:]
+        var inboxes: [UInt32: [SDL_Event]] = [:]
         /// Window id → the inbox its events go to.
-        package var windows: [UInt32: UInt32] = [:]
+        var windows: [UInt32: UInt32] = [:]
         /// Registered wake event type → inbox.
-        package var wakeTypes: [UInt32: UInt32] = [:]
+        var wakeTypes: [UInt32: UInt32] = [:]
     }
 
     private let routes = Mutex(Routes())

@@ -11,14 +11,14 @@ import LoopPlayerMedia
 /// scaling the whole picture again. The save buffers are reused from redraw to redraw.
 package final class SurfacePlanes {
     private struct Prepared {
-        package var surface: UnsafeMutablePointer<SDL_Surface>
-        package var revision: Int
+        var surface: UnsafeMutablePointer<SDL_Surface>
+        var revision: Int
     }
 
     /// The picture's pixels under a blended plane, as they were before blending.
     private struct SavedPixels {
-        package var rect: SDL_Rect
-        package var pixels: [UInt8]
+        var rect: SDL_Rect
+        var pixels: [UInt8]
     }
 
     private var prepared: [OverlayPlane.Layer: Prepared] = [:]

@@ -225,9 +225,9 @@ package protocol WindowVideoOutput: AnyObject {
 
 /// What a closed window draws with: nothing.
 private final class ClosedVideoOutput: WindowVideoOutput {
-    package let name = "closed"
-    package func drawableSize(window: OpaquePointer) -> PixelSize { PixelSize(width: 0, height: 0) }
-    package func draw(_ scene: Scene, layout: VideoLayout, window: OpaquePointer) {}
+    let name = "closed"
+    func drawableSize(window: OpaquePointer) -> PixelSize { PixelSize(width: 0, height: 0) }
+    func draw(_ scene: Scene, layout: VideoLayout, window: OpaquePointer) {}
 }
 
 extension Rect {

@@ -71,7 +71,9 @@ final class AudioControlTests: XCTestCase {
         var pace: [(time: Double, shownMinusMedia: Double)] = []
         var paused = 0.0  // how long the picture was paused
         let clock = MonotonicClock()
-        let capture = try AudioCapture.play(try AudioTestMedia.sine(), stop: StopCondition(duration: 3.5)) { engine, frame in
+        let controller = TestController()
+        let capture = try AudioCapture.play(try AudioTestMedia.sine(), stop: StopCondition(duration: 3.5),
+                                            controller: controller) { engine, frame in
             pace.append((frame.time, clock.now - frame.time))
             if frame.time >= 1, mutedAt == nil {
                 engine.setMuted(true)
@@ -79,7 +81,7 @@ final class AudioControlTests: XCTestCase {
             }
             if frame.time >= 1.5, offsetSamplesWhileMuted == nil {
                 offsetSamplesWhileMuted = engine.statistics.avOffsetSamples
-                engine.item?.pipeline.audio.output?.realign(by: drift)  // the clocks drifted apart
+                engine.sound.realign(by: drift)  // the clocks drifted apart
             }
             if frame.time >= 2, unmutedAt == nil {
                 unmutedAt = frame.time
@@ -88,14 +90,14 @@ final class AudioControlTests: XCTestCase {
                     // nothing plays, and resumed 300 ms after the pause.
                     engine.setPaused(true)
                     let pausedAt = clock.now
-                    engine.hostHooks.deadline = { [unowned engine] in engine.clock.now + 0.01 }
-                    engine.hostHooks.tick = { [unowned engine] in
+                    controller.deadline = { [unowned engine] in engine.clock.now + 0.01 }
+                    controller.tick = { [unowned engine] in
                         if engine.isMuted, clock.now - pausedAt >= 0.15 { engine.setMuted(false) }
                         guard engine.isPaused, clock.now - pausedAt >= 0.3 else { return }
                         engine.setPaused(false)
                         paused = clock.now - pausedAt
-                        engine.hostHooks.tick = nil
-                        engine.hostHooks.deadline = nil
+                        controller.tick = nil
+                        controller.deadline = nil
                     }
                 } else {
                     engine.setMuted(false)
@@ -206,10 +208,10 @@ final class AudioControlTests: XCTestCase {
         let engine = try PlaybackEngine(configuration: EngineConfiguration(
             output: .offscreen, looping: false, stop: StopCondition(exitAtEnd: true),
             audio: AudioOptions(driver: "no-such-driver")))
-        var events: [PlayerEvent] = []
-        engine.onEvent = { events.append($0) }
+        let controller = TestController()
         try engine.load(try AudioTestMedia.sine())
-        XCTAssertEqual(engine.run(), .finished)
+        XCTAssertEqual(engine.run(controller: controller), .finished)
+        let events = controller.playerEvents
         XCTAssertEqual(engine.statistics.framesPresented, 57)
         XCTAssertTrue(events.contains { if case .error(.audioUnavailable) = $0 { true } else { false } }, "\(events)")
         XCTAssertNil(engine.statistics.audioDevice)

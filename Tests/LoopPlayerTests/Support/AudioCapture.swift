@@ -10,6 +10,8 @@ struct AudioCapture {
     var format: AudioDeviceFormat?
     var statistics = PlaybackStatistics()
     var events: [PlayerEvent] = []
+    /// How many times the player's sound device opened.
+    var deviceOpens = 0
     /// For every frame shown: its timeline time and when it was shown (monotonic seconds).
     var shown: [(time: Double, at: Double)] = []
     /// Every time SDL's write reached the file: when (monotonic seconds, polled every 0.2 ms) and
@@ -19,6 +21,7 @@ struct AudioCapture {
     /// Plays `source` for `stop`; `prepare` runs before it loads, `during` on the engine's thread
     /// after every frame shown.
     static func play(_ source: String, looping: Bool = true, stop: StopCondition, audio: AudioOptions = AudioOptions(),
+                     controller: TestController = TestController(),
                      during: ((PlaybackEngine, VideoFrame) -> Void)? = nil,
                      prepare: ((PlaybackEngine) -> Void)? = nil) throws -> AudioCapture {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("lp-audio-\(UUID().uuidString).raw").path
@@ -29,7 +32,11 @@ struct AudioCapture {
         let engine = try PlaybackEngine(configuration: EngineConfiguration(
             output: .offscreen, looping: looping, stop: stop, audio: options))
         var capture = AudioCapture()
-        engine.onEvent = { capture.events.append($0) }
+        let previous = controller.onEvent
+        controller.onEvent = { event in
+            if case let .player(event) = event { capture.events.append(event) }
+            previous?(event)
+        }
         let clock = MonotonicClock()
         engine.onFramePresented = { [unowned engine] frame in
             capture.shown.append((frame.time, clock.now))
@@ -38,9 +45,10 @@ struct AudioCapture {
         let watcher = FileGrowthWatcher(path: file)
         prepare?(engine)
         try engine.load(source)
-        _ = engine.run()
+        _ = engine.run(controller: controller)
         let growth = watcher.stop()
         capture.statistics = engine.statistics
+        capture.deviceOpens = engine.sound.deviceOpens
         capture.format = capture.statistics.audioDevice
         engine.close()
         engine.unload()  // closes the device: the file is complete

@@ -44,16 +44,21 @@ final class NetworkProbe {
             frames.append(Shown(wall: now, time: frame.time, pass: frame.pass, width: frame.width, variant: frame.variant?.index))
             check()
         }
-        engine.onEvent = { [unowned self] event in
-            events.append(event)
-            check()
+        let controller = TestController()
+        controller.onEvent = { [unowned self] event in
+            switch event {
+            case let .player(event):
+                events.append(event)
+                check()
+            case let .stateChanged(state): states.append(state)
+            default: break
+            }
         }
-        engine.onStateChange = { [unowned self] state in states.append(state) }
-        engine.hostHooks.tick = check
+        controller.tick = check
         // The loop must wake to look at the clock even when nothing happens.
-        engine.hostHooks.deadline = { [unowned self] in engine.clock.isVirtual ? nil : engine.clock.now + 0.05 }
+        controller.deadline = { [unowned self] in engine.clock.isVirtual ? nil : engine.clock.now + 0.05 }
         try? engine.load(source)
-        let outcome = engine.run()
+        let outcome = engine.run(controller: controller)
         engine.close()
         return outcome
     }

@@ -24,10 +24,11 @@ final class GaplessPlaylistTests: XCTestCase {
         engine.onFramePresented = { [unowned engine] frame in
             shown.append(Shown(time: frame.time, at: timing ? realClock.now : engine.clock.now, width: frame.width))
         }
-        engine.playlistHooks.advanced = { advanced.append($0) }
+        let controller = TestController()
+        controller.onEvent = { if case let .advanced(location) = $0 { advanced.append(location) } }
         try engine.load(first)
         engine.queueNext(.file(queued))
-        XCTAssertEqual(engine.run(), .finished)
+        XCTAssertEqual(engine.run(controller: controller), .finished)
         return (shown, engine, advanced)
     }
 
@@ -78,11 +79,12 @@ final class GaplessPlaylistTests: XCTestCase {
             audio: AudioOptions(track: .none)))
         var failures: [PlayerError] = []
         var frames = 0
-        engine.playlistHooks.queuedItemFailed = { failures.append($1) }
+        let controller = TestController()
+        controller.onEvent = { if case let .queuedItemFailed(_, error) = $0 { failures.append(error) } }
         engine.onFramePresented = { _ in frames += 1 }
         try engine.load(try PlaylistMedia.first())
         engine.queueNext(.file("/nonexistent/clip.mp4"))
-        XCTAssertEqual(engine.run(), .finished)
+        XCTAssertEqual(engine.run(controller: controller), .finished)
         XCTAssertEqual(frames, 30)
         XCTAssertEqual(failures.map(\.kind), ["sourceNotFound"], "\(failures)")
         XCTAssertNil(engine.queuedLocation)

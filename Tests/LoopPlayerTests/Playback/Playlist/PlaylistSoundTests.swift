@@ -8,19 +8,14 @@ final class PlaylistSoundTests: XCTestCase {
         // 1.9 s of a 440 Hz sine is 836 whole cycles: two items back to back are one unbroken sine.
         let clip = try AudioTestMedia.sine(codec: "aac")
         var queued = false
-        // Held, so a freed device's address cannot come back as another's.
-        var devicesSeen: [AudioOutput] = []
         let capture = try AudioCapture.play(clip, looping: false, stop: StopCondition(exitAtEnd: true), during: { engine, _ in
             if !queued {
                 queued = true
                 engine.queueNext(.file(clip))
             }
-            if let device = engine.item?.pipeline.audio.output, !devicesSeen.contains(where: { $0 === device }) {
-                devicesSeen.append(device)
-            }
         }, prepare: { $0.endsSoundWithPicture = true })
         XCTAssertEqual(capture.shown.count, 2 * 57, "57 frames an item")
-        XCTAssertEqual(devicesSeen.count, 1, "the second item plays into the first one's device")
+        XCTAssertEqual(capture.deviceOpens, 1, "the second item plays into the first one's device")
         XCTAssertEqual(capture.statistics.audioUnderruns, 0)
         let reference = try referenceAudio(clip)
         guard let first = capture.samples.firstIndex(where: { abs($0) > 1e-6 }) else { return XCTFail("nothing was played") }
@@ -82,20 +77,24 @@ final class PlaylistSoundEdgeTests: XCTestCase {
         let clip = try AudioTestMedia.sine(codec: "aac")
         var queued = false
         var sought = false
-        let capture = try AudioCapture.play(clip, looping: false, stop: StopCondition(exitAtEnd: true), during: { engine, frame in
+        let controller = TestController()
+        let capture = try AudioCapture.play(clip, looping: false, stop: StopCondition(exitAtEnd: true), controller: controller,
+                                            during: { engine, frame in
             if !queued {
                 queued = true
                 engine.queueNext(.file(clip))
             }
             // 1.85 s into item 0: its sound is all queued and lent to item 1 by now.
             if !sought, frame.time >= 1.85, engine.queuedLocation != nil,
-               engine.itemSwitch.queuedHoldsLentSound {
+               engine.itemSwitch.queuedHasSound {
                 sought = true
                 engine.seek(to: 1.0)
             }
         }, prepare: { engine in
             // What the playlist does when the engine drops the queued item.
-            engine.playlistHooks.queueDropped = { [unowned engine] in engine.queueNext(.file(clip)) }
+            controller.onEvent = { [unowned engine] event in
+                if case .queueDropped = event { engine.queueNext(.file(clip)) }
+            }
             engine.endsSoundWithPicture = true
         })
         XCTAssertTrue(sought, "the seek happened after the hand-over")
@@ -116,7 +115,6 @@ final class PlaylistDeviceFormatTests: XCTestCase {
         let at44 = try TestMedia.clip("sine-44100-stereo.mp4", [
             "-f", "lavfi", "-i", "testsrc2=s=160x90:r=30:d=1", "-f", "lavfi", "-i", "sine=f=660:r=44100:d=1",
         ] + TestMedia.h264 + ["-pix_fmt", "yuv420p", "-c:a", "aac", "-ar", "44100", "-ac", "2"])
-        var devices: [AudioOutput] = []  // held, so a freed device's address cannot come back as another's
         var secondItemShown = false
         var queued = false
         let capture = try AudioCapture.play(at48, looping: false, stop: StopCondition(exitAtEnd: true), during: { engine, _ in
@@ -124,13 +122,10 @@ final class PlaylistDeviceFormatTests: XCTestCase {
                 queued = true
                 engine.queueNext(.file(at44))
             }
-            if let device = engine.item?.pipeline.audio.output, !devices.contains(where: { $0 === device }) {
-                devices.append(device)
-            }
             if engine.item?.location == .file(at44) { secondItemShown = true }
         }, prepare: { $0.endsSoundWithPicture = true })
         XCTAssertTrue(secondItemShown)
-        XCTAssertEqual(devices.count, 1, "one device for both items")
+        XCTAssertEqual(capture.deviceOpens, 1, "one device for both items")
         XCTAssertEqual(capture.format?.rate, 48_000)
         XCTAssertEqual(capture.format?.channels, 2, "at least stereo: a mono first item does not make the next one mono")
         XCTAssertEqual(capture.shown.count, 57 + 30)
@@ -152,12 +147,8 @@ final class PlaylistDeviceFormatTests: XCTestCase {
         let sine = try AudioTestMedia.sine(codec: "aac")  // 1.9 s, 440 Hz
         let silent = try TestMedia.clip("picture-only-1s.mp4", ["-f", "lavfi", "-i", "testsrc2=s=160x90:r=30:d=1"]
             + TestMedia.h264 + ["-pix_fmt", "yuv420p"])
-        var devices: [AudioOutput] = []
         var queued = 0
         let capture = try AudioCapture.play(sine, looping: false, stop: StopCondition(exitAtEnd: true), during: { engine, _ in
-            if let device = engine.item?.pipeline.audio.output, !devices.contains(where: { $0 === device }) {
-                devices.append(device)
-            }
             // Each next item is queued while the one before plays.
             if engine.item?.location == .file(sine), queued == 0 {
                 queued = 1
@@ -169,7 +160,7 @@ final class PlaylistDeviceFormatTests: XCTestCase {
         }, prepare: { $0.endsSoundWithPicture = true })
         XCTAssertEqual(queued, 2)
         XCTAssertEqual(capture.shown.count, 57 + 30 + 57)
-        XCTAssertEqual(devices.count, 1, "one device for the three items")
+        XCTAssertEqual(capture.deviceOpens, 1, "one device for the three items")
         XCTAssertNil(capture.events.first { if case .error = $0 { true } else { false } })
         // 1.9 s of sine, about 1 s of silence, 1.9 s of sine: both in the one file.
         let onsets = Signal.onsets(capture.samples, threshold: 0.05, quiet: 24_000)
