@@ -16,10 +16,7 @@ final class EmbeddedPlaybackTests: XCTestCase {
         let player = ExtVideoPlayer { VideoSettings { SourceName(clip); Loop(); Events([.playing, .boundsChangedAny]) } }
         let video = try EmbeddedPlayback(player: player, renderer: renderer, timing: .untimed)
         let area = Rect(x: 40, y: 60, width: 320, height: 180)
-        for _ in 0..<2000 where player.state != .playing {
-            video.update()
-            usleep(1000)
-        }
+        pump([video]) { player.state == .playing }
         XCTAssertEqual(video.state, .playing)
 
         SDL_SetRenderDrawColor(renderer, 0, 255, 0, 255)  // the host's own green background
@@ -36,9 +33,7 @@ final class EmbeddedPlaybackTests: XCTestCase {
         XCTAssertTrue(isGreen(pixel(200, 250)), "\(pixel(200, 250)): and below it")
 
         // Keep pumping: later frames of the same clip turn blue after one second of media.
-        for _ in 0..<5000 where player.currentTime < 1.5 {
-            if video.update() != 0 { usleep(500) }
-        }
+        pump([video]) { player.currentTime >= 1.5 }
         SDL_RenderClear(renderer)
         video.draw(in: area)
         XCTAssertEqual(SDL_RenderReadPixels(renderer, nil, SDL_PIXELFORMAT_RGB24.rawValue, &pixels, 400 * 3), 0)
@@ -68,10 +63,7 @@ final class EmbeddedPlaybackTests: XCTestCase {
         }
         var videos = try players.map { try EmbeddedPlayback(player: $0, renderer: renderer, timing: .untimed) }
         let areas = [Rect(x: 0, y: 0, width: 160, height: 90), Rect(x: 200, y: 100, width: 160, height: 90)]
-        for _ in 0..<2000 where videos.contains(where: { $0.state != .playing }) {
-            videos.forEach { $0.update() }
-            usleep(1000)
-        }
+        pump(videos) { videos.allSatisfy { $0.state == .playing } }
         XCTAssertEqual(videos.map(\.state), [.playing, .playing])
 
         func render(areas: [Rect] = areas) throws -> (Int, Int) -> [Int] {
@@ -94,12 +86,23 @@ final class EmbeddedPlaybackTests: XCTestCase {
         videos[0].close()
         videos = [videos[1]]
         let start = players[1].currentTime
-        for _ in 0..<5000 where players[1].currentTime < start + 0.5 {
-            if videos[0].update() != 0 { usleep(500) }
-        }
+        pump(videos) { players[1].currentTime >= start + 0.5 }
         XCTAssertGreaterThan(players[1].currentTime, start + 0.4, "the other player keeps playing")
         pixel = try render(areas: [areas[1]])
         assertGreen(pixel(280, 145), "the BT.709 stream after the other closed")
+    }
+
+    /// The host's loop: updates the players, then waits in SDL's event queue until the soonest asks to
+    /// be called again or a decoded frame wakes it (`EmbeddedPlayback`'s wakeup event), as a host
+    /// application does, until `done` holds (at most `turns` times round: a bound against a hang).
+    private func pump(_ videos: [EmbeddedPlayback], turns: Int = 20_000, until done: () -> Bool) {
+        var event = SDL_Event()
+        for _ in 0..<turns {
+            if done() { return }
+            let next = videos.compactMap { $0.update() }.min()
+            if next == 0 { continue }
+            _ = SDL_WaitEventTimeout(&event, Int32(((next ?? 0.1) * 1000).rounded(.up)))
+        }
     }
 
     /// SDL's dummy video driver with its software renderer: a real renderer, no display needed. The

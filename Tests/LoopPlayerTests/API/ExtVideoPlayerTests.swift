@@ -121,9 +121,10 @@ final class ExtVideoPlayerTests: XCTestCase {
         let finished = expectation(description: "run returned")
         let thread = Thread { player.runFrames(until: StopCondition(duration: 0.5)) { _ in shown.increment() }; finished.fulfill() }
         thread.start()
-        usleep(700_000)
-        player.stop()
+        // The run ends by itself after its half second; `stop()` only ends one that did not (the wait
+        // has failed then).
         wait(for: [finished], timeout: 5)
+        player.stop()
         XCTAssertEqual(shown.value, 1, "speed 0 shows the first frame and holds it")
     }
 
@@ -179,12 +180,14 @@ final class ExtVideoPlayerTests: XCTestCase {
         let thread = Thread { player.runFrames { _ in shown.increment() }; finished.fulfill() }
         thread.start()
         try waitFor { player.state == .ready }
+        // Nothing is awaited here: it must go on holding the first frame. The pause gives it the
+        // time to do otherwise.
         usleep(300_000)
         XCTAssertEqual(player.state, .ready)
         XCTAssertEqual(shown.value, 1, "only the first frame is shown before play")
         player.send(.play)
         try waitFor { player.state == .playing }
-        usleep(200_000)
+        try waitFor { shown.value > 1 }
         player.stop()
         wait(for: [finished], timeout: 5)
         XCTAssertGreaterThan(shown.value, 1)
@@ -241,7 +244,8 @@ final class ExtVideoPlayerTests: XCTestCase {
     }
 
     func testSeekWhilePausedShowsTheNewPictureAndStaysPaused() throws {
-        let (player, _) = try player { [Loop()] }
+        // The time published every 50 ms, while paused too: the player's own ticks.
+        let (player, recorder) = try player { [Loop(), TimePublishing(0.05)] }
         let shown = Mutex<[Double]>([])
         let finished = expectation(description: "run returned")
         Thread { player.runFrames { frame in shown.withLock { $0.append(frame.positionInPass) } }; finished.fulfill() }.start()
@@ -250,11 +254,13 @@ final class ExtVideoPlayerTests: XCTestCase {
         try waitFor { player.state == .paused }
         player.send(.seek(to: 3, play: false))
         try waitFor { abs((shown.withLock { $0.last } ?? 0) - 3) < 1e-6 }
-        usleep(200_000)
+        try waitFor { abs(player.currentTime - 3) < 0.001 }  // taken at the player's next loop iteration
         XCTAssertEqual(player.state, .paused)
         XCTAssertEqual(player.currentTime, 3, accuracy: 0.001, "the position is the new picture's, frozen")
         let count = shown.withLock { $0.count }
-        usleep(200_000)
+        // A fifth of a second of the player's own time goes by, paused (four more publications).
+        let published = recorder.times.withLock { $0.count }
+        try waitFor { recorder.times.withLock { $0.count } >= published + 4 }
         XCTAssertEqual(shown.withLock { $0.count }, count, "still paused after the seek")
         player.stop()
         wait(for: [finished], timeout: 5)
@@ -296,16 +302,12 @@ final class ExtVideoPlayerTests: XCTestCase {
 
     struct Timeout: Error {}
 
+    /// Waits until `condition` holds (the shared `pollFor`), failing the test if it never does.
     private func waitFor(timeout: Double = 10, file: StaticString = #filePath, line: UInt = #line,
                          _ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            guard Date() < deadline else {
-                XCTFail("condition not met in \(timeout) s", file: file, line: line)
-                throw Timeout()
-            }
-            usleep(10_000)
-        }
+        if pollFor(timeout: timeout, { condition() ? true : nil }) != nil { return }
+        XCTFail("condition not met in \(timeout) s", file: file, line: line)
+        throw Timeout()
     }
 }
 

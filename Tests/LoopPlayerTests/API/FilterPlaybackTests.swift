@@ -127,18 +127,26 @@ final class FilterPlaybackTests: XCTestCase {
 
     func testPausedPictureIsFilteredAgainAtOnce() throws {
         let clip = try grey()
-        let player = ExtVideoPlayer { VideoSettings { SourceName(clip); Loop() } }
+        // The time published every 50 ms, while paused too: the player's own ticks.
+        let player = ExtVideoPlayer { VideoSettings { SourceName(clip); Loop(); TimePublishing(0.05) } }
         let log = Log()
+        let ticks = Mutex(0)
+        player.onPlayerTimeChange { _ in ticks.withLock { $0 += 1 } }
+        // Waits until the player has gone on for `count` more ticks.
+        func waitForTicks(_ count: Int) throws {
+            let from = ticks.withLock { $0 }
+            try waitFor { ticks.withLock { $0 } >= from + count }
+        }
         let finished = expectation(description: "run returned")
         Thread { player.runFrames { log.record($0) }; finished.fulfill() }.start()
         try waitFor { log.frames.withLock { $0.count } >= 3 }
         player.send(.pause)
         try waitFor { player.state == .paused }
-        usleep(100_000)
+        try waitForTicks(2)
         let before = log.frames.withLock { $0 }
         player.send(.filter(.invert))
         try waitFor { log.frames.withLock { $0.count } > before.count }
-        usleep(100_000)
+        try waitForTicks(2)
         let after = log.frames.withLock { $0 }
         XCTAssertEqual(after.count, before.count + 1, "only the paused picture was shown again")
         XCTAssertEqual(after.last?.time, before.last?.time, "the same moment")
@@ -147,14 +155,10 @@ final class FilterPlaybackTests: XCTestCase {
         wait(for: [finished], timeout: 5)
     }
 
+    /// Waits until `condition` holds (the shared `pollFor`), failing the test if it never does.
     private func waitFor(timeout: Double = 10, file: StaticString = #filePath, line: UInt = #line, _ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            guard Date() < deadline else {
-                XCTFail("condition not met in \(timeout) s", file: file, line: line)
-                throw ExtVideoPlayerTests.Timeout()
-            }
-            usleep(5_000)
-        }
+        if pollFor(timeout: timeout, { condition() ? true : nil }) != nil { return }
+        XCTFail("condition not met in \(timeout) s", file: file, line: line)
+        throw ExtVideoPlayerTests.Timeout()
     }
 }

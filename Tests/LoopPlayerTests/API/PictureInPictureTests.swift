@@ -74,20 +74,36 @@ final class PictureInPictureTests: XCTestCase {
             if mini.x != 800 || mini.y != 400 || mini.width != 240 || mini.height != 135 { note("mini window at \(mini)") }
             let state = (try? TestMedia.run("xprop", ["-display", display.name, "-name", miniTitle, "_NET_WM_STATE"]))?.output ?? ""
             if !state.contains("_NET_WM_STATE_ABOVE") { note("not above the others: \(state)") }
-            usleep(400_000)
-            guard let big = try? display.capture(x: main.x, y: main.y, width: 480, height: 270),
-                  let small = try? display.capture(x: mini.x, y: mini.y, width: 240, height: 135) else { return note("no capture") }
             func pixel(_ pixels: [UInt8], _ width: Int, _ x: Int, _ y: Int) -> [Int] {
                 pixels[(y * width + x) * 3..<(y * width + x) * 3 + 3].map(Int.init)
             }
-            // Where each is: the same picture and overlay, the mini one at half the size.
-            for (x, y, expected, what) in [(60, 90, [255, 0, 0], "red half"), (180, 90, [0, 0, 255], "blue half"),
-                                           (120, 20, [52, 199, 89], "green overlay (Color.green)")] {
-                for (pixels, width, scale, window) in [(small, 240, 1, "mini"), (big, 480, 2, "main")] {
-                    let seen = pixel(pixels, width, x * scale, y * scale)
-                    if zip(seen, expected).contains(where: { abs($0 - $1) > 50 }) { note("\(window) \(what): \(seen)") }
+            let marks: [(x: Int, y: Int, expected: [Int], what: String)] = [
+                (60, 90, [255, 0, 0], "red half"), (180, 90, [0, 0, 255], "blue half"),
+                (120, 20, [52, 199, 89], "green overlay (Color.green)"),
+            ]
+            // Where each mark is wrong in the two windows (none: both show it).
+            func misplaced(big: [UInt8], small: [UInt8]) -> [String] {
+                var wrong: [String] = []
+                for mark in marks {
+                    for (pixels, width, scale, window) in [(small, 240, 1, "mini"), (big, 480, 2, "main")] {
+                        let seen = pixel(pixels, width, mark.x * scale, mark.y * scale)
+                        if zip(seen, mark.expected).contains(where: { abs($0 - $1) > 50 }) { wrong.append("\(window) \(mark.what): \(seen)") }
+                    }
                 }
+                return wrong
             }
+            // Until both windows show the scene (the mini one draws it a moment after it opens).
+            var captured: (big: [UInt8], small: [UInt8])?
+            _ = waitFor {
+                guard let big = try? display.capture(x: main.x, y: main.y, width: 480, height: 270),
+                      let small = try? display.capture(x: mini.x, y: mini.y, width: 240, height: 135) else { return false }
+                captured = (big, small)
+                return misplaced(big: big, small: small).isEmpty
+            }
+            guard let shown = captured else { return note("no capture") }
+            let (big, small) = shown
+            // Where each is: the same picture and overlay, the mini one at half the size.
+            misplaced(big: big, small: small).forEach(note)
             // Everywhere: the mini window is the main one scaled down (2x2 averages; edges may differ).
             var difference = 0
             for y in 0..<135 {
@@ -120,11 +136,14 @@ final class PictureInPictureTests: XCTestCase {
             close.window.windowID = miniWindows.withLock { $0.keys.first { $0 != first } ?? 0 }
             SDL_PushEvent(&close)
             if !isGone(miniTitle) { note("closing the mini window left it") }
-            usleep(300_000)
-            if player.state != .playing || (try? display.window(titled: title, timeout: 1)) == nil {
+            // The main window plays on: its position moves.
+            let position = player.currentTime
+            let movedOn = waitFor { player.currentTime != position }
+            if !movedOn || player.state != .playing || (try? display.window(titled: title, timeout: 1)) == nil {
                 note("the main window must play on: \(player.state)")
             }
-            usleep(1_100_000)  // the last batch of events
+            // The batch of events that says the second mini window closed.
+            _ = waitFor { events.withLock { $0.count } >= 4 }
         }
         observer.start()
         XCTAssertEqual(player.run(window: WindowOptions(title: title, size: (480, 270), position: (0, 0))), .quit)
@@ -165,15 +184,23 @@ final class PictureInPictureTests: XCTestCase {
             player.send(.startPiP)
             guard let mini = try? display.window(titled: miniTitle) else { return note("no mini window") }
             if !waitFor({ mapState(title).contains("IsUnMapped") }) { note("main window still shown: \(mapState(title))") }
-            usleep(300_000)
-            guard let small = try? display.capture(x: mini.x, y: mini.y, width: 240, height: 135) else { return note("no capture") }
-            let left = small[(67 * 240 + 60) * 3..<(67 * 240 + 60) * 3 + 3].map(Int.init)
+            // The colour at (`x`, `y`) of a capture of `window` (`width` wide), once it is near
+            // `expected` (the window draws its picture a moment after it appears); nil: no capture.
+            func colour(in window: (x: Int, y: Int, width: Int, height: Int), width: Int, height: Int, at x: Int, _ y: Int,
+                        until expected: [Int]) -> [Int]? {
+                var seen: [Int]?
+                _ = waitFor {
+                    seen = (try? display.capture(x: window.x, y: window.y, width: width, height: height))
+                        .map { $0[(y * width + x) * 3..<(y * width + x) * 3 + 3].map(Int.init) }
+                    return seen.map { !zip($0, expected).contains(where: { abs($0 - $1) > 50 }) } ?? false
+                }
+                return seen
+            }
+            guard let left = colour(in: mini, width: 240, height: 135, at: 60, 67, until: [255, 0, 0]) else { return note("no capture") }
             if zip(left, [255, 0, 0]).contains(where: { abs($0 - $1) > 50 }) { note("mini window's red half: \(left)") }
             player.send(.stopPiP)
             guard let main = try? display.window(titled: title) else { return note("the main window did not come back") }
-            usleep(300_000)
-            guard let big = try? display.capture(x: main.x, y: main.y, width: 480, height: 270) else { return note("no capture") }
-            let right = big[(135 * 480 + 360) * 3..<(135 * 480 + 360) * 3 + 3].map(Int.init)
+            guard let right = colour(in: main, width: 480, height: 270, at: 360, 135, until: [0, 0, 255]) else { return note("no capture") }
             if zip(right, [0, 0, 255]).contains(where: { abs($0 - $1) > 50 }) { note("main window's blue half: \(right)") }
         }
         observer.start()
@@ -204,7 +231,9 @@ final class PictureInPictureTests: XCTestCase {
             player.send(.startPiP)
             _ = waitFor(timeout: 2) { events.withLock { !$0.isEmpty } }
             miniOpened.withLock { $0 = (try? display.window(titled: "\(title) (picture in picture)", timeout: 0.5)) != nil }
-            usleep(300_000)
+            // The main window plays on: its position moves.
+            let position = player.currentTime
+            _ = waitFor { player.currentTime != position }
             player.stop()
         }
         observer.start()

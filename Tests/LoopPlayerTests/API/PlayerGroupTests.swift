@@ -58,11 +58,15 @@ final class PlayerGroupTests: XCTestCase {
                 geometry.append(window)
             }
             guard waitFor(timeout: 10, { players.allSatisfy { $0.state == .playing } }) else { return note("not all playing") }
-            usleep(300_000)
             for (index, window) in geometry.enumerated() {
-                guard let pixels = try? display.capture(x: window.x, y: window.y, width: window.width, height: window.height)
-                else { return note("no capture") }
-                let seen = Self.centre(pixels, width: window.width, height: window.height)
+                // Until the window shows its picture, drawn a moment after the player plays.
+                var centre: [Int]?
+                _ = waitFor {
+                    centre = (try? display.capture(x: window.x, y: window.y, width: window.width, height: window.height))
+                        .map { Self.centre($0, width: window.width, height: window.height) }
+                    return centre.map { !zip($0, colors[index].rgb).contains(where: { abs($0 - $1) > 40 }) } ?? false
+                }
+                guard let seen = centre else { return note("no capture") }
                 if zip(seen, colors[index].rgb).contains(where: { abs($0 - $1) > 40 }) {
                     note("window \(index) shows \(seen), not \(colors[index].name)")
                 }
@@ -71,7 +75,8 @@ final class PlayerGroupTests: XCTestCase {
             do { try display.press(["space"], window: titles[1]) } catch { return note("xdotool: \(error)") }
             guard waitFor(timeout: 3, { players[1].state == .paused }) else { return note("space did not pause player 1") }
             let before = players.map(\.currentTime)
-            usleep(600_000)
+            // Until the other two have moved on by 0.3 s: player 1 must not have moved meanwhile.
+            _ = waitFor { [0, 2].allSatisfy { players[$0].currentTime - before[$0] >= 0.3 } }
             let after = players.map(\.currentTime)
             if players[0].state != .playing || players[2].state != .playing {
                 note("the others must play on: \(players.map(\.state))")
@@ -100,13 +105,14 @@ final class PlayerGroupTests: XCTestCase {
             close.window.windowID = closing
             SDL_PushEvent(&close)
             guard waitFor(timeout: 3, { players[2].state == .idle }) else { return note("player 2 did not end") }
-            usleep(300_000)
-            let gone = (try? TestMedia.run("xwininfo", ["-display", display.name, "-name", titles[2]]))?.status ?? 0
+            func windowStatus() -> Int32 { (try? TestMedia.run("xwininfo", ["-display", display.name, "-name", titles[2]]))?.status ?? 0 }
+            _ = waitFor { windowStatus() != 0 }  // until the window is gone from the display
+            let gone = windowStatus()
             if gone == 0 { note("window 2 is still there") }
             let stillThere = titles[0...1].compactMap { try? display.window(titled: $0, timeout: 1) }
             if stillThere.count != 2 { note("windows 0 and 1 must stay: \(stillThere)") }
             let playingOn = players[0].currentTime
-            usleep(400_000)
+            _ = waitFor { players[0].currentTime - playingOn >= 0.2 }
             if players[0].currentTime - playingOn < 0.2 || players[0].state != .playing {
                 note("player 0 must play on after another window closed")
             }
@@ -169,10 +175,11 @@ final class PlayerGroupTests: XCTestCase {
         let otherEvents = Mutex<[PlayerEvent]>([])
         otherDriver.onPlayerEventChange { batch in otherEvents.withLock { $0 += batch } }
         let done = (0..<3).map { expectation(description: "run \($0)") }
+        // Each starts once the one before plays (its device open and playing).
         Thread { long.runHeadless(until: StopCondition(duration: 3)); done[0].fulfill() }.start()
-        usleep(500_000)
+        XCTAssertTrue(waitFor(timeout: 10) { long.state == .playing }, "the first player plays")
         Thread { short.runHeadless(until: StopCondition(duration: 1)); done[1].fulfill() }.start()
-        usleep(300_000)
+        XCTAssertTrue(waitFor(timeout: 10) { short.state == .playing }, "the second player plays")
         Thread { otherDriver.runHeadless(until: StopCondition(duration: 1)); done[2].fulfill() }.start()
         wait(for: done, timeout: 15)
 

@@ -34,26 +34,39 @@ final class PlayerInsetTests: XCTestCase {
                 }
                 host.send(.addInset(inset))
                 guard waitFor({ guest.state == .playing }) else { return note("the inset's player did not play") }
-                usleep(400_000)
                 func colors() -> (inside: [Int], outside: [Int], corner: [Int])? {
                     guard let pixels = try? display.capture(x: window.x, y: window.y, width: 480, height: 270) else { return nil }
                     func at(_ x: Int, _ y: Int) -> [Int] { pixels[(y * 480 + x) * 3..<(y * 480 + x) * 3 + 3].map(Int.init) }
                     return (at(100, 65), at(300, 200), at(10, 10))
                 }
                 func near(_ seen: [Int], _ expected: [Int]) -> Bool { !zip(seen, expected).contains { abs($0 - $1) > 50 } }
-                guard let shown = colors() else { return note("no capture") }
+                // Until the screen shows the inset's scene, which it draws a moment after it plays.
+                var seen = colors()
+                _ = waitFor {
+                    seen = colors()
+                    return seen.map { near($0.inside, [0, 0, 255]) && near($0.outside, [255, 0, 0]) && near($0.corner, [255, 0, 0]) }
+                        ?? false
+                }
+                guard let shown = seen else { return note("no capture") }
                 if !near(shown.inside, [0, 0, 255]) { note("inside the inset: \(shown.inside)") }
                 if !near(shown.outside, [255, 0, 0]) || !near(shown.corner, [255, 0, 0]) {
                     note("around the inset: \(shown.outside), \(shown.corner)")
                 }
+                // It has played a few frames (its statistics come once a second) before it pauses.
+                _ = waitFor { guest.statistics.framesPresented > 5 }
                 guest.send(.pause)
                 if !waitFor({ guest.state == .paused }) || host.state != .playing {
                     note("the inset's player pauses alone: \(guest.state), host \(host.state)")
                 }
                 host.send(.removeAllInsets)
                 guard waitFor({ guest.state == .idle }) else { return note("the inset's player did not stop") }
-                usleep(300_000)
-                guard let after = colors() else { return note("no capture") }
+                // Until the host's picture is drawn where the inset was.
+                var seenAfter = colors()
+                _ = waitFor {
+                    seenAfter = colors()
+                    return seenAfter.map { near($0.inside, [255, 0, 0]) } ?? false
+                }
+                guard let after = seenAfter else { return note("no capture") }
                 if !near(after.inside, [255, 0, 0]) { note("after removing the inset: \(after.inside)") }
             }
             observer.start()

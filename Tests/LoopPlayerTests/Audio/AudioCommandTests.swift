@@ -64,7 +64,8 @@ final class AudioCommandTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: file) }
         let (player, _) = try player(muted: true, file: file)
         let thread = Thread {
-            Thread.sleep(forTimeInterval: 1)
+            // A second into the picture (the clip is 1.9 s), muted all along.
+            _ = waitFor(timeout: 10) { player.currentTime >= 1 }
             player.send(.unmute)
         }
         thread.start()

@@ -16,13 +16,15 @@ final class WindowTests: XCTestCase {
         let display = try VirtualDisplay()
         let title = "lptest-\(output)-\(gravity)"
         let player = try LoopplayTool.start(["--source", TestMedia.redThenBlue(), "--keep-open", "--window-size", "320x320",
-                                             "--gravity", gravity, "--video-output", output, "--title", title],
+                                             "--gravity", gravity, "--video-output", output, "--title", title, "--events"],
                                             environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
         defer { stop(player.process) }
+        let events = PipeText(player.stdout)
         let window = try display.window(titled: title, shownBy: player.process, stderr: player.stderr)
         XCTAssertEqual(window.width, 320)
         XCTAssertEqual(window.height, 320)
-        usleep(2_800_000)  // two seconds of media, then the held last frame
+        // Two seconds of media, then the held last frame: the `ended` event says it is there.
+        XCTAssertTrue(events.waitUntil(timeout: 30) { $0.contains("\"type\":\"ended\"") }, "the media ends: \(events.text)")
         XCTAssertTrue(player.process.isRunning, "--keep-open holds the last frame")
         return try display.capture(x: window.x, y: window.y, width: 320, height: 320)
     }
@@ -47,14 +49,20 @@ final class WindowTests: XCTestCase {
     }
 
     func testScreenShowsTheFirstSecondInRed() throws {
-        // Real time: 0.3 s after the window appears the first second (red) is on screen, not blue.
+        // Real time: the first picture on screen is the first second's (red), not blue.
         let display = try VirtualDisplay()
         let player = try LoopplayTool.start(["--source", TestMedia.redThenBlue(), "--title", "lptest-red", "--window-size", "320x180"],
                                             environment: ["DISPLAY": display.name])
         defer { stop(player.process) }
         let window = try display.window(titled: "lptest-red", shownBy: player.process, stderr: player.stderr)
-        usleep(300_000)
-        let pixels = try display.capture(x: window.x, y: window.y, width: 320, height: 180)
+        // Until one of the clip's pictures (red or blue) is drawn: the window is there before them.
+        var pixels: [UInt8] = []
+        _ = try waitFor(timeout: 10) {
+            pixels = try display.capture(x: window.x, y: window.y, width: 320, height: 180)
+            let i = (90 * 320 + 100) * 3
+            let (r, g, b) = (pixels[i], pixels[i + 1], pixels[i + 2])
+            return g < 60 && ((r > 200 && b < 60) || (b > 200 && r < 60))
+        }
         assertColor(pixels, width: 320, x: 100, y: 90, is: (255, 0, 0), "first second is red")
     }
 
@@ -64,31 +72,44 @@ final class WindowTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let stats = directory.appendingPathComponent("stats.json").path
         let title = "lptest-keys"
+        // --events says when a key paused it; the position published every 0.1 s, paused too, is the
+        // player's own clock going on.
         let player = try LoopplayTool.start(["--source", TestMedia.loopClip(), "--loop", "--title", title,
-                                             "--stats-json", stats],
+                                             "--stats-json", stats, "--events", "--time-publishing", "0.1"],
                                             environment: ["DISPLAY": display.name], directory: directory.path)
         defer { if player.process.isRunning { player.process.terminate() }; player.process.waitUntilExit() }
+        let output = PipeText(player.stdout)
         let window = try XCTUnwrap(try display.window(titled: title))
-        usleep(500_000)
+        func capture() throws -> [UInt8] { try display.capture(x: window.x, y: window.y, width: window.width, height: window.height) }
+        _ = output.waitUntil { $0.contains("\"type\":\"playing\"") }
 
         try display.press(["space"], window: title)  // pause
-        let first = try display.capture(x: window.x, y: window.y, width: window.width, height: window.height)
-        usleep(400_000)
-        let second = try display.capture(x: window.x, y: window.y, width: window.width, height: window.height)
+        _ = output.waitUntil { $0.contains("\"type\":\"paused\"") }
+        let first = try capture()
+        // Four tenths of a second of the player's time go by, paused.
+        let ticks = output.publishedTimes.count
+        _ = output.waitUntil { _ in output.publishedTimes.count >= ticks + 4 }
+        let second = try capture()
         XCTAssertEqual(first, second, "paused: the picture does not change")
 
         try display.press(["s"], window: title)  // snapshot into the working directory
-        let snapshots = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".png") }
-        XCTAssertEqual(snapshots.count, 1, "\(snapshots)")
+        func snapshots() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".png") }
+        }
+        _ = try waitFor { try !snapshots().isEmpty }
+        let written = try snapshots()
+        XCTAssertEqual(written.count, 1, "\(written)")
 
         try display.press(["space"], window: title)  // play on
-        usleep(400_000)
-        let moving = try display.capture(x: window.x, y: window.y, width: window.width, height: window.height)
+        var moving = second
+        _ = try waitFor {
+            moving = try capture()
+            return moving != second
+        }
         XCTAssertNotEqual(moving, second, "playing again")
 
         try display.press(["shift+l"], window: title)  // loop off: the pass ends and loopplay exits
-        let deadline = Date().addingTimeInterval(8)
-        while player.process.isRunning && Date() < deadline { usleep(50_000) }
+        _ = waitFor(timeout: 8) { !player.process.isRunning }
         XCTAssertFalse(player.process.isRunning, "without looping, loopplay exits at the end of the pass")
         XCTAssertEqual(player.process.terminationStatus, 0)
         let report = try XCTUnwrap(LoopplayTool.json(String(contentsOfFile: stats, encoding: .utf8)))
@@ -103,8 +124,7 @@ final class WindowTests: XCTestCase {
         defer { if player.process.isRunning { player.process.terminate() }; player.process.waitUntilExit() }
         XCTAssertNotNil(try display.window(titled: "lptest-quit"))
         try display.press(["q"], window: "lptest-quit")
-        let deadline = Date().addingTimeInterval(5)
-        while player.process.isRunning && Date() < deadline { usleep(50_000) }
+        _ = waitFor(timeout: 5) { !player.process.isRunning }
         XCTAssertFalse(player.process.isRunning)
         XCTAssertEqual(player.process.terminationStatus, 0)
     }
@@ -121,10 +141,13 @@ final class WindowTests: XCTestCase {
                                             environment: ["DISPLAY": display.name])
         defer { if player.process.isRunning { player.process.terminate() }; player.process.waitUntilExit() }
         XCTAssertNotNil(try display.window(titled: title))
-        /// Frames written so far (stereo f32: a mono source opens a stereo device), after letting a key take effect.
+        /// Frames written so far (stereo f32: a mono source opens a stereo device).
+        func written() -> Int { ((try? FileManager.default.attributesOfItem(atPath: sound)[.size] as? Int) ?? 0) / 8 }
+        /// Frames written once half a second more of sound was (which lets a key take effect).
         func mark() -> Int {
-            usleep(500_000)
-            return ((try? FileManager.default.attributesOfItem(atPath: sound)[.size] as? Int) ?? 0) / 8
+            let from = written()
+            _ = waitFor(timeout: 10) { written() >= from + 24_000 }
+            return written()
         }
         let start = mark()
         let loud = mark()

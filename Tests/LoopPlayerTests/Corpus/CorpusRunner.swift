@@ -73,7 +73,8 @@ struct CorpusRunner {
                                                       output: scratch.appendingPathComponent("\(next)"))))
                 next += 1
             }
-            usleep(5_000)
+            // Until one of them ends or runs out of time.
+            _ = waitFor(timeout: timeout) { running.contains { $0.run.hasEnded || $0.run.elapsed >= timeout } }
             for (position, entry) in running.enumerated().reversed() {
                 let ended = entry.run.hasEnded
                 if !ended && entry.run.elapsed < timeout { continue }

@@ -38,13 +38,14 @@ final class PlayerDefectTests: XCTestCase {
         let player = try LoopplayTool.start(["--loop", "--events", "--title", title, "--window-size", "320x180",
                                              try TestMedia.loopClip()],
                                             environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
+        let events = PipeText(player.stdout)
         _ = try display.window(titled: title, shownBy: player.process, stderr: player.stderr)
-        usleep(500_000)
+        _ = events.waitUntil { $0.contains("\"type\":\"playing\"") }
         try display.press(["Right"], window: title)
-        usleep(1_500_000)  // the next one-second batch
+        _ = events.waitUntil { $0.contains("\"type\":\"seek\"") }  // in the next one-second batch
         player.process.terminate()
         player.process.waitUntilExit()
-        let stdout = String(decoding: player.stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stdout = events.whole()
         XCTAssertTrue(stdout.contains("\"type\":\"seek\""), stdout)
     }
 
@@ -54,13 +55,14 @@ final class PlayerDefectTests: XCTestCase {
     func testFullscreenWithoutAWindowManagerFollowsTheRealWindowSize() throws {
         let display = try VirtualDisplay()
         let title = "lptest-fullscreen"
-        let player = try LoopplayTool.start(["--loop", "--title", title, "--window-size", "320x180", try TestMedia.loopClip()],
+        // --events: a key that says so (9, the volume) typed after f tells when f was acted on.
+        let player = try LoopplayTool.start(["--loop", "--events", "--title", title, "--window-size", "320x180",
+                                             try TestMedia.loopClip()],
                                             environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
         defer { stop(player.process) }
+        let events = PipeText(player.stdout)
         let window = try display.window(titled: title, shownBy: player.process, stderr: player.stderr)
-        usleep(500_000)
-        for toggle in ["into fullscreen", "back"] {
-            try display.press(["f"], window: title)
+        for (index, toggle) in ["into fullscreen", "back"].enumerated() {
             // What is checked is where the picture settles: read the window until it shows the bars
             // where they belong, for up to 3 s (a frame drawn while the request is under way may not).
             var left = (0, 0, 0), right = (0, 0, 0)
@@ -75,7 +77,9 @@ final class PlayerDefectTests: XCTestCase {
                 right = color(300, 150)
                 return left.0 > 180 && left.1 < 80 && left.2 < 80 && right.0 < 80 && right.1 > 180 && right.2 > 180
             }
-            usleep(300_000)
+            if index == 0 { _ = waitFor(timeout: 10, settled) }  // the picture is on screen before f
+            try display.press(["f", "9"], window: title)
+            _ = events.waitUntil { _ in events.count(ofEvent: "volumeChanged") > index }
             _ = waitFor(timeout: 3, settled)
             XCTAssertTrue(left.0 > 180 && left.1 < 80 && left.2 < 80, "\(toggle): red bar on the left, got \(left)")
             XCTAssertTrue(right.0 < 80 && right.1 > 180 && right.2 > 180, "\(toggle): cyan bar on the right, got \(right)")

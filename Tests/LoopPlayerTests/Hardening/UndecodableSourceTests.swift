@@ -78,13 +78,16 @@ final class SignalTests: XCTestCase {
         let clip = try source ?? TestMedia.loopClip()
         var environment = environment
         environment["SDL_AUDIODRIVER"] = environment["SDL_AUDIODRIVER"] ?? "dummy"
-        let running = try LoopplayTool.start(arguments + ["--loop", "--stats-json", stats, clip], environment: environment)
-        usleep(1_500_000)  // playing
+        // The position published every 0.1 s: a second into the picture, about 30 frames were shown.
+        let running = try LoopplayTool.start(arguments + ["--loop", "--time-publishing", "0.1", "--stats-json", stats, clip],
+                                             environment: environment)
+        let published = PipeText(running.stdout)
+        _ = published.waitUntil(timeout: 30) { _ in published.publishedTimes.contains { $0 >= 1 } }
         XCTAssertTrue(running.process.isRunning, "still playing before the signal")
         let clock = MonotonicClock()
         let sentAt = clock.now
         kill(running.process.processIdentifier, signal)
-        while running.process.isRunning && clock.now - sentAt < 5 { usleep(10_000) }
+        _ = waitFor(timeout: 5) { !running.process.isRunning }
         let took = clock.now - sentAt
         if running.process.isRunning { running.process.terminate() }
         running.process.waitUntilExit()

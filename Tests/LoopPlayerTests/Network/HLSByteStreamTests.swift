@@ -93,8 +93,8 @@ final class HLSByteStreamTests: XCTestCase {
         XCTAssertEqual(log.count, 5)
     }
 
-    /// The server dies after the second segment and comes back 1.5 s later: the stream retries,
-    /// resumes, and the demuxer sees every frame exactly once.
+    /// The server dies while it sends the third segment and comes back once the stream retries:
+    /// the stream resumes, and the demuxer sees every frame exactly once.
     func testServerRestartMidStream() throws {
         try server.setFaults([FaultRule(prefix: "/hls/v360/", throttle: 150_000)])
         let stream = HLSByteStream(fetcher: HTTPFetcher(), giveUpAfter: 20, schedule: scripted([1, 1, 1, 1], variants))
@@ -102,12 +102,13 @@ final class HLSByteStreamTests: XCTestCase {
         let restarted = ThreadResult<Double>()
         let port = server.port
         let killer = Thread { [server] in
-            let deadline = Date().addingTimeInterval(10)
-            while stream.delivered.count < 2 && Date() < deadline { usleep(5_000) }
-            usleep(300_000)   // inside segment 2
+            // Inside segment 2: two delivered, the third asked for (it comes at the throttle's pace).
+            _ = waitFor(timeout: 10) { stream.delivered.count >= 2 }
+            _ = try? server?.waitForRequest(timeout: 10) { $0.path.hasSuffix("/v360/seg002.ts") }
             server?.stop()
             let killed = Date()
-            usleep(1_500_000)
+            // Back once the stream noticed and is retrying.
+            _ = waitFor(timeout: 10) { stream.retrying != nil }
             try? server?.restart()
             restarted.set(Date().timeIntervalSince(killed))
         }
@@ -141,8 +142,7 @@ final class HLSByteStreamTests: XCTestCase {
         try server.setFaults([FaultRule(prefix: "/hls/v360/", throttle: 150_000)])
         let stream = HLSByteStream(fetcher: HTTPFetcher(), giveUpAfter: 2, schedule: scripted([1, 1, 1, 1], variants))
         defer { stream.stop() }
-        let deadline = Date().addingTimeInterval(10)
-        while stream.delivered.isEmpty && Date() < deadline { usleep(5_000) }
+        _ = waitFor(timeout: 10) { !stream.delivered.isEmpty }
         XCTAssertEqual(stream.delivered.count, 1, "stopped while the second segment arrives")
         server.stop()
         let started = Date()
@@ -165,15 +165,17 @@ final class HLSByteStreamTests: XCTestCase {
         initial.record(bytes: 2_000_000, seconds: 0.5)   // a fast probe: start high
         let selector = SelectorBox(initial)
         let playlists = variants
-        let clock = MonotonicClock()
         try server.setFaults([FaultRule(prefix: "/hls/v720/", throttle: 100_000)])
+        let throttled: FaultServer = server
         let stream = HLSByteStream(fetcher: HTTPFetcher(), schedule: { index, previous in
             guard index < 40 else { return nil }
             let variant = selector.state.withLock { selector in
                 if let previous { selector.record(bytes: previous.byteCount, seconds: previous.networkSeconds) }
-                return index == 0 ? selector.start().variant : selector.next(bufferSeconds: 6, now: clock.now).variant
+                // Playback at 10× real time on the selector's clock: segment i is asked for at i × 0.1 s.
+                return index == 0 ? selector.start().variant : selector.next(bufferSeconds: 6, now: Double(index) * 0.1).variant
             }
-            usleep(100_000)   // playback at 10× real time
+            // Down under the throttle: it lifts now, before the next segment is asked for.
+            if variant < 2, selector.isFirstDown() { try? throttled.clearFaults() }
             return HLSByteStream.Segment(playlists[variant].segments[index % 4], variant: variant)
         })
         defer { stream.stop() }
@@ -183,10 +185,7 @@ final class HLSByteStreamTests: XCTestCase {
             while let context = reader.ioContext, avio_read(context, &buffer, 65536) > 0 {}
         }
         drain.start()
-        let deadline = Date().addingTimeInterval(30)
-        while !stream.delivered.contains(where: { $0.segment.variant < 2 }) && Date() < deadline { usleep(10_000) }
-        try server.clearFaults()
-        while stream.delivered.count < 40 && stream.failure == nil && Date() < deadline { usleep(10_000) }
+        _ = waitFor(timeout: 30) { stream.delivered.count >= 40 || stream.failure != nil }
         let sequence = stream.delivered.map(\.segment.variant)
         print("HLSByteStreamTests: variants chosen \(sequence)")
         XCTAssertEqual(sequence.first, 2, "starts high after a fast probe")
@@ -203,7 +202,17 @@ final class HLSByteStreamTests: XCTestCase {
 /// A selector shared with the fetch thread's schedule.
 private final class SelectorBox: Sendable {
     let state: Mutex<VariantSelector>
+    private let wentDown = Mutex(false)
     init(_ selector: VariantSelector) { state = Mutex(selector) }
+
+    /// True the first time it is asked only: the selector has gone down (once).
+    func isFirstDown() -> Bool {
+        wentDown.withLock { down in
+            let first = !down
+            down = true
+            return first
+        }
+    }
 }
 
 /// Everything libavformat and libavcodec make of a byte stream.

@@ -174,14 +174,22 @@ final class HTTPFetcherTests: XCTestCase {
         let fetcher = fetcher(stall: 5)
         let target = url("/dir/blob.bin")
         let outcome = ThreadResult<(FetchError?, Date)>()
+        let bodyArriving = ThreadResult<Bool>()
         let thread = Thread {
-            do { _ = try fetcher.fetch(target); outcome.set((nil, Date())) } catch {
+            do {
+                // The collected fetch (`fetch(_:)`) is this one, keeping the bytes.
+                _ = try fetcher.fetch(target) { _ in
+                    bodyArriving.set(true)
+                    return true
+                }
+                outcome.set((nil, Date()))
+            } catch {
                 outcome.set((error as? FetchError, Date()))
             }
         }
         thread.start()
         try server.waitForRequest(timeout: 5) { $0.path == "/dir/blob.bin" }
-        usleep(500_000)
+        XCTAssertNotNil(bodyArriving.wait(timeout: 5), "the body is arriving")  // mid-body from here
         let killed = Date()
         server.stop()
         let (error, ended) = try XCTUnwrap(outcome.wait(timeout: 5), "the fetch returned")
@@ -213,11 +221,16 @@ final class HTTPFetcherTests: XCTestCase {
     func testAbortFromAnotherThread() throws {
         try server.setFaults([FaultRule(stall: true)])
         let abort = AbortFlag()
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { abort.raise() }
+        // Raised from another thread once the request is held by the stalled server.
+        let stalled: FaultServer = server
+        Thread {
+            _ = try? stalled.waitForRequest(timeout: 5) { $0.path == "/dir/blob.bin" }
+            abort.raise()
+        }.start()
         let result = failure { _ = try self.fetcher().fetch(self.url("/dir/blob.bin"), abort: abort) }
         XCTAssertEqual(result.error, .aborted(url: server.url("/dir/blob.bin")))
         XCTAssertLessThan(result.seconds, 0.7)
-        print("HTTPFetcherTests: abort raised at 0.3 s, fetch ended after \(result.seconds) s")
+        print("HTTPFetcherTests: abort raised once the request was held, fetch ended after \(result.seconds) s")
     }
 
     /// Non-http URLs and redirects to them are refused; the local file is never opened.

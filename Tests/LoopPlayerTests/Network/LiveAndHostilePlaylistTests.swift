@@ -41,9 +41,14 @@ final class LiveAndHostilePlaylistTests: XCTestCase {
         try FileManager.default.createSymbolicLink(at: fixture.root.appendingPathComponent("live-source"),
                                                    withDestinationURL: try liveSegments())
         let playlist = try fixture.write(Self.livePlaylist(segments: 3), to: "live/index.m3u8")
+        let server = fixture.server
         let publisher = Thread {
             for count in 4...8 {
-                usleep(1_000_000)
+                // A segment more each time the player has loaded the playlist once more (it reloads
+                // every target duration): the first load sees 3 segments, the next 4, and so on.
+                _ = waitFor(timeout: 20) {
+                    ((try? server.requestLog())?.filter { $0.path == "/live/index.m3u8" }.count ?? 0) >= count - 3
+                }
                 // Written aside and renamed, so the server never serves half a playlist.
                 let partial = playlist.appendingPathExtension("part")
                 try? Self.livePlaylist(segments: count).write(to: partial, atomically: false, encoding: .utf8)

@@ -33,12 +33,19 @@ final class NetworkFaultTests: XCTestCase {
         let probe = slowHLS()
         var restart: ThreadResult<Double>?
         var killedAt = 0.0
+        // The server comes back once the player has run out of picture and waits for it.
+        let comeBack = ThreadResult<Bool>()
+        var statesBeforeKill = 0
         probe.run(fixture.url("/hls/master-low-first.m3u8"), timeout: 20) { probe in
             if restart == nil, probe.frames.count >= 30 {
                 killedAt = probe.now
-                restart = self.fixture.restart(after: 3)
+                statesBeforeKill = probe.states.count
+                restart = self.fixture.restart(when: comeBack)
             }
-            return restart != nil && probe.frames(after: killedAt + 3.2).count >= 60
+            guard let coming = restart else { return false }
+            if probe.states[statesBeforeKill...].contains(.buffering) { comeBack.set(true) }
+            guard let back = coming.wait(timeout: 0) else { return false }
+            return probe.frames(after: killedAt + back).count >= 60
         }
         let back = try XCTUnwrap(restart?.wait(timeout: 10), "the server came back")
         let resumed = try XCTUnwrap(probe.frames(after: killedAt + back).first, "frames advance again")
@@ -167,11 +174,16 @@ final class NetworkFaultTests: XCTestCase {
         let probe = NetworkProbe { $0.network.timeout = 8 }
         var restart: ThreadResult<Double>?
         var killedAt = 0.0
+        // The server comes back once the player has run out of picture and waits for it.
+        let comeBack = ThreadResult<Bool>()
+        var statesBeforeKill = 0
         probe.run(fixture.url("/clip.mp4"), timeout: 20) { probe in
             if restart == nil, probe.frames.count >= 20 {
                 killedAt = probe.now
-                restart = self.fixture.restart(after: 2)
+                statesBeforeKill = probe.states.count
+                restart = self.fixture.restart(when: comeBack)
             }
+            if restart != nil, probe.states[statesBeforeKill...].contains(.buffering) { comeBack.set(true) }
             return probe.engine.statistics.loopsCompleted >= 1 && probe.frames.count >= 150
         }
         let back = try XCTUnwrap(restart?.wait(timeout: 10))

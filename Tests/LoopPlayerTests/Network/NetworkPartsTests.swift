@@ -33,11 +33,12 @@ final class NetworkPartsTests: XCTestCase {
     func testPipeInterruptionAndDeadline() {
         let pipe = SegmentPipe(capacity: 8)
         let woke = ThreadResult<SegmentPipe.ReadResult>()
-        Thread {
+        let reader = WorkerThread(name: "lp-test-reader") {
             var buffer = [UInt8](repeating: 0, count: 8)
             woke.set(buffer.withUnsafeMutableBytes { pipe.read(into: $0.baseAddress!, maximum: 8) })
-        }.start()
-        usleep(50_000)
+        }
+        defer { pipe.close(); reader.join() }  // closing wakes a reader still waiting
+        XCTAssertTrue(waitUntilBlocked(threadsNamed: "lp-test-reader"), "the reader waits for bytes")
         pipe.interruptRead()
         XCTAssertEqual(woke.wait(timeout: 2), .interrupted)
         let started = MonotonicCondition.now
@@ -168,17 +169,23 @@ final class NetworkPartsTests: XCTestCase {
 
         let woke = ThreadResult<Bool>()
         let waiting = flag.nudgeMark
-        Thread { woke.set(flag.sleep(until: MonotonicCondition.now + 30, unlessNudgedSince: waiting)) }.start()
-        usleep(50_000)
+        let sleeper = WorkerThread(name: "lp-test-nudged") {
+            woke.set(flag.sleep(until: MonotonicCondition.now + 30, unlessNudgedSince: waiting))
+        }
+        XCTAssertTrue(waitUntilBlocked(threadsNamed: "lp-test-nudged"), "the sleeper sleeps")
         controls.nudge(flag, whenPresented: 3)
         controls.presented(3, outputSize: nil)
         XCTAssertEqual(woke.wait(timeout: 5), true, "a sleeper wakes at the nudge, not at its deadline")
+        withExtendedLifetime(sleeper) {}  // not joined: one never woken ends at its deadline
 
         let raised = ThreadResult<Bool>()
-        Thread { raised.set(flag.sleep(until: MonotonicCondition.now + 30, unlessNudgedSince: flag.nudgeMark)) }.start()
-        usleep(50_000)
+        let raisedSleeper = WorkerThread(name: "lp-test-raised") {
+            raised.set(flag.sleep(until: MonotonicCondition.now + 30, unlessNudgedSince: flag.nudgeMark))
+        }
+        XCTAssertTrue(waitUntilBlocked(threadsNamed: "lp-test-raised"), "the sleeper sleeps")
         flag.raise()
         XCTAssertEqual(raised.wait(timeout: 5), false)
+        raisedSleeper.join()  // raised: it has returned or returns at once
     }
 
     /// The schedule's state: VOD segments by time with the wrap to the next pass (a new container)

@@ -59,26 +59,14 @@ final class NetworkSourceTests: XCTestCase {
     /// A server slower than the video's bitrate: the player reports buffering, then plays on.
     func testSlowServerReportsBuffering() throws {
         let root = TestMedia.directory.appendingPathComponent("http-root")
-        // Python's http.server with every response sent in 2 KiB pieces, 0.1 s apart (20 KiB/s,
-        // while the clip needs about 35 KiB/s).
-        let script = """
-        import http.server, sys, time
-        class Slow(http.server.SimpleHTTPRequestHandler):
-            def copyfile(self, source, destination):
-                while True:
-                    chunk = source.read(2048)
-                    if not chunk: break
-                    destination.write(chunk); destination.flush(); time.sleep(0.1)
-            def log_message(self, *args): pass
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), lambda *a: Slow(*a, directory=sys.argv[1]))
-        print("port", server.server_address[1], flush=True)
-        server.serve_forever()
-        """
-        let slow = try LoopbackHTTPServer(root: root, script: script)
-        let slowPort = slow.port
-        defer { withExtendedLifetime(slow) {} }  // serving until the end of the test
+        // The fault server sending every response at 20 KiB/s (while the clip needs about 35 KiB/s),
+        // without range requests, as http.server.
+        let slow = try FaultServer(root: root)
+        defer { slow.stop() }  // serving until the end of the test
+        try slow.setFaults([FaultRule(throttle: 20 << 10)], acceptRanges: false)
+        let slowURL = slow.url("/clip.mp4")
 
-        let player = ExtVideoPlayer { VideoSettings { SourceName("http://127.0.0.1:\(slowPort)/clip.mp4"); Events([.waitingToPlayAtSpecifiedRate, .playing]) } }
+        let player = ExtVideoPlayer { VideoSettings { SourceName(slowURL); Events([.waitingToPlayAtSpecifiedRate, .playing]) } }
         let states = Mutex<[PlaybackEngine.State]>([])
         let events = Mutex<[PlayerEvent]>([])
         player.onStateChange { state in states.withLock { $0.append(state) } }

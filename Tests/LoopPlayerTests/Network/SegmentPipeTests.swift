@@ -29,18 +29,21 @@ final class SegmentPipeTests: XCTestCase {
     func testWriterWaitsForTheReader() {
         let pipe = SegmentPipe(capacity: 4)
         let finished = ThreadResult<Double>()
-        Thread {
+        let writer = WorkerThread(name: "lp-test-writer") {
             let result = [UInt8](0..<12).withUnsafeBytes { pipe.write($0) }
             finished.set(result.waited)
-        }.start()
-        usleep(200_000)
+        }
+        defer { pipe.close(); writer.join() }  // closing wakes a writer still waiting
+        XCTAssertTrue(waitUntilBlocked(threadsNamed: "lp-test-writer"), "the writer waits for room")
+        let heldSince = MonotonicCondition.now  // it was held from before this moment…
         XCTAssertEqual(pipe.buffered, 4, "stopped at the capacity")
         XCTAssertNil(finished.wait(timeout: 0.05))
+        let heldFor = MonotonicCondition.now - heldSince  // …until after this long, when the reader makes room
         var seen: [UInt8] = []
         let deadline = Date().addingTimeInterval(5)
         while seen.count < 12 && Date() < deadline { seen += read(pipe, 3).1 }
         XCTAssertEqual(seen, Array(0..<12))
-        XCTAssertGreaterThan(finished.wait(timeout: 2) ?? 0, 0.15)
+        XCTAssertGreaterThanOrEqual(finished.wait(timeout: 2) ?? 0, heldFor, "it says how long it waited")
     }
 
     func testFailureAfterTheBufferedBytesAndClose() {
@@ -53,8 +56,9 @@ final class SegmentPipeTests: XCTestCase {
         // close() wakes a blocked reader at once.
         let other = SegmentPipe(capacity: 8)
         let woke = ThreadResult<SegmentPipe.ReadResult>()
-        Thread { woke.set(Self.read(other, 8).0) }.start()
-        usleep(50_000)
+        let reader = WorkerThread(name: "lp-test-blocked") { woke.set(Self.read(other, 8).0) }
+        defer { other.close(); reader.join() }
+        XCTAssertTrue(waitUntilBlocked(threadsNamed: "lp-test-blocked"), "the reader waits for bytes")
         other.close()
         XCTAssertEqual(woke.wait(timeout: 2), .closed)
         XCTAssertFalse([UInt8](1...3).withUnsafeBytes { other.write($0) }.written)

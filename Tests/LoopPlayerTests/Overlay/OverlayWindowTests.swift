@@ -39,8 +39,13 @@ final class OverlayWindowTests: XCTestCase {
                                             environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
         defer { stop(player.process) }
         let window = try display.window(titled: title, shownBy: player.process, stderr: player.stderr)
-        usleep(700_000)
-        var pixels = try display.capture(x: window.x, y: window.y, width: 320, height: 320)
+        // Until the picture and its overlay are drawn (the window appears before them).
+        var pixels: [UInt8] = []
+        _ = try waitFor {
+            pixels = try display.capture(x: window.x, y: window.y, width: 320, height: 320)
+            return isRed(color(pixels, width: 320, 160, 160)) && isRed(color(pixels, width: 320, 5, 75))
+                && isBlack(color(pixels, width: 320, 160, 40))
+        }
         XCTAssertTrue(isRed(color(pixels, width: 320, 160, 160)), "\(color(pixels, width: 320, 160, 160)): on the picture")
         XCTAssertTrue(isRed(color(pixels, width: 320, 5, 75)), "the picture's top-left corner (y 70)")
         XCTAssertTrue(isBlack(color(pixels, width: 320, 160, 40)), "\(color(pixels, width: 320, 160, 40)): the bar above")
@@ -49,8 +54,12 @@ final class OverlayWindowTests: XCTestCase {
         let id = try TestMedia.run("xdotool", ["search", "--name", "^\(title)$"], environment: ["DISPLAY": display.name])
             .output.split(separator: "\n").first.map(String.init) ?? ""
         try TestMedia.run("xdotool", ["windowsize", id, "640", "320"], environment: ["DISPLAY": display.name])
-        usleep(700_000)
-        pixels = try display.capture(x: window.x, y: window.y, width: 640, height: 320)
+        // Until the picture is laid out again for the new size.
+        _ = try waitFor {
+            pixels = try display.capture(x: window.x, y: window.y, width: 640, height: 320)
+            return isRed(color(pixels, width: 640, 40, 160)) && isBlack(color(pixels, width: 640, 15, 160))
+                && isRed(color(pixels, width: 640, 600, 300))
+        }
         XCTAssertTrue(isRed(color(pixels, width: 640, 40, 160)), "\(color(pixels, width: 640, 40, 160)): the picture's left edge")
         XCTAssertTrue(isBlack(color(pixels, width: 640, 15, 160)), "\(color(pixels, width: 640, 15, 160)): the bar on the left")
         XCTAssertTrue(isRed(color(pixels, width: 640, 600, 300)), "and its right part")
@@ -66,16 +75,26 @@ final class OverlayWindowTests: XCTestCase {
                                             environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
         defer { if player.process.isRunning { player.process.terminate() }; player.process.waitUntilExit() }
         let window = try XCTUnwrap(try display.window(titled: title), "the window opens for a source that fails")
-        usleep(500_000)
-        let pixels = try display.capture(x: window.x, y: window.y, width: 480, height: 270)
-        var green = 0, greenInTheMiddle = 0
-        for y in 0..<270 {
-            for x in 0..<480 {
-                let c = color(pixels, width: 480, x, y)
-                guard c.1 > 200 && c.0 < 100 && c.2 < 100 else { continue }
-                green += 1
-                if (90...180).contains(y) { greenInTheMiddle += 1 }
+        func greenPixels() throws -> (all: Int, inTheMiddle: Int) {
+            let pixels = try display.capture(x: window.x, y: window.y, width: 480, height: 270)
+            var green = 0, greenInTheMiddle = 0
+            for y in 0..<270 {
+                for x in 0..<480 {
+                    let c = color(pixels, width: 480, x, y)
+                    guard c.1 > 200 && c.0 < 100 && c.2 < 100 else { continue }
+                    green += 1
+                    if (90...180).contains(y) { greenInTheMiddle += 1 }
+                }
             }
+            return (green, greenInTheMiddle)
+        }
+        // Until the error text is drawn (the window appears before it).
+        var green = 0, greenInTheMiddle = 0
+        _ = try waitFor {
+            let found = try greenPixels()
+            green = found.all
+            greenInTheMiddle = found.inTheMiddle
+            return green > 200
         }
         XCTAssertGreaterThan(green, 200, "error text in the error colour")
         XCTAssertEqual(greenInTheMiddle, green, "centred vertically")
@@ -99,22 +118,29 @@ final class OverlayWindowTests: XCTestCase {
         let title = "lptest-outlives"
         let observations = Mutex<[(window: String, green: Int)]>([])
         let observer = Thread {
-            func look() {
-                guard let window = try? display.window(titled: title, timeout: 5),
-                      let id = try? TestMedia.run("xdotool", ["search", "--name", "^\(title)$"], environment: ["DISPLAY": display.name])
-                        .output.split(separator: "\n").first.map(String.init),
-                      let pixels = try? display.capture(x: window.x, y: window.y, width: window.width, height: window.height)
-                else { return }
-                let green = stride(from: 0, to: pixels.count - 2, by: 3).filter { pixels[$0 + 1] > 150 && pixels[$0] < 120 }.count
-                observations.withLock { $0.append((id, green)) }
+            // The window's id and how much green it shows, once `shows` says it shows what is awaited
+            // (or as it is when that never came).
+            func look(until shows: (Int) -> Bool) {
+                var seen: (window: String, green: Int)?
+                _ = waitFor {
+                    guard let window = try? display.window(titled: title, timeout: 5),
+                          let id = try? TestMedia.run("xdotool", ["search", "--name", "^\(title)$"], environment: ["DISPLAY": display.name])
+                            .output.split(separator: "\n").first.map(String.init),
+                          let pixels = try? display.capture(x: window.x, y: window.y, width: window.width, height: window.height)
+                    else { return false }
+                    let green = stride(from: 0, to: pixels.count - 2, by: 3).filter { pixels[$0 + 1] > 150 && pixels[$0] < 120 }.count
+                    seen = (id, green)
+                    return shows(green)
+                }
+                if let seen { observations.withLock { $0.append(seen) } }
             }
-            usleep(800_000)
-            look()  // the failed source's error
+            look { $0 > 100 }  // the failed source's error
             var settings = player.settings
             settings.sourceName = good
             player.settings = settings
-            usleep(1_200_000)
-            look()  // the good source playing
+            // The good source playing: it plays, its frames are counted, and the error is gone.
+            _ = waitFor { player.state == .playing && player.statistics.framesPresented > 10 }
+            look { $0 == 0 }
             player.stop()
         }
         observer.start()
@@ -154,16 +180,25 @@ final class OverlayWindowTests: XCTestCase {
             let observer = Thread {
                 defer { player.stop() }
                 guard let window = try? display.window(titled: title, timeout: 5) else { return }
-                usleep(500_000)
-                for _ in 0..<3 {
+                func square() -> (count: Int, left: Int)? {
                     guard let pixels = try? display.capture(x: window.x, y: window.y, width: window.width,
-                                                            height: window.height) else { return }
+                                                            height: window.height) else { return nil }
                     let white = stride(from: 0, to: pixels.count - 2, by: 3).filter {
                         pixels[$0] > 200 && pixels[$0 + 1] > 200 && pixels[$0 + 2] > 200
                     }
-                    let left = white.map { $0 / 3 % window.width }.min() ?? -1
-                    squares.withLock { $0.append((white.count, left)) }
-                    usleep(230_000)
+                    return (white.count, white.map { $0 / 3 % window.width }.min() ?? -1)
+                }
+                // Three places of the square: each sample is taken once it is drawn somewhere it
+                // was not sampled yet (it moves; what it leaves behind is counted in its white).
+                for _ in 0..<3 {
+                    var sample: (count: Int, left: Int)?
+                    _ = waitFor {
+                        sample = square()
+                        guard let found = sample, found.count > 0 else { return false }
+                        return !squares.withLock { $0.contains { $0.left == found.left } }
+                    }
+                    guard let taken = sample else { return }
+                    squares.withLock { $0.append(taken) }
                 }
             }
             observer.start()

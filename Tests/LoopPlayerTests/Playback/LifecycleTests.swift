@@ -33,7 +33,10 @@ final class LifecycleTests: XCTestCase {
             engine.load(.file(clip))
             XCTAssertEqual(engine.run(), .finished)
             XCTAssertNotNil(engine.statistics.audioDevice)
-            if index % 3 == 1 { engine.setPaused(true); usleep(100_000) }  // the ring fills, the writer blocks
+            if index % 3 == 1 {
+                engine.setPaused(true)
+                _ = waitUntilBlocked(threadsNamed: "lp-adecode")  // the ring fills, the writer blocks
+            }
             if index % 3 == 2 { engine.seek(to: 1) }
             engine.unload()
             engine.setPaused(false)  // a pause outlives the source: the next one would wait for `play`
@@ -60,7 +63,11 @@ final class LifecycleTests: XCTestCase {
         let threadsBefore = ownThreadNames()
         engine.load(.file(try TestMedia.loopClip()))
         XCTAssertEqual(engine.waitUntilReady(), .loading)
-        usleep(200_000)  // nobody presents: the frame queue fills and both threads block
+        // Nobody presents: the frame queue fills and both threads block.
+        XCTAssertTrue(waitFor(timeout: 10) {
+            guard let frames = engine.item?.pipeline.frames, frames.count == frames.maxCount else { return false }
+            return areBlocked(threadsNamed: "lp-vdecode") && areBlocked(threadsNamed: "lp-demux")
+        }, "the decoder and the demuxer block")
         engine.unload()
         if !Sanitizer.isActive { XCTAssertEqual(ownThreadNames(), threadsBefore) }  // ThreadSanitizer adds one
     }
@@ -73,7 +80,7 @@ final class LifecycleTests: XCTestCase {
             XCTAssertEqual(queue.push(2), .closed)  // blocks: full, then fails when closed
             finished.fulfill()
         }
-        usleep(50_000)
+        XCTAssertTrue(waitUntilBlocked(threadsNamed: "producer"), "the producer waits for room")
         queue.close()
         wait(for: [finished], timeout: 2)
         thread.join()

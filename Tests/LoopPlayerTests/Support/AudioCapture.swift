@@ -92,36 +92,66 @@ func alignment(of reference: [Float], in played: [Float], window: Range<Int>, co
     return best
 }
 
-/// Polls a file's size on its own thread and records when it grows.
-final class FileGrowthWatcher: @unchecked Sendable {
+/// Records when a file grows, on its own thread: inotify wakes it at each write into the file's
+/// folder (or its creation), and the file's size then says whether it grew. Each growth is stamped
+/// when the write happened, to within the wakeup of a waiting thread.
+final class FileGrowthWatcher: @unchecked Sendable {  // `growth` guarded by `lock`; the descriptors are the thread's
     private let lock = NSLock()
     private var growth: [(at: Double, bytes: Int)] = []
-    private var running = true
     private let path: String
+    /// inotify, watching the file's folder.
+    private let events: Int32
+    /// Written to by `stop()` to end the thread's wait.
+    private let stopRead: Int32, stopWrite: Int32
+    private let ended = ThreadResult<Bool>()
 
     init(path: String) {
         self.path = path
+        events = inotify_init1(Int32(IN_CLOEXEC))
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        if events >= 0 {
+            _ = inotify_add_watch(events, folder, UInt32(IN_CREATE | IN_MODIFY | IN_CLOSE_WRITE))
+        }
+        var ends: [Int32] = [-1, -1]
+        _ = pipe(&ends)
+        stopRead = ends[0]
+        stopWrite = ends[1]
         Thread { [self] in watch() }.start()
     }
 
     private func watch() {
         let clock = MonotonicClock()
         var last = -1
-        while lock.withLock({ running }) {
+        func look() {
             var status = stat()
             if stat(path, &status) == 0, Int(status.st_size) != last {
                 last = Int(status.st_size)
                 let now = clock.now
                 lock.withLock { growth.append((now, last)) }
             }
-            usleep(200)
         }
+        look()
+        var descriptors = [pollfd(fd: events, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: stopRead, events: Int16(POLLIN), revents: 0)]
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while events >= 0 {
+            // Waits for a change in the folder (or for `stop()`), with no timeout.
+            guard poll(&descriptors, 2, -1) >= 0 || errno == EINTR else { break }
+            if descriptors[1].revents != 0 { break }
+            if descriptors[0].revents != 0, read(events, &buffer, buffer.count) > 0 { look() }
+        }
+        look()
+        if events >= 0 { close(events) }
+        close(stopRead)
+        ended.set(true)
     }
 
+    /// Ends the watch; what it recorded, in order.
     func stop() -> [(at: Double, bytes: Int)] {
-        lock.withLock {
-            running = false
-            return growth
-        }
+        var byte: UInt8 = 1
+        _ = write(stopWrite, &byte, 1)
+        _ = ended.wait(timeout: 10)
+        close(stopWrite)
+        return lock.withLock { growth }
     }
 }

@@ -60,21 +60,26 @@ final class FaultServer: @unchecked Sendable {
         guard let process else { return }
         self.process = nil
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { usleep(5_000) }
+        _ = waitFor(timeout: 5) { !process.isRunning }
     }
 
     /// Starts the server again on the same port (the faults and the log carry over).
     func restart(timeout: TimeInterval = 10) throws {
         stop()
-        // The old listening socket may take a moment to be released even with SO_REUSEADDR.
+        // The old listening socket may take a moment to be released even with SO_REUSEADDR: tried
+        // again until it starts.
         let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            do { return try start(timeout: max(0.5, deadline.timeIntervalSinceNow)) } catch {
-                if Date() >= deadline { throw error }
-                usleep(50_000)
+        var failure: Error?
+        let started = pollFor(timeout: timeout) { () -> Bool? in
+            do {
+                try start(timeout: max(0.5, deadline.timeIntervalSinceNow))
+                return true
+            } catch {
+                failure = error
+                return nil
             }
         }
+        if started == nil { throw failure ?? FaultServerError.didNotStart(port: port) }
     }
 
     // MARK: Faults
@@ -135,12 +140,7 @@ final class FaultServer: @unchecked Sendable {
     /// Waits (bounded) until the log holds a request matching `predicate`; returns it.
     @discardableResult
     func waitForRequest(timeout: TimeInterval = 5, where predicate: (Request) -> Bool) throws -> Request? {
-        let deadline = Date().addingTimeInterval(timeout)
-        repeat {
-            if let match = try requestLog().first(where: predicate) { return match }
-            usleep(10_000)
-        } while Date() < deadline
-        return nil
+        try pollFor(timeout: timeout) { try requestLog().first(where: predicate) }
     }
 
     // MARK: Process

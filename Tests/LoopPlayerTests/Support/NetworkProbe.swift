@@ -120,13 +120,16 @@ final class NetworkFixture {
         return file
     }
 
-    /// Kills the server now and starts it again on the same port after `seconds`, on another thread.
-    func restart(after seconds: Double) -> ThreadResult<Double> {
+    /// Kills the server now and starts it again on the same port, on another thread, once `comeBack`
+    /// is set: when the test has seen what the outage does (the player ran out of picture and
+    /// waits). The result is how long the server was down, in seconds.
+    func restart(when comeBack: ThreadResult<Bool>) -> ThreadResult<Double> {
         let done = ThreadResult<Double>()
         server.stop()
         let killed = MonotonicCondition.now
         Thread { [server] in
-            usleep(UInt32(seconds * 1_000_000))
+            // A bound against a hang only: the test fails on its own if the player never waits.
+            _ = comeBack.wait(timeout: 60)
             try? server.restart()
             done.set(MonotonicCondition.now - killed)
         }.start()

@@ -40,20 +40,18 @@ final class VirtualDisplay: @unchecked Sendable {
 
     /// Geometry (x, y, width, height) of the viewable window titled `title`, once it is mapped.
     func window(titled title: String, timeout: Double = 10) throws -> (x: Int, y: Int, width: Int, height: Int)? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        let found = try pollFor(timeout: timeout) { () throws -> [Int]? in
             let info = try TestMedia.run("xwininfo", ["-display", name, "-name", title])
-            if info.status == 0, info.output.contains("IsViewable") {
-                func value(_ key: String) -> Int? {
-                    info.output.split(separator: "\n").first { $0.contains(key) }
-                        .flatMap { Int($0.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)) }
-                }
-                if let x = value("Absolute upper-left X"), let y = value("Absolute upper-left Y"),
-                   let w = value("Width"), let h = value("Height") { return (x, y, w, h) }
+            guard info.status == 0, info.output.contains("IsViewable") else { return nil }
+            func value(_ key: String) -> Int? {
+                info.output.split(separator: "\n").first { $0.contains(key) }
+                    .flatMap { Int($0.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)) }
             }
-            usleep(100_000)
+            guard let x = value("Absolute upper-left X"), let y = value("Absolute upper-left Y"),
+                  let w = value("Width"), let h = value("Height") else { return nil }
+            return [x, y, w, h]
         }
-        return nil
+        return found.map { ($0[0], $0[1], $0[2], $0[3]) }
     }
 
     /// The window titled `title` that `player` opens; if it does not appear, an error that says
@@ -68,7 +66,9 @@ final class VirtualDisplay: @unchecked Sendable {
                             + "stderr: \(said.suffix(1500))")
     }
 
-    /// Types `keys` (xdotool names: `space`, `q`, `shift+l`) into the window titled `title`.
+    /// Types `keys` (xdotool names: `space`, `q`, `shift+l`) into the window titled `title`, in
+    /// order. It returns once they are sent, not once the player acted on them: a test waits for
+    /// what a key does (an event, the picture, a file).
     func press(_ keys: [String], window title: String) throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool") else { throw requirementMissing("xdotool is not installed") }
         let found = try TestMedia.run("xdotool", ["search", "--name", "^\(title)$"], environment: ["DISPLAY": name])
@@ -79,7 +79,6 @@ final class VirtualDisplay: @unchecked Sendable {
         try TestMedia.run("xdotool", ["windowfocus", "--sync", id], environment: ["DISPLAY": name])
         for key in keys {
             try TestMedia.run("xdotool", ["key", key], environment: ["DISPLAY": name])
-            usleep(150_000)
         }
     }
 
@@ -140,9 +139,10 @@ final class WindowManager {
         _ = try? TestMedia.run("xprop", ["-display", display, "-root", "-remove", "_NET_SUPPORTING_WM_CHECK"])
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("openbox-\(UUID().uuidString).log")
         defer { try? FileManager.default.removeItem(at: log) }
-        // Once more if it quits at once; otherwise what it said goes into the error.
+        // Again (three times in all) if it quits at once; otherwise what it said goes into the error.
         var attempt = 0
-        while true {
+        var said = ""
+        let started = try pollFor(timeout: 60) { () throws -> Process? in
             attempt += 1
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             let process = Process()
@@ -153,17 +153,18 @@ final class WindowManager {
             process.standardError = try FileHandle(forWritingTo: log)
             try process.run()
             if waitFor(timeout: 10, { Self.isAnnounced(on: display) || !process.isRunning }), process.isRunning {
-                self.process = process
-                return
+                return process
             }
             let quitByItself = !process.isRunning
             stop(process)
-            let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            guard attempt < 2, quitByItself else {
+            said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            guard attempt < 3, quitByItself else {
                 throw WindowManagerError.didNotStart(display: display, said: said)
             }
-            usleep(200_000)
+            return nil
         }
+        guard let started else { throw WindowManagerError.didNotStart(display: display, said: said) }
+        process = started
     }
 
     deinit { stop(process) }

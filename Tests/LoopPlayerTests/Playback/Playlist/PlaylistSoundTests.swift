@@ -56,7 +56,7 @@ final class PlaylistSoundEdgeTests: XCTestCase {
                 engine.queueNext(.file(silent))
                 XCTAssertEqual(engine.run(), .finished)
                 engine.setPaused(true)
-                usleep(400_000)  // the ring fills; the writer blocks
+                _ = waitUntilBlocked(threadsNamed: "lp-adecode")  // the ring fills; the writer blocks
                 XCTAssertTrue(engine.playQueuedNow())
                 engine.setPaused(false)
                 XCTAssertEqual(engine.run(), .finished)  // the silent item's frames (the old item settles meanwhile)
