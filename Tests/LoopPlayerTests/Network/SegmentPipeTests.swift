@@ -56,11 +56,15 @@ final class SegmentPipeTests: XCTestCase {
         // close() wakes a blocked reader at once.
         let other = SegmentPipe(capacity: 8)
         let woke = ThreadResult<SegmentPipe.ReadResult>()
-        let reader = WorkerThread(name: "lp-test-blocked") { woke.set(Self.read(other, 8).0) }
-        defer { other.close(); reader.join() }
+        let reader = WorkerThread(name: "lp-test-blocked") { woke.set(SegmentPipeTests.read(other, 8).0) }
         XCTAssertTrue(waitUntilBlocked(threadsNamed: "lp-test-blocked"), "the reader waits for bytes")
         other.close()
+        reader.join()
         XCTAssertEqual(woke.wait(timeout: 2), .closed)
-        XCTAssertFalse([UInt8](1...3).withUnsafeBytes { other.write($0) }.written)
+        XCTAssertFalse(Self.write([1, 2, 3], to: other).written, "a closed pipe takes nothing")
+    }
+
+    private static func write(_ bytes: [UInt8], to pipe: SegmentPipe) -> (written: Bool, waited: Double) {
+        bytes.withUnsafeBytes { pipe.write($0) }
     }
 }
