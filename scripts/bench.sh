@@ -3,6 +3,7 @@
 # same run, with ../shared/bench (fixtures, Xvfb, watchers). Results go to docs/benchmarks.md by hand.
 #
 #   scripts/bench.sh [seam|cpu|throughput|firstframe|kernels|filters|layers|audio|opus|overlay|subtitles|several|scale|realtime|cache|all]   (default all; about 60 minutes)
+#   BEFORE=path/to/older/loopplay scripts/bench.sh before-after   (the same checks on two builds, interleaved; about 8 minutes)
 # Env: F=/tmp/lp-fixtures  OUT=/tmp/lp-bench-loopplay  DISP=:7 (below :10, see the bench README)
 #      LP=path/to/loopplay: measure that build instead of building the release one (sound checks only)
 set -euo pipefail
@@ -292,6 +293,28 @@ if [[ $what == audio || $what == all ]]; then
   python3 -c "import json; d = json.load(open('$A/stats.json')); print('  headless, disk driver: picture − sound mean', \
     round(d['avOffsetMeanMs'], 2), 'ms, largest', round(d['avOffsetMaxMs'], 2), 'ms over', d['avOffsetSamples'], \
     'frames; underruns', d['audioUnderruns'], '; loop periods', [round(p) for p in d['loopPeriodsMs']])"
+fi
+
+if [[ $what == before-after ]]; then
+  # Behaviour held across a change, measured on both builds in one run: the seam seen from the X
+  # server, the sample-exact sound loop and playlist switch (SDL's disk driver), and CPU.
+  [[ -x ${BEFORE:-} ]] || { echo "before-after needs BEFORE=path/to/the/older/loopplay" >&2; exit 64; }
+  B=$OUT/before-after; mkdir -p "$B"
+  for round in 1 2; do
+    for build in before after; do
+      bin=$LP; [[ $build == before ]] && bin=$BEFORE
+      echo "### round $round, $build ($bin)"
+      echo "seam (25 s):"
+      OUT=$B/$build-seam-$round CUSTOM_CMD="$bin --loop" PLAYERS=custom "$BENCH/seam.sh" -d 25 "$SWIPE" | grep -E "custom|interval|frames" || true
+      rm -f "$B"/*.raw
+      "$bin" --source "$SWIPE_AAC" --headless --loop --duration 13 --audio-driver disk --audio-device "$B/loop.raw" 2>/dev/null
+      echo -n "sound loop: "; python3 scripts/bench/audio_seam.py "$B/loop.raw" f32 2 48000 440 --loop 4 | tail -1
+      "$bin" "$SWIPE_AAC" "$SWIPE_AAC" "$SWIPE_AAC" --headless --audio-driver disk --audio-device "$B/list.raw" 2>/dev/null
+      echo -n "playlist of 3: "; python3 scripts/bench/audio_seam.py "$B/list.raw" f32 2 48000 440 --loop 4 | tail -1
+      echo "CPU (20 s of 1080p30):"
+      OUT=$B/$build-cpu-$round CUSTOM_CMD="$bin --loop" PLAYERS=custom "$BENCH/baseline.sh" -d 20 "$HD" | grep custom || true
+    done
+  done
 fi
 
 if [[ $what == several || $what == all ]]; then

@@ -241,8 +241,11 @@ package final class PlaybackEngine {
         // Each round handles what the last one's calls did; a few are all a chain of calls takes.
         for _ in 0..<8 where !outbox.isEmpty { controller.handle(takeEvents()) }
         let (iteration, events) = runOnce(controller.runContext)
+        guard !events.isEmpty else { return iteration }
         controller.handle(events)
-        return iteration
+        // What it handled may want the loop back sooner (the first event of a batch).
+        guard case let .wait(until) = iteration, let deadline = controller.runContext.deadline else { return iteration }
+        return .wait(min(until ?? deadline, deadline))
     }
 
     /// One iteration of the loop, in named steps, ending in one wait; with what happened in it

@@ -3,7 +3,9 @@
 /// `push` blocks while the queue is full, `pop` while it is empty; `close()` wakes both and makes
 /// every later call return at once (the abort path of ffplay's `PacketQueue`). Elements may be
 /// noncopyable (owned packets move through it); a popped slot is empty at once, so the queue never
-/// keeps an element alive.
+/// keeps an element alive. Elements are *sent* through it (`push` takes a `sending` value, `pop`
+/// returns one): the compiler checks that the producer keeps nothing of what it pushed, so
+/// elements need not be `Sendable` to cross between the threads.
 ///
 /// Queues fed by one producer may share a `MonotonicCondition`: a consumer taking from any of them
 /// then wakes a producer blocked on another, and the producer's `giveUp` test (evaluated under the
@@ -46,7 +48,7 @@ package final class BoundedQueue<Element: ~Copyable>: @unchecked Sendable {  // 
     /// full and a waiter wakes, drops the element instead of waiting on. An element larger than
     /// the whole byte budget is still admitted when the queue is empty.
     @discardableResult
-    package func push(_ element: consuming Element, bytes size: Int = 0, giveUp: (() -> Bool)? = nil) -> PushResult {
+    package func push(_ element: consuming sending Element, bytes size: Int = 0, giveUp: (() -> Bool)? = nil) -> PushResult {
         condition.lock()
         defer { condition.unlock() }
         while !closed && isFullLocked(adding: size) {
@@ -64,21 +66,23 @@ package final class BoundedQueue<Element: ~Copyable>: @unchecked Sendable {  // 
     }
 
     /// Removes the oldest element, waiting until one exists. Nil once closed.
-    package func pop() -> Element? {
+    package func pop() -> sending Element? {
         condition.lock()
         defer { condition.unlock() }
         while !closed && storedCount == 0 { condition.wait() }
-        return closed ? nil : removeFirstLocked()
+        guard !closed else { return nil }
+        // Pushed as `sending`, and never seen by another thread since: the popper's alone.
+        nonisolated(unsafe) let element = removeFirstLocked()
+        return element
     }
 
     /// Removes the oldest element if there is one, without waiting.
-    package func tryPop() -> Element? {
-        condition.withLock { closed || storedCount == 0 ? nil : removeFirstLocked() }
-    }
-
-    /// Calls `body` with the oldest element, left in place; nil when empty.
-    package func withFirst<R>(_ body: (borrowing Element) -> R) -> R? {
-        condition.withLock { closed || storedCount == 0 ? nil : body(slots[head]) }
+    package func tryPop() -> sending Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !closed, storedCount > 0 else { return nil }
+        nonisolated(unsafe) let element = removeFirstLocked()
+        return element
     }
 
     package var count: Int { condition.withLock { storedCount } }
@@ -125,8 +129,9 @@ package final class BoundedQueue<Element: ~Copyable>: @unchecked Sendable {  // 
     }
 }
 
-extension BoundedQueue where Element: Copyable {
-    /// The element `offset` places after the oldest, without removing anything.
+extension BoundedQueue where Element: Copyable & Sendable {
+    /// The element `offset` places after the oldest, without removing anything (a look another
+    /// thread may take: only for elements that may be shared).
     package func peek(at offset: Int = 0) -> Element? {
         condition.withLock { closed || offset >= storedCount ? nil : slots[(head + offset) % maxCount] }
     }

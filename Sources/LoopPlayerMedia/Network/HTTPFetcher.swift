@@ -20,6 +20,8 @@ package struct HTTPFetchOptions: Sendable {
     package var maxBytes = 256 << 20
     /// Judges the URL and the URL any redirect led to.
     package var policy = SourcePolicy()
+    /// The clock the stall limit and the deadline are measured on (tests move a virtual one).
+    package var clock: any PlaybackClock = MonotonicClock()
 
     package init() {}
 }
@@ -67,7 +69,7 @@ package final class HTTPFetcher: BodyFetcher {
         let name = url.absoluteString
         if case let .refuse(refusal) = options.policy.check(url, from: .remote) { throw .refused(refusal) }
         let limit = maxBytes ?? options.maxBytes
-        let watch = NetworkWatch(abort: abort, timeout: timeout, stallTimeout: options.stallTimeout)
+        let watch = NetworkWatch(abort: abort, timeout: timeout, stallTimeout: options.stallTimeout, clock: options.clock)
         let start = (range?.offset ?? 0) + skipped
         let stream = try open(url, from: start, to: range?.end, watch: watch)
         let headers = watch.elapsed
@@ -90,11 +92,11 @@ package final class HTTPFetcher: BodyFetcher {
             watch.progressed()
             received += Int(count)
             guard received <= limit else { throw .tooLarge(url: name, limit: limit) }
-            let consuming = NetworkWatch.now()
+            let consuming = watch.now()
             let keepGoing = buffer.withUnsafeBytes { consume(UnsafeRawBufferPointer(rebasing: $0[0..<Int(count)])) }
             guard keepGoing else { throw .aborted(url: name) }
             // A slow consumer is neither a stalled server nor a slow one.
-            watch.excuse(nanoseconds: NetworkWatch.now() &- consuming)
+            watch.excuse(nanoseconds: watch.now() &- consuming)
             watch.progressed()
         }
         if let expected, received < expected { throw .truncated(url: name, expected: expected, received: received) }

@@ -4,10 +4,12 @@ import Synchronization
 import LoopPlayerCore
 
 /// What FFmpeg's interrupt callback checks while it waits on the network: an abort flag, a
-/// deadline and a stall limit, on the monotonic clock. Records which one fired.
+/// deadline and a stall limit, on the monotonic clock (or a test's virtual one: the limits are then
+/// reached when the test moves its clock, exactly). Records which one fired.
 package final class NetworkWatch: Sendable {
     package enum Reason: UInt8 { case none, abort, deadline, stall }
 
+    private let clock: any PlaybackClock
     private let abort: AbortFlag?
     private let start: UInt64
     /// Nanoseconds on the monotonic clock; `UInt64.max` for none. Moved on by `excuse(_:)`.
@@ -18,9 +20,10 @@ package final class NetworkWatch: Sendable {
 
     /// `timeout`: seconds for the whole operation (nil: none); `stallTimeout`: seconds without
     /// progress (counted from now until the first `progressed()`).
-    package init(abort: AbortFlag?, timeout: Double?, stallTimeout: Double) {
+    package init(abort: AbortFlag?, timeout: Double?, stallTimeout: Double, clock: any PlaybackClock = MonotonicClock()) {
+        self.clock = clock
         self.abort = abort
-        let now = Self.now()
+        let now = UInt64(max(0, clock.now) * 1e9)
         start = now
         deadline = Atomic(timeout.map { now &+ UInt64(min(max(0, $0), 1e9) * 1e9) } ?? .max)
         stallLimit = UInt64(max(0, stallTimeout) * 1e9)
@@ -28,7 +31,7 @@ package final class NetworkWatch: Sendable {
     }
 
     /// Bytes arrived: the stall clock starts again.
-    package func progressed() { lastProgress.store(Self.now(), ordering: .relaxed) }
+    package func progressed() { lastProgress.store(now(), ordering: .relaxed) }
 
     /// Time the caller spent on its own (waiting for room for the bytes) does not count toward
     /// the deadline: it bounds the server's time, not the reader's.
@@ -41,15 +44,15 @@ package final class NetworkWatch: Sendable {
     package var reason: Reason { Reason(rawValue: fired.load(ordering: .acquiring)) ?? .none }
 
     /// Seconds since the watch started.
-    package var elapsed: Double { Double(Self.now() &- start) / 1e9 }
+    package var elapsed: Double { Double(now() &- start) / 1e9 }
 
     /// Seconds since the last progress (or the start).
-    package var sinceProgress: Double { Double(Self.now() &- lastProgress.load(ordering: .relaxed)) / 1e9 }
+    package var sinceProgress: Double { Double(now() &- lastProgress.load(ordering: .relaxed)) / 1e9 }
 
     /// True (and remembers why) when FFmpeg should stop waiting.
     package func shouldInterrupt() -> Bool {
         if fired.load(ordering: .relaxed) != Reason.none.rawValue { return true }
-        let now = Self.now()
+        let now = now()
         let reason: Reason
         if abort?.isRaised == true {
             reason = .abort
@@ -64,11 +67,8 @@ package final class NetworkWatch: Sendable {
         return true
     }
 
-    package static func now() -> UInt64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
-    }
+    /// The watch's clock, in nanoseconds.
+    package func now() -> UInt64 { UInt64(max(0, clock.now) * 1e9) }
 }
 
 /// FFmpeg's interrupt callback; `opaque` is an unretained `NetworkWatch`, kept alive by the

@@ -1,0 +1,100 @@
+import ArgumentParser
+import Filters
+import LoopPlayer
+
+/// What is done to the picture and drawn over it: fit, filters, brightness and contrast, overlays,
+/// the error text's style.
+struct PictureArguments: ParsableArguments {
+    @Option(help: ArgumentHelp("How the picture fits the window: \(VideoGravity.allCases.map(\.rawValue).joined(separator: ", ")) (aspect letterboxes, fill crops).",
+                               valueName: "gravity"))
+    var gravity: GravityArgument = GravityArgument(value: Gravity.defaultValue)
+
+    @Option(parsing: .unconditional, help: "Brightness \(Loopplay.span(Brightness.validRange)), after the filters.")
+    var brightness: Float = Brightness.defaultValue
+
+    @Option(parsing: .unconditional, help: "Contrast \(Loopplay.span(Contrast.validRange)), after the filters.")
+    var contrast: Float = Contrast.defaultValue
+
+    @Option(help: ArgumentHelp("A filter of the catalogue, NAME[=ARGS] (repeatable, in order): \(VideoFilter.names.joined(separator: ", ")).",
+                               valueName: "name[=args]"))
+    var filter: [String] = []
+
+    @Option(help: ArgumentHelp("A raw libavfilter chain, applied after --filter ones (e.g. 'hqdn3d=4,hflip').", valueName: "graph"))
+    var vf: String?
+
+    @Flag(help: "Print the libavfilter chain the filter flags compile to, then exit (to compare with ffmpeg -vf).")
+    var printFilterGraph = false
+
+    @Option(help: ArgumentHelp("An SVG drawn over the picture, fitted into it (repeatable; later ones on top).",
+                               valueName: "file.svg"))
+    var overlay: [String] = []
+
+    @Option(help: ArgumentHelp("Text at the top left, readable on any picture (repeatable: one line each).", valueName: "text"))
+    var overlayText: [String] = []
+
+    @Option(help: ArgumentHelp("Colour of a failed source's error text: a name or #RRGGBB[AA] (default red).",
+                               valueName: "color"))
+    var errorColor: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Size of the error text in points (\(EFontSize.validRange.lowerBound)…\(EFontSize.validRange.upperBound), default \(EFontSize.defaultValue)).",
+                                                        valueName: "points"))
+    var errorFontSize: Float?
+
+    func validate() throws {
+        guard Brightness.validRange.contains(brightness) else {
+            throw ValidationError("--brightness must be \(Loopplay.describe(Brightness.validRange))")
+        }
+        guard Contrast.validRange.contains(contrast) else {
+            throw ValidationError("--contrast must be \(Loopplay.describe(Contrast.validRange))")
+        }
+        if let errorColor {
+            do { _ = try Color(parsing: errorColor) } catch { throw ValidationError("invalid --error-color: \(error.description)") }
+        }
+        if let errorFontSize, !EFontSize.validRange.contains(errorFontSize) {
+            throw ValidationError("--error-font-size must be \(EFontSize.validRange.lowerBound)…\(EFontSize.validRange.upperBound) points")
+        }
+    }
+
+    /// `--filter` values, then `--vf` (checked for syntax now; the graph itself when the video opens).
+    func filters() throws(FilterError) -> [VideoFilter] {
+        var filters: [VideoFilter] = []
+        for text in filter { filters.append(try VideoFilter(parsing: text)) }
+        if let vf {
+            try FilterChain.checkSyntax(vf)
+            filters.append(.ffmpeg(vf))
+        }
+        return filters
+    }
+
+    /// The overlays: the SVGs, then the text.
+    var layers: [any ShapeLayerBuilderProtocol] {
+        var layers: [any ShapeLayerBuilderProtocol] = overlay.map { SVGLayer(file: $0) }
+        if !overlayText.isEmpty { layers.append(TextLayer(overlayText.joined(separator: "\n"))) }
+        return layers
+    }
+
+    /// Applies these flags to `settings`.
+    func apply(to settings: inout VideoSettings) throws {
+        settings.gravity = gravity.value
+        settings.brightness = brightness
+        settings.contrast = contrast
+        if let errorColor { settings.errorColor = try Color(parsing: errorColor) }
+        if let errorFontSize { settings.errorFontSize = errorFontSize }
+        settings.vectorLayers = layers
+    }
+}
+
+/// `--gravity`, read as the `Gravity` setting reads it.
+struct GravityArgument: ExpressibleByArgument {
+    let value: VideoGravity
+
+    init(value: VideoGravity) { self.value = value }
+
+    init?(argument: String) {
+        guard let value = try? VideoGravity(parsing: argument) else { return nil }
+        self.value = value
+    }
+
+    var defaultValueDescription: String { value.rawValue }
+    static var allValueStrings: [String] { VideoGravity.allCases.map(\.rawValue) }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import LoopPlayer
+
+/// When the run ends and what it leaves behind: a duration, passes, frames, a snapshot, statistics.
+// Every option that takes a number parses `.unconditional`ly: `--duration -3` is a value, not an
+// unknown flag, and the range checks in `validate()` say what is wrong with it.
+struct RunArguments: ParsableArguments {
+    @Flag(help: "Present every frame as soon as it is decoded (virtual clock).")
+    var untimed = false
+
+    @Option(parsing: .unconditional, help: "Stop this many seconds after the start (whatever plays meanwhile).")
+    var duration: Double?
+
+    @Option(parsing: .unconditional, help: "Play this many complete passes, then exit (implies --loop; with --loop-playlist, passes of the list).")
+    var loops: Int?
+
+    @Option(parsing: .unconditional, help: "Stop after this many frames have been shown.")
+    var frames: Int?
+
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("MiB of decoded pictures a looping local file may keep, so that a loop which fits is decoded once and replayed (\(FrameCache.validRange.lowerBound)…\(FrameCache.validRange.upperBound); default 0, off).",
+                               valueName: "MiB"))
+    var frameCache: Int?
+
+    @Flag(help: "Hold the last frame at the end instead of exiting; in a window, keep a failed source's error on screen until the window is closed (the exit code still says it failed).")
+    var keepOpen = false
+
+    @Option(help: "Write the frame shown at --snapshot-at as PNG, then exit.")
+    var snapshot: String?
+
+    @Option(parsing: .unconditional, help: "Position in seconds for --snapshot.")
+    var snapshotAt: Double = 0
+
+    @Option(help: "Write statistics as one JSON object to PATH at exit (- for stdout).")
+    var statsJson: String?
+
+    func validate() throws {
+        if let statsJson, statsJson != "-" { try Loopplay.checkWritable(statsJson, flag: "--stats-json") }
+        if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration must be a positive number of seconds") }
+        if let loops, loops < 1 { throw ValidationError("--loops must be at least 1") }
+        if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
+        guard snapshotAt >= 0, snapshotAt.isFinite else { throw ValidationError("--snapshot-at must be 0 or more seconds") }
+        if let frameCache, !FrameCache.validRange.contains(frameCache) {
+            throw ValidationError("--frame-cache must be \(FrameCache.validRange.lowerBound)…\(FrameCache.validRange.upperBound) MiB")
+        }
+    }
+
+    var timing: ExtVideoPlayer.Timing { untimed ? .untimed : .realTime }
+
+    /// The flags' limits (`--loops` counts an item's passes unless it counts the list's); the
+    /// headless fallback is bounded when nothing else bounds it: one pass, or three when looping.
+    func stopCondition(fallback: Bool, headless: Bool, looping: Bool, countsListPasses: Bool) -> StopCondition {
+        // A window with --keep-open shows a failed source's error until it is closed.
+        let holdFailure = keepOpen && !headless && !fallback
+        var stop = StopCondition(duration: duration, frames: snapshot != nil ? 1 : frames, loops: countsListPasses ? nil : loops,
+                                 exitAtEnd: !keepOpen || fallback, exitOnFailure: !holdFailure)
+        if fallback && duration == nil && frames == nil && loops == nil && looping { stop.loops = 3 }
+        return stop
+    }
+}

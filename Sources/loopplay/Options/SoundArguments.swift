@@ -1,0 +1,73 @@
+import ArgumentParser
+import LoopPlayer
+
+/// The sound: on or muted, how loud, which track, how fast, through which device.
+struct SoundArguments: ParsableArguments {
+    @Flag(help: "Start muted (loopplay plays the sound by default, as mpv does; the library starts muted).")
+    var mute = false
+
+    @Option(parsing: .unconditional, help: "Volume 0…100 (linear gain; default 100).")
+    var volume: Float = 100
+
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Audio track: a language (en, eng, …), a number from 0, auto, or no.", valueName: "track"))
+    var audioTrack = "auto"
+
+    @Option(parsing: .unconditional,
+            help: "Playback speed \(Loopplay.span(PlaybackEngine.speedRange)) (0 holds the picture; the sound keeps its pitch).")
+    var speed: Double = 1
+
+    @Option(help: ArgumentHelp("SDL audio driver (pulseaudio, alsa, pipewire, disk, dummy; default: SDL's choice).",
+                               valueName: "name"))
+    var audioDriver: String?
+
+    @Option(help: ArgumentHelp("SDL audio device name (with --audio-driver disk: the file to write).", valueName: "name"))
+    var audioDevice: String?
+
+    @Option(parsing: .unconditional, help: "Most channels to open the device with; more are downmixed (e.g. 2 for stereo).")
+    var audioChannels: Int?
+
+    /// loopplay's volume is mpv's percentage; the library's is a gain.
+    static let volumeRange: ClosedRange<Float> = 0...100
+    static let channelRange = 1...8
+
+    func validate() throws {
+        guard Self.volumeRange.contains(volume) else {
+            throw ValidationError("--volume must be \(Loopplay.describe(Self.volumeRange))")
+        }
+        guard PlaybackEngine.speedRange.contains(speed) else {
+            throw ValidationError("--speed must be \(Loopplay.describe(PlaybackEngine.speedRange))")
+        }
+        if let audioChannels, !Self.channelRange.contains(audioChannels) {
+            throw ValidationError("--audio-channels must be \(Self.channelRange.lowerBound)…\(Self.channelRange.upperBound)")
+        }
+        _ = try trackChoice()
+    }
+
+    func trackChoice() throws -> AudioTrackChoice {
+        switch audioTrack.lowercased() {
+        case "auto", "": return .automatic
+        case "no", "none": return .none
+        case let text:
+            if let number = Int(text) {
+                guard number >= 0 else { throw ValidationError("--audio-track number must not be negative") }
+                return .number(number)
+            }
+            guard LanguageCodeArgument.isPlausible(text) else {
+                throw ValidationError("invalid --audio-track '\(audioTrack)': expected a language code, a number, auto or no")
+            }
+            return .language(text)
+        }
+    }
+
+    var options: AudioOptions {
+        get throws {
+            AudioOptions(track: try trackChoice(), driver: audioDriver, device: audioDevice, maxChannels: audioChannels)
+        }
+    }
+
+    /// The commands that set the volume and speed asked for.
+    var commands: [PlaybackCommand] {
+        (volume != 100 ? [.volume(volume / 100)] : []) + (speed != 1 ? [.playbackSpeed(Float(speed))] : [])
+    }
+}
