@@ -32,9 +32,7 @@ import LoopPlayerCore
 ///   delivered, when the server refuses ranges) until `giveUpAfter` seconds of failing; then, or at
 ///   once for a permanent failure (404…), the demuxer reads the bytes it has and then an error.
 /// - With a `SegmentCache`, segments are kept and later read from memory (a VOD loop).
-// @unchecked: `thread` changes only in init and stop(), called by the owner; the fetch thread and
-// the readers touch only the pipe, the abort flag and the Mutex.
-package final class HLSByteStream: @unchecked Sendable {
+package final class HLSByteStream: Sendable {
     /// One segment to fetch.
     package struct Segment: Sendable, Equatable {
         package var url: URL
@@ -104,7 +102,7 @@ package final class HLSByteStream: @unchecked Sendable {
     /// Raised by `stop()`; the fetch thread's backoff waits wake on it.
     package let abort: AbortFlag
     private let cache: SegmentCache?
-    private var thread: WorkerThread?
+    private let thread = Mutex<WorkerThread?>(nil)
     private struct State {
         var placed: [Placed] = []
         var delivered: [Delivered] = []
@@ -125,7 +123,7 @@ package final class HLSByteStream: @unchecked Sendable {
         let worker = WorkerThread(name: "lp-hls-fetch") { [self] in fetchLoop() }
         // Without its thread nothing would ever arrive: the demuxer's reads end at once instead.
         if !worker.started { pipe.close() }
-        thread = worker
+        thread.withLock { $0 = worker }
     }
 
     package convenience init(fetcher: HTTPFetcher, capacity: Int = 4 << 20, giveUpAfter: Double = 30,
@@ -177,8 +175,10 @@ package final class HLSByteStream: @unchecked Sendable {
     /// the fetch thread. Idempotent.
     package func stop() {
         cancel()
-        thread?.join()
-        thread = nil
+        thread.withLock { thread in
+            defer { thread = nil }
+            return thread
+        }?.join()
     }
 
     /// Seconds a reader waits for bytes before it gives up on its own (a backstop: the fetch thread
