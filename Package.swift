@@ -14,7 +14,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.11.0"),  // LogHandler.log(event:)
-        // `swift package generate-documentation --target LoopPlayer` (the DocC catalog in Sources/LoopPlayer).
+        // scripts/docs.sh: the DocC catalog in Sources/LoopPlayer, combined with the layers' reference.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [

@@ -12,6 +12,8 @@ log=$(mktemp -t loopplayer-tests.XXXXXX)
 trap 'rm -f "$log"' EXIT
 status=0
 swift test --skip-build --disable-swift-testing 2>&1 | tee "$log" || status=$?
+# The API documentation builds without a DocC warning.
+scripts/docs.sh || status=1
 # The full log is long; repeat what failed at its end, where a CI summary looks.
 if ((status)); then
   echo "---- failures ----"
