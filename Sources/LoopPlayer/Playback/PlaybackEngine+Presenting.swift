@@ -25,6 +25,8 @@ extension PlaybackEngine {
             // An item shorter than the settling time: the one after it is queued now.
             itemSwitch.settleNow()
             settleSwitchIfDue()
+            // The controller (a playlist) queues the next item first; the next iteration decides.
+            if controllerMayAnswer { return .idle }
             if advanceToQueued() { return presentDueFrame() }
             if itemSwitch.queued != nil { return .idle }
             perform(machine.handle(.reachedEnd))

@@ -15,7 +15,7 @@ extension PlaybackEngine {
         statistics.cpuSeconds = ProcessUsage.cpuSeconds
         statistics.errors = errorCounts
         statistics.audioDevice = sound.format
-        statistics.audioUnderruns = sound.underruns
+        statistics.audioUnderruns = sound.underruns - underrunsBeforeLoad
         statistics.subtitleTrack = source?.subtitles.currentTrack?.label
         return statistics
     }

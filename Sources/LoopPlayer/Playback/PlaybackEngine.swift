@@ -38,6 +38,10 @@ package final class PlaybackEngine {
 
     /// What happened since the controller last took it (`runOnce` returns it).
     private var outbox: [EngineEvent] = []
+    /// Something was reported that the controller answers with engine calls (a playlist queues
+    /// the next item after a switch settled or the queued item failed): the iteration ends early,
+    /// so that nothing is decided on a queue the controller is about to fill.
+    private var awaitsController = false
     /// Sources loaded from now on end their sound with their picture (a playlist's items: the next
     /// item's sound then starts with its picture).
     var endsSoundWithPicture = false
@@ -68,6 +72,8 @@ package final class PlaybackEngine {
     /// What the items before the current one decoded in this run (a playlist's, a replaced file's):
     /// the statistics count the run, as the presenter's counters do.
     var earlierItems = (decoded: 0, replayed: 0, errors: 0)
+    /// The sound device's underruns before the current source was loaded (it counts across sources).
+    var underrunsBeforeLoad = 0
     /// The filters and brightness/contrast applied to every frame (kept across sources).
     package internal(set) var filters = FilterStack()
     let refilter = FrameRefilter()
@@ -124,6 +130,7 @@ package final class PlaybackEngine {
 
     private func load(_ location: MediaLocation, ignoringPicture: Bool) {
         earlierItems = (0, 0, 0)  // a new source starts the counters again, as the presenter does
+        underrunsBeforeLoad = sound.underruns
         dropQueued()
         forgetSwitch()
         stopItem()
@@ -182,6 +189,7 @@ package final class PlaybackEngine {
         dropQueued()
         forgetSwitch()
         stopItem()
+        sound.close()  // nothing plays: another player may want SDL's audio driver
         perform(machine.handle(.unload))
     }
 
@@ -243,8 +251,12 @@ package final class PlaybackEngine {
         let (iteration, events) = runOnce(controller.runContext)
         guard !events.isEmpty else { return iteration }
         controller.handle(events)
+        // What it did may need an iteration at once (a skip while paused: its calls reported more).
+        if !outbox.isEmpty { return .again }
         // What it handled may want the loop back sooner (the first event of a batch).
-        guard case let .wait(until) = iteration, let deadline = controller.runContext.deadline else { return iteration }
+        guard !clock.isVirtual, case let .wait(until) = iteration, let deadline = controller.runContext.deadline else {
+            return iteration
+        }
         return .wait(min(until ?? deadline, deadline))
     }
 
@@ -275,18 +287,34 @@ package final class PlaybackEngine {
         tendReplacement()
         tendQueued()
         if isFailed && !failedBefore && configuration.stop.exitOnFailure { return .again }
+        if takeAwaitsController() { return .again }
         // The run's time is up even with nothing shown (a source failing, loading, replaced).
         if let deadline = runDeadline, clock.now >= deadline { return .finished(.finished) }
         let step = presentDueFrame()
         settleSwitchIfDue()
         redrawOverlaysIfDue()
+        if takeAwaitsController() { return .again }
         return nextWake(after: step, hostDeadline: context.deadline)
+    }
+
+    private func takeAwaitsController() -> Bool {
+        defer { awaitsController = false }
+        return awaitsController
     }
 
     /// Tells the controller `event` with the next iteration.
     func emit(_ event: PlayerEvent) { outbox.append(.player(event)) }
 
-    func report(_ event: EngineEvent) { outbox.append(event) }
+    func report(_ event: EngineEvent) {
+        outbox.append(event)
+        switch event {
+        case .switchSettled, .queuedItemFailed, .queueDropped: awaitsController = true
+        default: break
+        }
+    }
+
+    /// The controller may answer what was reported in this iteration with engine calls first.
+    var controllerMayAnswer: Bool { awaitsController }
 
     /// What happened since the last iteration, for a controller that takes it between iterations
     /// (after the last one, when the engine closed).

@@ -35,6 +35,8 @@ package final class SoundOutput: @unchecked Sendable {  // the SDL device's owne
     /// (the next item was dropped before it played).
     private var handedFrom: (epoch: Int?, generation: Int, ended: Bool)?
     private var lastEpoch = 0
+    /// A writer is opening the device (outside the lock: opening can block on a sound server).
+    private var opening = false
     private var cancelled: Set<Int> = []
     /// Writers that claimed the device (their sound stage runs), by epoch.
     private var claimed: Set<Int> = []
@@ -62,11 +64,11 @@ package final class SoundOutput: @unchecked Sendable {  // the SDL device's owne
     deinit { close() }
 
     /// The device's least rate.
-    package static let leastRate = 48_000
+    private static let leastRate = 48_000
 
     /// SDL's channel counts: 1, 2, 4 (quad), 6 (5.1) or 8 (7.1). Later items play into the device
     /// the first opened, converted: more channels are mixed down.
-    package static func deviceChannels(for channels: Int) -> Int {
+    private static func deviceChannels(for channels: Int) -> Int {
         switch channels {
         case ...1: 1
         case 2: 2
@@ -104,7 +106,10 @@ package final class SoundOutput: @unchecked Sendable {  // the SDL device's owne
     /// fading out, if the hand-over did not happen yet: a skip, or an item without sound).
     package func commit(_ writer: SoundWriter) {
         condition.withLock {
-            if epoch != writer.epoch { activateLocked(writer, cut: true) }
+            if epoch != writer.epoch {
+                activateLocked(writer, cut: true)
+                feed.paused = true  // until the new item's picture shows (`PlaybackEngine.updateSound`)
+            }
             handedFrom = nil
             feed.held = false
         }
@@ -139,8 +144,12 @@ package final class SoundOutput: @unchecked Sendable {  // the SDL device's owne
     /// (`cut`), a finished one plays out. A blocked previous writer is woken and refused from now on.
     private func activateLocked(_ writer: SoundWriter, cut: Bool) {
         epoch = writer.epoch
+        feed.closed = false  // closed with nothing to play; a writer's claim opens it again
         if cut {
-            feed.fading = feed.gain > 0 && feed.started ? min(ring.buffered, deviceFormat?.bufferFrames ?? 0) : 0
+            // A fade already under way (the writer before was cancelled) goes on.
+            if feed.fading == 0 {
+                feed.fading = feed.gain > 0 && feed.started ? min(ring.buffered, deviceFormat?.bufferFrames ?? 0) : 0
+            }
             ring.truncate(keeping: feed.fading)
             feed.started = false
         }
@@ -201,10 +210,6 @@ package final class SoundOutput: @unchecked Sendable {  // the SDL device's owne
     /// How many times the device opened (once per format a new source asks for).
     package var deviceOpens: Int { condition.withLock { opens } }
 
-    /// Seconds of sound queued for the device.
-    package var bufferedSeconds: Double {
-        condition.withLock { deviceFormat.map { Double(ring.buffered) / Double($0.rate) } ?? 0 }
-    }
 
     /// Closes the device (joins SDL's audio thread) and wakes every blocked writer; the next claim
     /// opens it again. Idempotent.
@@ -226,40 +231,74 @@ package final class SoundOutput: @unchecked Sendable {  // the SDL device's owne
 
     fileprivate func claim(_ writer: SoundWriter, rate: Int, channels: Int, driver: String,
                            generation: Int) throws(PlayerError) -> AudioDeviceFormat? {
+        let wanted = Self.wantedFormat(rate: rate, channels: channels, maxChannels: options.maxChannels)
         condition.lock()
-        while epoch != writer.epoch && !cancelled.contains(writer.epoch) { condition.wait() }
+        while (epoch != writer.epoch || opening) && !cancelled.contains(writer.epoch) { condition.wait() }
         guard !cancelled.contains(writer.epoch) else {
             condition.unlock()
             return nil
         }
-        let wanted = Self.wantedFormat(rate: rate, channels: channels, maxChannels: options.maxChannels)
         // A new source of another format reopens the device; a hand-over converts (a reopen would
         // stop the sound between the items).
         let reopen = device != 0 && writer.fresh
             && (openedFor.map { $0.rate != wanted.rate || $0.channels != wanted.channels || $0.driver != driver } ?? true)
         let old = reopen ? device : 0
         if reopen { device = 0 }
+        let opens = device == 0
+        opening = opens
         condition.unlock()
+        // Closing joins SDL's audio thread and opening can block on a sound server: neither under
+        // the lock the engine's thread takes every iteration.
         if old != 0 {
             SDL_CloseAudioDevice(old)
             SDLAudio.deviceClosed()
         }
+        var opened: Result<(SDL_AudioDeviceID, AudioDeviceFormat), PlayerError>?
+        if opens {
+            do throws(PlayerError) { opened = .success(try openDevice(rate: wanted.rate, channels: wanted.channels, driver: driver)) }
+            catch { opened = .failure(error) }
+        }
         condition.lock()
-        defer { condition.unlock() }
-        guard epoch == writer.epoch, !cancelled.contains(writer.epoch) else { return nil }
-        if device == 0 { try openLocked(rate: wanted.rate, channels: wanted.channels, driver: driver) }
+        if opens {
+            opening = false
+            condition.broadcast()
+        }
+        let stillMine = epoch == writer.epoch && !cancelled.contains(writer.epoch) && !feed.closed
+        switch opened {
+        case let .failure(error)?:
+            condition.unlock()
+            throw error
+        case let .success((id, _))? where !stillMine:
+            // Cancelled (or closed) meanwhile: the device never starts.
+            condition.unlock()
+            SDL_CloseAudioDevice(id)
+            SDLAudio.deviceClosed()
+            return nil
+        case let .success((id, format))?:
+            useLocked(id, format: format, asked: (wanted.rate, wanted.channels, driver))
+        case nil:
+            guard stillMine, device != 0 else {
+                condition.unlock()
+                return nil
+            }
+        }
         self.generation = generation
         claimed.insert(writer.epoch)
-        return deviceFormat
+        let format = deviceFormat
+        let started = opens ? device : 0
+        condition.unlock()
+        // SDL calls back from now on (outside our lock: the callback takes it under SDL's).
+        if started != 0 { SDL_PauseAudioDevice(started, 0) }
+        return format
     }
 
     private static func wantedFormat(rate: Int, channels: Int, maxChannels: Int?) -> (rate: Int, channels: Int) {
         (max(rate, leastRate), deviceChannels(for: min(max(channels, 2), maxChannels ?? 8)))
     }
 
-    /// Opens the device (under the lock: SDL starts calling back only once it is unpaused, after
-    /// every field is set).
-    private func openLocked(rate: Int, channels: Int, driver: String) throws(PlayerError) {
+    /// Opens a device, paused (SDL calls back only once `startLocked` has set every field and
+    /// unpaused it).
+    private func openDevice(rate: Int, channels: Int, driver: String) throws(PlayerError) -> (SDL_AudioDeviceID, AudioDeviceFormat) {
         var desired = SDL_AudioSpec()
         desired.freq = Int32(rate)
         desired.format = SDL_AudioFormat(AUDIO_F32SYS)
@@ -270,13 +309,17 @@ package final class SoundOutput: @unchecked Sendable {  // the SDL device's owne
         var obtained = SDL_AudioSpec()
         let flags = Int32(SDL_AUDIO_ALLOW_FREQUENCY_CHANGE | SDL_AUDIO_ALLOW_CHANNELS_CHANGE)
         let id = try SDLAudio.openDevice(driver: driver) { SDL_OpenAudioDevice(options.device, 0, &desired, &obtained, flags) }
-        let format = AudioDeviceFormat(rate: Int(obtained.freq), channels: Int(obtained.channels), driver: driver,
-                                       bufferFrames: Int(obtained.samples))
+        return (id, AudioDeviceFormat(rate: Int(obtained.freq), channels: Int(obtained.channels), driver: driver,
+                                      bufferFrames: Int(obtained.samples)))
+    }
+
+    /// Takes `id` as the device (still paused: the claim starts it).
+    private func useLocked(_ id: SDL_AudioDeviceID, format: AudioDeviceFormat, asked: (rate: Int, channels: Int, driver: String)) {
         device = id
         deviceFormat = format
-        openedFor = (rate, channels, driver)
+        openedFor = asked
         opens += 1
-        timing = SDLAudio.timing(of: driver)
+        timing = SDLAudio.timing(of: asked.driver)
         latency = timing == .hardware ? format.bufferDuration : 0
         let prefill = max(2 * format.bufferFrames, format.rate / 25)  // 40 ms at least
         // 200 ms of converted audio: enough to ride out a slow decode, short enough that a speed
@@ -290,7 +333,6 @@ package final class SoundOutput: @unchecked Sendable {  // the SDL device's owne
         feed = fresh
         schedule = nil
         lastBuffer = nil
-        SDL_PauseAudioDevice(id, 0)
     }
 
     /// Queues `frames` interleaved frames in the device format, blocking while the ring is full.

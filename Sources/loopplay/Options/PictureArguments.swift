@@ -5,9 +5,10 @@ import LoopPlayer
 /// What is done to the picture and drawn over it: fit, filters, brightness and contrast, overlays,
 /// the error text's style.
 struct PictureArguments: ParsableArguments {
-    @Option(help: ArgumentHelp("How the picture fits the window: \(VideoGravity.allCases.map(\.rawValue).joined(separator: ", ")) (aspect letterboxes, fill crops).",
-                               valueName: "gravity"))
-    var gravity: GravityArgument = GravityArgument(value: Gravity.defaultValue)
+    @Option(help: ArgumentHelp("How the picture fits the window: aspect (letterbox), fill (crop) or stretch.",
+                               valueName: "gravity"),
+            transform: GravityArgument.parse)
+    var gravity = GravityArgument(value: Gravity.defaultValue)
 
     @Option(parsing: .unconditional, help: "Brightness \(Loopplay.span(Brightness.validRange)), after the filters.")
     var brightness: Float = Brightness.defaultValue
@@ -84,17 +85,31 @@ struct PictureArguments: ParsableArguments {
     }
 }
 
-/// `--gravity`, read as the `Gravity` setting reads it.
+/// `--gravity`, read as the `Gravity` setting reads it (loopplay's names: aspect, fill, stretch).
 struct GravityArgument: ExpressibleByArgument {
     let value: VideoGravity
 
     init(value: VideoGravity) { self.value = value }
+
+    /// With the library's reason when the name is not one.
+    static func parse(_ text: String) throws -> GravityArgument {
+        do throws(PlayerError) { return GravityArgument(value: try VideoGravity(parsing: text)) } catch {
+            throw ValidationError(error.description)
+        }
+    }
 
     init?(argument: String) {
         guard let value = try? VideoGravity(parsing: argument) else { return nil }
         self.value = value
     }
 
-    var defaultValueDescription: String { value.rawValue }
-    static var allValueStrings: [String] { VideoGravity.allCases.map(\.rawValue) }
+    var defaultValueDescription: String {
+        switch value {
+        case .resizeAspect: "aspect"
+        case .resizeAspectFill: "fill"
+        case .resize: "stretch"
+        }
+    }
+
+    static var allValueStrings: [String] { ["aspect", "fill", "stretch"] }
 }

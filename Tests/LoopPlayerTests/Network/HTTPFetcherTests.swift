@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 @testable import LoopPlayer
 import XCTest
 
@@ -144,10 +145,11 @@ final class HTTPFetcherTests: XCTestCase {
         XCTAssertEqual(silent.error, .stalled(url: url.absoluteString, seconds: stall), "accept-and-never-answer")
 
         try server.setFaults([FaultRule(stallAfter: 100_000)])
-        let received = ThreadResult<Bool>()
-        let midBody = onVirtualClock(advanceTo: stall + 1, once: { received.wait(timeout: 0) == true }) { clock in
+        // Moved once every byte before the stall arrived: no later byte can restart the stall clock.
+        let received = Mutex(0)
+        let midBody = onVirtualClock(advanceTo: stall + 1, once: { received.withLock { $0 } >= 100_000 }) { clock in
             _ = try HTTPFetcherTests.makeFetcher(stall: stall, clock: clock).fetch(url) { bytes in
-                received.set(true)
+                received.withLock { $0 += bytes.count }
                 return true
             }
         }
@@ -175,18 +177,37 @@ final class HTTPFetcherTests: XCTestCase {
         XCTAssertEqual(outcome.error, .aborted(url: url.absoluteString), "299.9 s of a 300 s stall limit")
     }
 
-    /// The deadline bounds the whole fetch even while bytes keep trickling in.
+    /// The deadline bounds the whole fetch even while bytes keep trickling in. (Time spent in the
+    /// consumer does not count: a clock moved while it runs moves the deadline too, so the clock
+    /// moves on a minute at a time until the fetch ends.)
     func testDeadline() throws {
         let url = self.url("/dir/blob.bin")
         try server.setFaults([FaultRule(prefix: "/dir/", throttle: 50_000)])
         let received = ThreadResult<Bool>()
-        let slow = onVirtualClock(advanceTo: 60, once: { received.wait(timeout: 0) == true }) { clock in
-            _ = try HTTPFetcherTests.makeFetcher(stall: 300, clock: clock).fetch(url, timeout: 60) { _ in
-                received.set(true)
-                return true
-            }
+        let clock = VirtualClock()
+        let outcome = ThreadResult<FetchError?>()
+        let thread = WorkerThread(name: "lp-test-fetch") {
+            do {
+                _ = try HTTPFetcherTests.makeFetcher(stall: 300, clock: clock).fetch(url, timeout: 60) { _ in
+                    received.set(true)
+                    return true
+                }
+                outcome.set(nil)
+            } catch { outcome.set(error as? FetchError) }
         }
-        XCTAssertEqual(slow.error, .timedOut(url: url.absoluteString, seconds: 60), "bytes arriving, the deadline passed")
+        XCTAssertNotNil(received.wait(timeout: 10), "bytes are arriving")
+        XCTAssertTrue(outcome.wait(timeout: 0) == nil, "nothing ends while the clock stands")
+        var minutes = 0
+        while outcome.wait(timeout: 0.5) == nil, minutes < 20 {
+            minutes += 1
+            clock.advance(to: Double(minutes) * 60)
+        }
+        thread.join()
+        guard case let .timedOut(failed, seconds)?? = outcome.wait(timeout: 0) else {
+            return XCTFail("\(String(describing: outcome.wait(timeout: 0)))")
+        }
+        XCTAssertEqual(failed, url.absoluteString)
+        XCTAssertGreaterThanOrEqual(seconds, 60, "not before the deadline")
     }
 
     func testTruncatedBody() throws {

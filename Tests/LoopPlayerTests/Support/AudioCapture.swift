@@ -51,7 +51,7 @@ struct AudioCapture {
         capture.deviceOpens = engine.sound.deviceOpens
         capture.format = capture.statistics.audioDevice
         engine.close()
-        engine.unload()  // closes the device: the file is complete
+        engine.unload()  // the device is closed (by close(), and here again): the file is complete
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
         let channels = capture.format?.channels ?? 1
         capture.writes = growth.map { ($0.at, $0.bytes / (4 * channels)) }

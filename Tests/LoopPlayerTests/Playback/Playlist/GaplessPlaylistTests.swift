@@ -149,6 +149,29 @@ final class GaplessPlaylistTests: XCTestCase {
                        [.playlistItemChangedAny, .errorAny, .playlistItemChangedAny])
     }
 
+    /// The queued item fails only after the current one ended (a server that answers 404 late):
+    /// the list goes on with the item after it; the end of the current item is not the run's.
+    func testAQueuedItemFailingAfterTheCurrentEndedIsSkipped() throws {
+        let (first, second) = (try PlaylistMedia.first(), try PlaylistMedia.second())
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("late-404-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let server = try FaultServer(root: root)
+        defer { server.stop() }
+        try server.setFaults([FaultRule(pattern: "gone", status: 404, delay: 0.5)])
+        let (player, events) = player(VideoSettings {
+            Playlist([first, server.url("/gone.mp4"), second])
+            Events()
+        })
+        var frames = 0
+        let outcome = player.runFrames(timing: .untimed, until: StopCondition(exitAtEnd: true, exitOnFailure: true)) { _ in
+            frames += 1
+        }
+        XCTAssertEqual(outcome, .finished)
+        XCTAssertEqual(frames, 30 + 25, "the first and the third item")
+        XCTAssertEqual(events.playlist.map(\.filter),
+                       [.playlistItemChangedAny, .errorAny, .playlistItemChangedAny, .playlistEnded], "\(events.all)")
+    }
+
     /// Every item failing ends a looping list instead of cycling forever.
     func testEveryItemFailingEndsTheRun() throws {
         let (player, _) = player(VideoSettings {
