@@ -63,7 +63,9 @@ struct Loopplay: ParsableCommand {
         var outcome = window.headless ? player.runHeadless(timing: timing, until: stopCondition(fallback: false))
             : player.run(window: window.options, timing: timing, until: stopCondition(fallback: false))
         // `--keep-open` kept a failed source's error on screen until the window was closed.
+        // (also when a limit ended it: the exit code still says it failed).
         if case .quit = outcome, case let .failed(error) = player.state { outcome = .failed(error) }
+        if case .finished = outcome, runLimits.keepOpen, case let .failed(error) = player.state { outcome = .failed(error) }
         var snapshotPath = runLimits.snapshot
         var statsPath = runLimits.statsJson
         if case let .failed(.displayUnavailable(reason)) = outcome, !SignalWatch.wasReceived {

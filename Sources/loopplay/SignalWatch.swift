@@ -4,11 +4,13 @@ import Synchronization
 /// SIGINT, SIGTERM (a service manager's stop) and SIGHUP (a closed terminal; there is no
 /// configuration to reload yet) end loopplay cleanly in every mode: the first one
 /// stops the player (threads joined, the sound device closed, `--stats-json` written); a second one
-/// exits at once. The signals are blocked in every thread and taken by one thread with `sigwait`,
+/// a second or more later exits at once (`timeout` sends its SIGTERM twice at once: to the child,
+/// then to its process group). The signals are blocked in every thread and taken by one thread with `sigwait`,
 /// so no code runs in a signal handler.
 enum SignalWatch {
     private static let stopper = Mutex<(@Sendable () -> Void)?>(nil)
     private static let received = Atomic<Int32>(0)
+    private static let firstAt = Mutex<Double?>(nil)
 
     /// Call first thing in `main`, before any other thread exists (threads inherit the mask).
     static func start() {
@@ -28,7 +30,16 @@ enum SignalWatch {
             var signals = watched
             var caught: Int32 = 0
             while sigwait(&signals, &caught) == 0 {
-                if received.exchange(caught, ordering: .relaxed) != 0 { exit(128 + caught) }
+                let now = ProcessInfo.processInfo.systemUptime
+                let first = firstAt.withLock { first in
+                    defer { first = first ?? now }
+                    return first
+                }
+                received.store(caught, ordering: .relaxed)
+                if let first {
+                    if now - first >= 1 { exit(128 + caught) }
+                    continue  // the same stop, said twice
+                }
                 stopper.withLock { $0 }?()
             }
         }

@@ -19,6 +19,8 @@ enum TimePublishingArgument {
 
     private static func looksLikeValue(_ text: String) -> Bool {
         guard let first = text.first else { return true }
+        // Not numbers, but meant as one (`--time-publishing nan` is refused, not taken for a source).
+        if ["nan", "inf", "infinity", "+inf", "-inf"].contains(text.lowercased()) { return true }
         return first.isNumber || first == "." || first == "+" || (first == "-" && text.dropFirst().first.map { $0.isNumber || $0 == "." } == true)
     }
 }

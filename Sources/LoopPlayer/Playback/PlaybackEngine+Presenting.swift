@@ -65,6 +65,9 @@ extension PlaybackEngine {
         if let wrapped = presenter.shown(frame, heard: heard) { loopCompleted(wrapped) }
         if item.firstFrameMs == nil {
             item.firstFrameMs = (realClock.now - item.loadStartedAt) * 1000
+            // The run's: from the load to its first frame (a queued item was opened long before
+            // it plays).
+            if firstFrameMsOfLoad == nil { firstFrameMsOfLoad = item.firstFrameMs }
             perform(machine.handle(.frameShown))
         } else if state == .buffering {
             perform(machine.handle(.frameShown))

@@ -10,7 +10,7 @@ extension PlaybackEngine {
         statistics.framesReplayed = earlierItems.replayed + (source?.pipeline.status.framesReplayed ?? 0)
         statistics.decodeErrors = earlierItems.errors + (source?.pipeline.status.decodeErrors ?? 0)
         statistics.loopDurationMs = source?.pipeline.status.loopDuration.map { $0 * 1000 }
-        statistics.firstFrameMs = source?.firstFrameMs
+        statistics.firstFrameMs = firstFrameMsOfLoad
         statistics.peakRSSBytes = ProcessUsage.peakRSSBytes
         statistics.cpuSeconds = ProcessUsage.cpuSeconds
         statistics.errors = errorCounts

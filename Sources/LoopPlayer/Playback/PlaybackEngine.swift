@@ -74,6 +74,8 @@ package final class PlaybackEngine {
     var earlierItems = (decoded: 0, replayed: 0, errors: 0)
     /// The sound device's underruns before the current source was loaded (it counts across sources).
     var underrunsBeforeLoad = 0
+    /// From the last `load` to its first frame.
+    var firstFrameMsOfLoad: Double?
     /// The filters and brightness/contrast applied to every frame (kept across sources).
     package internal(set) var filters = FilterStack()
     let refilter = FrameRefilter()
@@ -131,6 +133,7 @@ package final class PlaybackEngine {
     private func load(_ location: MediaLocation, ignoringPicture: Bool) {
         earlierItems = (0, 0, 0)  // a new source starts the counters again, as the presenter does
         underrunsBeforeLoad = sound.underruns
+        firstFrameMsOfLoad = nil
         dropQueued()
         forgetSwitch()
         stopItem()

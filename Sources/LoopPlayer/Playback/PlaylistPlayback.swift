@@ -30,8 +30,8 @@ final class PlaylistPlayback {
     }
 
     /// Plays item `index` now (the first at the start).
-    func play(_ index: Int) {
-        guard state.move(to: index) else {
+    func play(_ index: Int, inOrder: Bool = false) {
+        guard state.move(to: index, inOrder: inOrder) else {
             emit(.error(.invalidSetting(name: "playItem", value: "\(index)",
                                         reason: "the playlist has \(state.items.count) items")))
             return
@@ -58,7 +58,7 @@ final class PlaylistPlayback {
     func next() {
         if queuedIndex != nil, engine.playQueuedNow() { return }
         guard let next = state.nextIndex else { return }
-        play(next)
+        play(next, inOrder: true)
     }
 
     /// `LoopPlaylist` changed while playing: the list goes on where it is.
@@ -140,7 +140,7 @@ final class PlaylistPlayback {
     }
 
     private func advanced() {
-        if let queuedIndex { state.move(to: queuedIndex) }
+        if let queuedIndex { state.move(to: queuedIndex, inOrder: true) }
         queuedIndex = nil
         state.played()
         emit(.playlistItemChanged(index: state.current))

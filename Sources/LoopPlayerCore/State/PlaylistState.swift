@@ -38,11 +38,14 @@ package struct PlaylistState: Equatable {
         return 0
     }
 
-    /// Playback moved to `index` (skipped to, or the next one took over). False if outside the list.
+    /// Playback moved to `index` (skipped to, or the next one took over). `inOrder`: it is the item
+    /// that follows (the next one, or the one after items that failed): going back to or before the
+    /// current one, the list started again (a new pass), whichever items were skipped. A jump the
+    /// user asked for starts a pass only from the last item to the first. False if outside the list.
     @discardableResult
-    package mutating func move(to index: Int) -> Bool {
+    package mutating func move(to index: Int, inOrder: Bool = false) -> Bool {
         guard items.indices.contains(index) else { return false }
-        if started, index == 0, current == items.count - 1 { passesBegun += 1 }
+        if started, inOrder ? index <= current : (index == 0 && current == items.count - 1) { passesBegun += 1 }
         started = true
         current = index
         return true

@@ -39,13 +39,22 @@ package final class MonotonicCondition: @unchecked Sendable {  // owns one pthre
     /// Waits for a signal until `deadline` (seconds on `CLOCK_MONOTONIC`). False if the time ran out.
     @discardableResult
     package func wait(until deadline: Double) -> Bool {
-        guard deadline.isFinite else {
+        // Past a century from now is never (a deadline from a huge setting does not overflow).
+        guard deadline.isFinite, deadline < Self.now + Self.century else {
             wait()
             return true
         }
-        let whole = deadline.rounded(.down)
-        var spec = timespec(tv_sec: Int(whole), tv_nsec: Int(((deadline - whole) * 1e9).rounded()).clamped(to: 0...999_999_999))
+        var spec = Self.absoluteTime(deadline)
         return pthread_cond_timedwait(condition, mutex, &spec) == 0
+    }
+
+    private static let century = 100 * 365.25 * 86_400
+
+    /// `deadline` (seconds, at most a century from now) as a `timespec`.
+    fileprivate static func absoluteTime(_ deadline: Double) -> timespec {
+        let whole = max(0, deadline).rounded(.down)
+        return timespec(tv_sec: Int(whole),
+                              tv_nsec: Int(((max(0, deadline) - whole) * 1e9).rounded()).clamped(to: 0...999_999_999))
     }
 
     package func signal() { pthread_cond_signal(condition) }
@@ -62,7 +71,6 @@ package final class MonotonicCondition: @unchecked Sendable {  // owns one pthre
 /// Sleeps until `deadline` on `CLOCK_MONOTONIC` (an absolute deadline: no drift from early wakeups).
 package func sleep(untilMonotonic deadline: Double) {
     guard deadline > MonotonicCondition.now else { return }
-    let whole = deadline.rounded(.down)
-    var spec = timespec(tv_sec: Int(whole), tv_nsec: Int(((deadline - whole) * 1e9).rounded()).clamped(to: 0...999_999_999))
+    var spec = MonotonicCondition.absoluteTime(min(deadline, MonotonicCondition.now + 100 * 365.25 * 86_400))
     while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &spec, nil) == EINTR {}
 }

@@ -172,6 +172,23 @@ final class GaplessPlaylistTests: XCTestCase {
                        [.playlistItemChangedAny, .errorAny, .playlistItemChangedAny, .playlistEnded], "\(events.all)")
     }
 
+    /// Passes of a list are counted when an item of it is missing: two passes of [first, missing]
+    /// play the first item twice and end (they never ended).
+    func testPassesOfAListWithAMissingItemEnd() throws {
+        let first = try PlaylistMedia.first()
+        let (player, _) = player(VideoSettings {
+            Playlist([first, "/nonexistent/missing.mp4"])
+            LoopPlaylist(passes: 2)
+        })
+        var frames = 0
+        // Bounded: a list that never ends stops at 300 frames (and fails the count).
+        let outcome = player.runFrames(timing: .untimed, until: StopCondition(frames: 300, exitAtEnd: true, exitOnFailure: true)) { _ in
+            frames += 1
+        }
+        XCTAssertEqual(outcome, .finished)
+        XCTAssertEqual(frames, 2 * 30)
+    }
+
     /// Every item failing ends a looping list instead of cycling forever.
     func testEveryItemFailingEndsTheRun() throws {
         let (player, _) = player(VideoSettings {

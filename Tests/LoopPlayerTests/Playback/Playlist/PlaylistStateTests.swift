@@ -48,6 +48,25 @@ final class PlaylistStateTests: XCTestCase {
         XCTAssertNil(one.nextIndex)
     }
 
+    /// A list whose last item fails goes from the item before it straight back to the first:
+    /// that is a new pass all the same (it used to count none, and `passes` never ended it).
+    func testPassesCountWhenTheListWrapsPastAFailedItem() {
+        var state = PlaylistState(items: ["a", "missing"], loops: true, passes: 2)
+        state.move(to: 0)
+        XCTAssertEqual(state.nextIndex, 1)
+        // "missing" failed while queued: the item after it (a, again) takes over in order.
+        XCTAssertEqual(state.index(after: 1), 0)
+        state.move(to: 0, inOrder: true)
+        XCTAssertEqual(state.passesBegun, 2)
+        XCTAssertNil(state.index(after: 1), "two passes begun: the list ends after this one")
+        // A jump the user asks for back to the first item is no new pass.
+        var jumped = PlaylistState(items: ["a", "b", "c"], loops: true)
+        jumped.move(to: 0)
+        jumped.move(to: 1, inOrder: true)
+        jumped.move(to: 0)
+        XCTAssertEqual(jumped.passesBegun, 1)
+    }
+
     func testMoveOutsideTheListIsRefused() {
         var state = list(2, current: 1)
         XCTAssertFalse(state.move(to: 2))
