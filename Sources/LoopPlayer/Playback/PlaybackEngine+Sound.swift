@@ -7,7 +7,7 @@ extension PlaybackEngine {
     /// Sets the volume, clamped to 0…1; the change is ramped over one device buffer (no click).
     /// Emits `volumeChanged`.
     package func setVolume(_ volume: Float) {
-        let clamped = volume.isNaN ? 1 : min(max(volume, 0), 1)
+        let clamped = AudioOptions.gain(volume)
         configuration.audio.volume = clamped
         sound.setVolume(clamped, muted: configuration.audio.muted)
         emit(.volumeChanged(clamped))

@@ -140,7 +140,7 @@ public struct Unmute: Setting, Equatable {
 public struct Volume: Setting, Equatable {
     package var level: Float
     /// Starts with the sound on at `level`, clamped to 0…1 (NaN counts as 1).
-    public init(_ level: Float) { self.level = level.isNaN ? 1 : min(max(level, 0), 1) }
+    public init(_ level: Float) { self.level = AudioOptions.gain(level) }
     /// Sets the starting volume and turns the sound on.
     public func apply(to settings: inout VideoSettings) {
         settings.volume = level

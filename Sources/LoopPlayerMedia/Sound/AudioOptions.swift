@@ -1,3 +1,5 @@
+import LoopPlayerCore
+
 /// How a player plays sound. The volume, mute and speed controls change at run time; these pick
 /// the device and the track when a source opens.
 public struct AudioOptions: Sendable, Equatable {
@@ -24,4 +26,11 @@ public struct AudioOptions: Sendable, Equatable {
         self.device = device
         self.maxChannels = maxChannels
     }
+
+    /// The gains a volume takes; the one place they are checked (`Volume`, the engine, loopplay's
+    /// percentage).
+    package static let volumeRange: ClosedRange<Float> = 0...1
+
+    /// `volume` in `volumeRange` (NaN: full volume).
+    package static func gain(_ volume: Float) -> Float { volume.isNaN ? 1 : volume.clamped(to: volumeRange) }
 }

@@ -27,8 +27,8 @@ struct SoundArguments: ParsableArguments {
     @Option(parsing: .unconditional, help: "Most channels to open the device with; more are downmixed (e.g. 2 for stereo).")
     var audioChannels: Int?
 
-    /// loopplay's volume is mpv's percentage; the library's is a gain.
-    static let volumeRange: ClosedRange<Float> = 0...100
+    /// loopplay's volume is mpv's percentage of the library's gain.
+    static let volumeRange = AudioOptions.volumeRange.lowerBound * 100...AudioOptions.volumeRange.upperBound * 100
     static let channelRange = 1...8
 
     func validate() throws {
