@@ -1,32 +1,38 @@
 import CSDL
 import Foundation
+import Synchronization
 import LoopPlayerCore
 import LoopPlayerMedia
 
 /// SDL's audio subsystem, initialised on the engine's thread before a device is opened elsewhere.
 package enum SDLAudio {
-    private static let state = NSLock()
-    nonisolated(unsafe) private static var driver: String?
-    /// Devices open now, any player's (guarded by `state`). The subsystem restarts for another
-    /// driver only when none is: a player asking for another driver must not close the devices
-    /// other players in the process play through.
-    nonisolated(unsafe) private static var openDevices = 0
+    private struct State {
+        var driver: String?
+        /// Devices open now, any player's. The subsystem restarts for another driver only when none
+        /// is: a player asking for another driver must not close the devices other players in the
+        /// process play through.
+        var openDevices = 0
+    }
+
+    private static let state = Mutex(State())
 
     /// Starts SDL audio with `requested` (nil: `SDL_AUDIODRIVER` or SDL's own choice). A different
     /// driver than the running one restarts the subsystem when no device is open (tests switch to
     /// `disk`); with devices open it throws `audioUnavailable`. Returns the
     /// driver's name, or throws `audioUnavailable` with SDL's reason.
     package static func start(driver requested: String?) throws(PlayerError) -> String {
-        state.lock()
-        defer { state.unlock() }
-        if let driver, requested == nil || requested == driver { return driver }
-        if let running = driver {
-            guard openDevices == 0 else {
+        try state.withLock { state throws(PlayerError) in try start(requested, &state) }
+    }
+
+    private static func start(_ requested: String?, _ state: inout State) throws(PlayerError) -> String {
+        if let driver = state.driver, requested == nil || requested == driver { return driver }
+        if let running = state.driver {
+            guard state.openDevices == 0 else {
                 throw .audioUnavailable(reason: "another player in this process plays through SDL's '\(running)' driver"
                                         + " (one audio driver at a time)")
             }
             SDL_QuitSubSystem(SDL_INIT_AUDIO)
-            driver = nil
+            state.driver = nil
         }
         // Over SDL_AUDIODRIVER too: an explicit choice wins over the environment.
         SDLProcessSettings.apply  // the host keeps its signals even when sound starts before any window
@@ -41,7 +47,7 @@ package enum SDLAudio {
             throw .audioUnavailable(reason: reason)
         }
         let started = String(cString: name)
-        driver = started
+        state.driver = started
         return started
     }
 
@@ -50,21 +56,23 @@ package enum SDLAudio {
     /// check and the open (the engine starts the driver; the sound stage opens the device later, on
     /// its own thread). `deviceClosed()` when it is closed.
     package static func openDevice(driver expected: String, _ open: () -> SDL_AudioDeviceID) throws(PlayerError) -> SDL_AudioDeviceID {
-        state.lock()
-        defer { state.unlock() }
-        guard driver == expected else {
-            throw .audioUnavailable(reason: "SDL's audio driver changed to '\(driver ?? "none")' before the '\(expected)' device opened")
+        try state.withLock { state throws(PlayerError) in try openDevice(expected, open, &state) }
+    }
+
+    private static func openDevice(_ expected: String, _ open: () -> SDL_AudioDeviceID,
+                                   _ state: inout State) throws(PlayerError) -> SDL_AudioDeviceID {
+        guard state.driver == expected else {
+            let running = state.driver ?? "none"
+            throw .audioUnavailable(reason: "SDL's audio driver changed to '\(running)' before the '\(expected)' device opened")
         }
         let id = open()
         guard id != 0 else { throw .audioUnavailable(reason: String(cString: SDL_GetError())) }
-        openDevices += 1
+        state.openDevices += 1
         return id
     }
 
     package static func deviceClosed() {
-        state.lock()
-        openDevices -= 1
-        state.unlock()
+        state.withLock { $0.openDevices -= 1 }
     }
 
     /// How a driver's callbacks relate to real time.

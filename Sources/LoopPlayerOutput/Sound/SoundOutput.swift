@@ -18,7 +18,7 @@ import LoopPlayerMedia
 /// the writer whose samples are being heard.
 package final class SoundOutput: @unchecked Sendable {  // the SDL device's owner: every field guarded by `condition`
     private let options: AudioOptions
-    private let condition = NSCondition()
+    private let condition = MonotonicCondition()
     private var device: SDL_AudioDeviceID = 0
     private var deviceFormat: AudioDeviceFormat?
     /// What the device was asked for (SDL may give another channel count or rate).
