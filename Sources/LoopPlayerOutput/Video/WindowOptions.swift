@@ -21,6 +21,8 @@ public struct WindowOptions: Sendable, Equatable {
     public var snapshotPath: @Sendable () -> String
     /// The title for a source without a fixed `title`, from the source's file name.
     public var titleForSource: @Sendable (String) -> String = { $0 }
+    /// No title bar or frame (a wall's panels, a kiosk).
+    package var borderless = false
 
     /// Options for the player's window; each default is the usual choice (mpv's keys, snapshots named by time).
     public init(title: String? = nil, size: (width: Int, height: Int)? = nil, position: (x: Int, y: Int)? = nil,
@@ -46,6 +48,7 @@ public struct WindowOptions: Sendable, Equatable {
         lhs.title == rhs.title && lhs.size?.width == rhs.size?.width && lhs.size?.height == rhs.size?.height
             && lhs.position?.x == rhs.position?.x && lhs.position?.y == rhs.position?.y
             && lhs.fullscreen == rhs.fullscreen && lhs.output == rhs.output && lhs.inputMap == rhs.inputMap
+            && lhs.borderless == rhs.borderless
     }
 }
 

@@ -35,6 +35,7 @@ package final class WindowOutput: PlayerOutput {
         let initial = options.size.map { PixelSize(width: $0.width, height: $0.height) } ?? PixelSize(width: 640, height: 360)
         var flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
         if options.fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
+        if options.borderless { flags |= SDL_WINDOW_BORDERLESS.rawValue }
         let position = options.position ?? (0, 0)
         guard let window = SDL_CreateWindow(options.title ?? "", Int32(clamping: position.x), Int32(clamping: position.y),
                                             Int32(clamping: max(1, initial.width)),

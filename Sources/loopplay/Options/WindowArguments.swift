@@ -10,6 +10,14 @@ struct WindowArguments: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Initial window size, WxH (sides 1…16384).", valueName: "WxH"))
     var windowSize: String?
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("The window's size and place on the screen, as mpv's --geometry: WxH+X+Y, WxH or +X+Y (pixels; X and Y from the screen's top-left corner).",
+                               valueName: "geometry"))
+    var geometry: String?
+
+    @Flag(name: .customLong("no-border"), help: "No title bar or frame (a kiosk, a wall's panel).")
+    var borderless = false
+
     @Option(help: "Window title (default: the source's file name).")
     var title: String?
 
@@ -30,15 +38,24 @@ struct WindowArguments: ParsableArguments {
 
     func validate() throws {
         _ = try WindowSize.parse(windowSize, flag: "--window-size", range: Self.windowSides)
+        if let geometry {
+            guard let parsed = WindowGeometry(parsing: geometry, sides: Self.windowSides) else {
+                throw ValidationError("invalid --geometry '\(geometry)': expected WxH+X+Y, WxH or +X+Y (sides \(Self.windowSides.lowerBound)…\(Self.windowSides.upperBound) px, places 0…\(WindowGeometry.places.upperBound))")
+            }
+            if parsed.size != nil, windowSize != nil { throw ValidationError("--geometry and --window-size both give the size: use one") }
+        }
         _ = try pictureInPicture()
     }
 
     var options: WindowOptions {
-        let size = (try? WindowSize.parse(windowSize, flag: "--window-size", range: Self.windowSides)) ?? nil  // validated
-        var options = WindowOptions(title: title, size: size.map { ($0.width, $0.height) }, fullscreen: fullscreen,
+        let placed = geometry.flatMap { WindowGeometry(parsing: $0, sides: Self.windowSides) }  // validated
+        let size = placed?.size ?? ((try? WindowSize.parse(windowSize, flag: "--window-size", range: Self.windowSides)) ?? nil)
+        var options = WindowOptions(title: title, size: size.map { ($0.width, $0.height) },
+                                    position: placed?.position.map { ($0.x, $0.y) }, fullscreen: fullscreen,
                                     output: videoOutput, inputMap: .mpv,
                                     snapshotPath: { "loopplay-\(Int(Date().timeIntervalSince1970 * 1000)).png" })
         options.titleForSource = { "\($0) — loopplay" }
+        options.borderless = borderless
         return options
     }
 

@@ -48,6 +48,25 @@ final class WindowTests: XCTestCase {
         assertColor(pixels, width: 320, x: 5, y: 310, is: (0, 0, 255), "bottom-left corner")
     }
 
+    /// `--geometry WxH+X+Y` (mpv's) puts the window there at that size; `--no-border` takes its frame
+    /// away (a wall's panels); `+X+Y` alone places a window that takes the picture's size.
+    func testGeometryPlacesAndSizesTheWindow() throws {
+        let display = try VirtualDisplay()
+        for (geometry, expected) in [("320x180+100+60", (x: 100, y: 60, width: 320, height: 180)),
+                                     ("+40+30", (x: 40, y: 30, width: 320, height: 180))] {  // the picture's size
+            let title = "lptest-geometry-\(expected.x)"
+            let player = try LoopplayTool.start(["--source", TestMedia.redThenBlue(), "--loop", "--geometry", geometry,
+                                                 "--no-border", "--title", title],
+                                                environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
+            defer { stop(player.process) }
+            let window = try display.window(titled: title, shownBy: player.process, stderr: player.stderr)
+            XCTAssertEqual(window.x, expected.x, geometry)
+            XCTAssertEqual(window.y, expected.y, geometry)
+            XCTAssertEqual(window.width, expected.width, geometry)
+            XCTAssertEqual(window.height, expected.height, geometry)
+        }
+    }
+
     func testScreenShowsTheFirstSecondInRed() throws {
         // Real time: the first picture on screen is the first second's (red), not blue.
         let display = try VirtualDisplay()
