@@ -16,6 +16,11 @@ struct PictureArguments: ParsableArguments {
     @Option(parsing: .unconditional, help: "Contrast \(Loopplay.span(Contrast.validRange)), after the filters.")
     var contrast: Float = Contrast.defaultValue
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Show only this part of the picture, WxH+X+Y in the video's pixels, before the filters (a wall's panel shows its part).",
+                               valueName: "WxH+X+Y"))
+    var crop: String?
+
     @Option(help: ArgumentHelp("A filter of the catalogue, NAME[=ARGS] (repeatable, in order): \(VideoFilter.names.joined(separator: ", ")).",
                                valueName: "name[=args]"))
     var filter: [String] = []
@@ -51,6 +56,9 @@ struct PictureArguments: ParsableArguments {
         if let errorColor {
             do { _ = try Color(parsing: errorColor) } catch { throw ValidationError("invalid --error-color: \(error.description)") }
         }
+        if let crop, Self.cropFilter(crop) == nil {
+            throw ValidationError("invalid --crop '\(crop)': expected WxH+X+Y (a size of at least 1x1, a place of 0 or more)")
+        }
         if let errorFontSize, !EFontSize.validRange.contains(errorFontSize) {
             throw ValidationError("--error-font-size must be \(EFontSize.validRange.lowerBound)…\(EFontSize.validRange.upperBound) points")
         }
@@ -58,13 +66,21 @@ struct PictureArguments: ParsableArguments {
 
     /// `--filter` values, then `--vf` (checked for syntax now; the graph itself when the video opens).
     func filters() throws(FilterError) -> [VideoFilter] {
-        var filters: [VideoFilter] = []
+        var filters: [VideoFilter] = crop.flatMap(Self.cropFilter).map { [$0] } ?? []
         for text in filter { filters.append(try VideoFilter(parsing: text)) }
         if let vf {
             try FilterChain.checkSyntax(vf)
             filters.append(.ffmpeg(vf))
         }
         return filters
+    }
+
+    /// `--crop WxH+X+Y` as the catalogue's crop (a crop outside the picture fails when it opens,
+    /// with the filter's error on screen).
+    static func cropFilter(_ text: String) -> VideoFilter? {
+        guard let geometry = WindowGeometry(parsing: text, sides: 1...16_384), let size = geometry.size,
+              let place = geometry.position else { return nil }
+        return .crop(x: place.x, y: place.y, width: size.width, height: size.height)
     }
 
     /// The overlays: the SVGs, then the text.

@@ -54,6 +54,7 @@ final class LoopplayArgumentTests: XCTestCase {
             (["--pip-size", "-1", "swipe"], "--pip-size must be WxH with sides 32…4096 px"),
             (["--geometry", "640x360-10+0", "swipe"], "invalid --geometry '640x360-10+0': expected WxH+X+Y, WxH or +X+Y"),
             (["--geometry", "+5", "swipe"], "invalid --geometry '+5'"),
+            (["--crop", "320x180", "swipe"], "invalid --crop '320x180': expected WxH+X+Y"),
             (["--geometry", "0x10+1+1", "swipe"], "invalid --geometry '0x10+1+1'"),
             (["--geometry", "+40000+0", "swipe"], "places 0…32767"),
             (["--geometry", "320x180", "--window-size", "320x180", "swipe"], "--geometry and --window-size both give the size"),

@@ -67,6 +67,33 @@ final class WindowTests: XCTestCase {
         }
     }
 
+    /// `--crop WxH+X+Y` shows that part of the picture alone: of a clip red on the left and blue on
+    /// the right, the right half is all blue, in a window of its size.
+    func testCropShowsThePartOfThePicture() throws {
+        let halves = try TestMedia.clip("red-blue-halves-320x180.mp4", [
+            "-f", "lavfi", "-i", "color=red:s=160x180:r=30:d=2", "-f", "lavfi", "-i", "color=blue:s=160x180:r=30:d=2",
+            "-filter_complex", "[0][1]hstack",
+        ] + TestMedia.h264 + ["-pix_fmt", "yuv420p"])
+        let display = try VirtualDisplay()
+        let player = try LoopplayTool.start(["--source", halves, "--loop", "--crop", "160x180+160+0", "--title", "lptest-crop"],
+                                            environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
+        defer { stop(player.process) }
+        let window = try display.window(titled: "lptest-crop", shownBy: player.process, stderr: player.stderr)
+        // The window keeps the video's shape (320x180); the 160x180 crop is fitted into it.
+        var pixels: [UInt8] = []
+        let shown = try waitFor(timeout: 10) {
+            guard let now = try display.window(titled: "lptest-crop"), now.width == 320, now.height == 180 else { return false }
+            pixels = try display.capture(x: now.x, y: now.y, width: 320, height: 180)
+            let center = (90 * 320 + 160) * 3
+            return pixels.count == 320 * 180 * 3 && pixels[center] < 60 && pixels[center + 2] > 200
+        }
+        XCTAssertTrue(shown, "the blue half in the middle (window \(window))")
+        guard shown else { return }
+        assertColor(pixels, width: 320, x: 160, y: 90, is: (0, 0, 255), "the crop")
+        let red = stride(from: 0, to: pixels.count, by: 3).filter { pixels[$0] > 150 && pixels[$0 + 2] < 100 }.count
+        XCTAssertEqual(red, 0, "nothing of the red half")
+    }
+
     func testScreenShowsTheFirstSecondInRed() throws {
         // Real time: the first picture on screen is the first second's (red), not blue.
         let display = try VirtualDisplay()
