@@ -65,7 +65,10 @@ struct Loopplay: ParsableCommand {
         // `--keep-open` kept a failed source's error on screen until the window was closed.
         // (also when a limit ended it: the exit code still says it failed).
         if case .quit = outcome, case let .failed(error) = player.state { outcome = .failed(error) }
-        if case .finished = outcome, runLimits.keepOpen, case let .failed(error) = player.state { outcome = .failed(error) }
+        // (Not for a playlist: a failed item there is skipped at the next iteration.)
+        if case .finished = outcome, runLimits.keepOpen, !sources.isPlaylist, case let .failed(error) = player.state {
+            outcome = .failed(error)
+        }
         var snapshotPath = runLimits.snapshot
         var statsPath = runLimits.statsJson
         if case let .failed(.displayUnavailable(reason)) = outcome, !SignalWatch.wasReceived {

@@ -255,6 +255,7 @@ package final class PlaybackEngine {
         guard !events.isEmpty else { return iteration }
         controller.handle(events)
         // What it did may need an iteration at once (a skip while paused: its calls reported more).
+        if case .finished = iteration { return iteration }
         if !outbox.isEmpty { return .again }
         // What it handled may want the loop back sooner (the first event of a batch).
         guard !clock.isVirtual, case let .wait(until) = iteration, let deadline = controller.runContext.deadline else {
@@ -296,8 +297,10 @@ package final class PlaybackEngine {
         let step = presentDueFrame()
         settleSwitchIfDue()
         redrawOverlaysIfDue()
+        let wake = nextWake(after: step, hostDeadline: context.deadline)
+        if case .finished = wake { return wake }  // the run's end stands (a stop at a wrap)
         if takeAwaitsController() { return .again }
-        return nextWake(after: step, hostDeadline: context.deadline)
+        return wake
     }
 
     private func takeAwaitsController() -> Bool {

@@ -45,7 +45,9 @@ package struct PlaylistState: Equatable {
     @discardableResult
     package mutating func move(to index: Int, inOrder: Bool = false) -> Bool {
         guard items.indices.contains(index) else { return false }
-        if started, inOrder ? index <= current : (index == 0 && current == items.count - 1) { passesBegun += 1 }
+        if started, inOrder ? index <= current : (index == 0 && current == items.count - 1 && index != current) {
+            passesBegun += 1
+        }
         started = true
         current = index
         return true

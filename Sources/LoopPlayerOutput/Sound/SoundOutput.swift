@@ -215,6 +215,7 @@ package final class SoundOutput: @unchecked Sendable {  // the SDL device's owne
     /// opens it again. Idempotent.
     package func close() {
         let id = condition.withLock {
+            while opening { condition.wait() }  // a claim opening or reopening the device finishes first
             feed.closed = true
             epoch = nil
             handedFrom = nil
@@ -284,11 +285,12 @@ package final class SoundOutput: @unchecked Sendable {  // the SDL device's owne
         }
         self.generation = generation
         claimed.insert(writer.epoch)
+        // SDL calls back from now on. Under our lock, so that no close runs between taking the
+        // device and starting it; a paused device never enters the callback, so SDL's lock, taken
+        // here, is never held by a callback waiting for ours.
+        if opens { SDL_PauseAudioDevice(device, 0) }
         let format = deviceFormat
-        let started = opens ? device : 0
         condition.unlock()
-        // SDL calls back from now on (outside our lock: the callback takes it under SDL's).
-        if started != 0 { SDL_PauseAudioDevice(started, 0) }
         return format
     }
 

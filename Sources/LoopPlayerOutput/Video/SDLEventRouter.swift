@@ -83,8 +83,13 @@ package final class SDLEventRouter: Sendable {
             sleep(untilMonotonic: deadline)
             return
         }
-        let timeout = Int32(((remaining - fineSleepWindow) * 1000).rounded(.down))
-        if SDL_WaitEventTimeout(&event, max(0, timeout)) != 0 { file(event) }
+        // Past SDL's 24.8 days of milliseconds (a huge --duration): wait for an event, as for none.
+        let milliseconds = ((remaining - fineSleepWindow) * 1000).rounded(.down)
+        guard milliseconds < Double(Int32.max) else {
+            if SDL_WaitEvent(&event) != 0 { file(event) }
+            return
+        }
+        if SDL_WaitEventTimeout(&event, max(0, Int32(milliseconds))) != 0 { file(event) }
     }
 
     private func file(_ event: SDL_Event) {

@@ -94,6 +94,24 @@ final class WindowTests: XCTestCase {
         XCTAssertEqual(red, 0, "nothing of the red half")
     }
 
+    /// A limit far beyond what SDL's event wait can count (`--duration 1e19`, 24.8 days and more)
+    /// waits on for events instead of trapping on the conversion (it did, in a window only).
+    func testAHugeDurationPlaysInAWindow() throws {
+        let display = try VirtualDisplay()
+        let player = try LoopplayTool.start(["--source", TestMedia.redThenBlue(), "--duration", "1e19", "--keep-open",
+                                             "--title", "lptest-long", "--events"],
+                                            environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
+        defer { stop(player.process) }
+        let events = PipeText(player.stdout)
+        _ = try display.window(titled: "lptest-long", shownBy: player.process, stderr: player.stderr)
+        // Two seconds of media, then the last frame held with nothing due but the limit.
+        XCTAssertTrue(events.waitUntil(timeout: 30) { $0.contains("\"type\":\"ended\"") }, "the media ends: \(events.text)")
+        // With the ended batch out, nothing is due but the limit: the loop waits on it (it trapped here).
+        stop(player.process)
+        XCTAssertEqual(player.process.terminationReason, .exit, "ended by itself on SIGTERM, not by a trap")
+        XCTAssertEqual(player.process.terminationStatus, 0)
+    }
+
     func testScreenShowsTheFirstSecondInRed() throws {
         // Real time: the first picture on screen is the first second's (red), not blue.
         let display = try VirtualDisplay()

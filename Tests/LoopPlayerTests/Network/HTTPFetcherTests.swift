@@ -185,10 +185,11 @@ final class HTTPFetcherTests: XCTestCase {
         try server.setFaults([FaultRule(prefix: "/dir/", throttle: 50_000)])
         let received = ThreadResult<Bool>()
         let clock = VirtualClock()
+        let abort = AbortFlag()  // ends the fetch if the deadline never did: the test then fails, quickly
         let outcome = ThreadResult<FetchError?>()
         let thread = WorkerThread(name: "lp-test-fetch") {
             do {
-                _ = try HTTPFetcherTests.makeFetcher(stall: 300, clock: clock).fetch(url, timeout: 60) { _ in
+                _ = try HTTPFetcherTests.makeFetcher(stall: 300, clock: clock).fetch(url, timeout: 60, abort: abort) { _ in
                     received.set(true)
                     return true
                 }
@@ -202,6 +203,7 @@ final class HTTPFetcherTests: XCTestCase {
             minutes += 1
             clock.advance(to: Double(minutes) * 60)
         }
+        abort.raise()
         thread.join()
         guard case let .timedOut(failed, seconds)?? = outcome.wait(timeout: 0) else {
             return XCTFail("\(String(describing: outcome.wait(timeout: 0)))")

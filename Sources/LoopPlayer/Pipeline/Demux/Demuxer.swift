@@ -450,7 +450,8 @@ final class Demuxer {
 
     /// Where `seek` goes, in the timeline stream's ticks of its pass.
     private static func target(of seek: DemuxerControl.SeekRequest, on timeline: LoopTimeline) -> Int64 {
-        timeline.origin + Int64((max(0, seek.position) / timeline.tick).rounded(.down))
+        // A finite but huge position (a source whose length is not known) must not overflow.
+        timeline.origin + Int64((max(0, seek.position) / timeline.tick).rounded(.down).clamped(to: 0...9e18))
     }
 
     /// The input was sought into pass `pass`: the reading starts that pass again.

@@ -42,8 +42,11 @@ final class PlaylistStateTests: XCTestCase {
         var one = PlaylistState(items: ["a"], loops: true, passes: 3)
         for _ in 0..<3 {
             XCTAssertEqual(one.nextIndex, 0)
-            one.move(to: 0)
+            one.move(to: 0, inOrder: true)
         }
+        // A retry of the one item, or a jump to it, is no new pass.
+        one.move(to: 0)
+        XCTAssertEqual(one.passesBegun, 3)
         XCTAssertEqual(one.passesBegun, 3)
         XCTAssertNil(one.nextIndex)
     }
