@@ -81,14 +81,14 @@ package final class SoundOutput: @unchecked Sendable {  // the SDL device's owne
     // MARK: Writers (the engine's thread)
 
     /// A writer for a source. `takesDevice`: a new source, whose sound replaces what is queued (it
-    /// fades out over one buffer) from now on; otherwise it waits for `handOver` or `takeOver`.
+    /// fades out over one buffer) from now on; otherwise it waits for `handOver` or `commit`.
     package func makeWriter(takesDevice: Bool) -> SoundWriter {
-        let writer = condition.withLock { () -> SoundWriter in
+        condition.withLock {
             lastEpoch += 1
-            return SoundWriter(output: self, epoch: lastEpoch, fresh: takesDevice)
+            let writer = SoundWriter(output: self, epoch: lastEpoch, fresh: takesDevice)
+            if takesDevice { takeOverLocked(writer) }
+            return writer
         }
-        if takesDevice { takeOver(for: writer, pause: true) }
-        return writer
     }
 
     /// Gives the device to `writer` (a playlist's next item) once the current writer's sound is all
@@ -106,10 +106,7 @@ package final class SoundOutput: @unchecked Sendable {  // the SDL device's owne
     /// fading out, if the hand-over did not happen yet: a skip, or an item without sound).
     package func commit(_ writer: SoundWriter) {
         condition.withLock {
-            if epoch != writer.epoch {
-                activateLocked(writer, cut: true)
-                feed.paused = true  // until the new item's picture shows (`PlaybackEngine.updateSound`)
-            }
+            guard epoch == writer.epoch else { return takeOverLocked(writer) }
             handedFrom = nil
             feed.held = false
         }
@@ -131,13 +128,13 @@ package final class SoundOutput: @unchecked Sendable {  // the SDL device's owne
         }
     }
 
-    private func takeOver(for writer: SoundWriter, pause: Bool) {
-        condition.withLock {
-            activateLocked(writer, cut: true)
-            handedFrom = nil
-            feed.held = false
-            if pause { feed.paused = true }
-        }
+    /// `writer` takes the device for good, now: what was queued fades out, and the sound waits for
+    /// its item's first picture (`PlaybackEngine.updateSound` unpauses it).
+    private func takeOverLocked(_ writer: SoundWriter) {
+        activateLocked(writer, cut: true)
+        handedFrom = nil
+        feed.held = false
+        feed.paused = true
     }
 
     /// `writer` takes the device; the previous writer's unfinished sound fades out over one buffer
