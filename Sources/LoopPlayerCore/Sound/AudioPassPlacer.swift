@@ -42,7 +42,7 @@ package struct AudioPassPlacer: Equatable {
     /// first frame starts before the picture (see the type's comment; `measureLead`).
     package private(set) var lead: Int64
     /// A lead longer than this is sound far ahead of the picture, cut at every pass as before.
-    package static let longestLead = 0.25
+    private static let longestLead = 0.25
 
     /// `timestampPrecision`: seconds per tick of the stream's time base.
     /// `lead`: seconds measured earlier in the stream (by another placer: a seek, a new rate).

@@ -83,7 +83,7 @@ package struct FrameScheduler: Equatable {
     /// Media time ↔ clock time; nil until the first frame after an open or a seek.
     package private(set) var anchor: (media: Double, clock: Double)?
     /// The anchor was set for the frame about to be shown; it moves to when that frame really appears.
-    package private(set) var anchorIsProvisional = false
+    private var anchorIsProvisional = false
     private var pausedAt: Double?
     private var passStartedAt: Double?
     /// The queue was found empty since the last frame shown: lateness then is the source's, not ours.

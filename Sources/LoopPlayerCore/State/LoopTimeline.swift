@@ -12,7 +12,7 @@ package struct LoopTimeline: Sendable, Equatable {
     /// Used for a packet that carries no duration (MPEG-TS video, some Matroska).
     package let nominalFrameTicks: Int64
     /// End of the last packet seen in pass 0, in ticks.
-    package private(set) var firstPassEnd: Int64?
+    private var firstPassEnd: Int64?
     /// Length of one pass in ticks, known once pass 0 has been read to its end.
     package private(set) var loopDuration: Int64?
     /// How many times the input has been rewound.

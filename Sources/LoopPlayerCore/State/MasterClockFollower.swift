@@ -7,8 +7,8 @@
 package struct MasterClockFollower: Equatable {
     /// Differences below this are left alone (half a millisecond).
     package static let deadBand = 0.0005
-    package static let largestStep = 0.001
-    package static let joinBeyond = 0.2
+    private static let largestStep = 0.001
+    private static let joinBeyond = 0.2
 
     /// Following the sound (false until the first reading after a start, pause or seek).
     package private(set) var locked = false

@@ -13,7 +13,7 @@ package struct PlaylistState: Equatable {
     private var started = false
     /// Items that failed one after the other: once every item has failed in a row, the list stops
     /// instead of cycling through broken sources forever.
-    package private(set) var failuresInARow = 0
+    private var failuresInARow = 0
 
     package init(items: [String], loops: Bool, passes: Int? = nil) {
         self.items = items

@@ -24,7 +24,7 @@ package enum ProcessUsage {
     }
 
     /// Number of threads of this process, from /proc/self/task.
-    package static var threadCount: Int {
+    private static var threadCount: Int {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
     }
 }

@@ -93,7 +93,7 @@ package struct SourceResolver: Sendable {
         return scheme.lowercased()
     }
 
-    package static func hasExtension(_ name: String) -> Bool {
+    private static func hasExtension(_ name: String) -> Bool {
         let last = name.split(separator: "/").last.map(String.init) ?? name
         guard let dot = last.lastIndex(of: "."), dot != last.startIndex else { return false }
         return last.index(after: dot) != last.endIndex
@@ -103,7 +103,7 @@ package struct SourceResolver: Sendable {
 /// The media bundled with the library (SwiftPM resources), found without `Bundle.module`,
 /// whose accessor traps when the bundle was not installed next to the executable.
 package enum BundledMedia {
-    package static let bundleName = "LoopPlayer_LoopPlayer.resources"
+    private static let bundleName = "LoopPlayer_LoopPlayer.resources"
 
     package static var directories: [String] {
         var roots: [String] = []

@@ -8,7 +8,7 @@ package final class PixelFormatNormalizer {
 
     deinit { sws_freeContext(scaler) }
 
-    package static func isDisplayable(_ format: AVPixelFormat) -> Bool {
+    private static func isDisplayable(_ format: AVPixelFormat) -> Bool {
         format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P || format == AV_PIX_FMT_NV12
     }
 

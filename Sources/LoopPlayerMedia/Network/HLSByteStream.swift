@@ -73,14 +73,14 @@ package final class HLSByteStream: Sendable {
         /// Its place in the schedule (0, 1, 2…).
         package var index: Int
         /// Stream position of its first byte (its init section, if one was sent, comes before).
-        package var streamOffset: Int64
+        fileprivate var streamOffset: Int64
     }
 
     /// A segment delivered into the stream.
     package struct Delivered: Sendable, Equatable {
         package var segment: Segment
         package var index: Int
-        package var streamOffset: Int64
+        fileprivate var streamOffset: Int64
         package var byteCount: Int
         /// Time on the network, waits for the demuxer excluded: what the variant selector wants.
         package var networkSeconds: Double
@@ -93,7 +93,7 @@ package final class HLSByteStream: Sendable {
     package typealias Schedule = @Sendable (_ index: Int, _ previous: Delivered?) throws(HLSLoadError) -> Segment?
 
     /// Delivered segments remembered for inspection (older ones are forgotten: a kiosk runs for days).
-    package static let historyLimit = 512
+    fileprivate static let historyLimit = 512
 
     package let giveUpAfter: Double
     private let fetcher: ResourceFetcher
@@ -140,7 +140,7 @@ package final class HLSByteStream: Sendable {
     /// The last delivered segments (at most `historyLimit`), in order.
     package var delivered: [Delivered] { state.withLock { $0.delivered } }
     /// How many segments were delivered in all.
-    package var deliveredCount: Int { state.withLock { $0.deliveredCount } }
+    fileprivate var deliveredCount: Int { state.withLock { $0.deliveredCount } }
     /// The failure being retried now, if any.
     package var retrying: FetchError? { state.withLock { $0.retrying } }
     /// The failure that ended the stream, if any.
@@ -332,7 +332,7 @@ package final class HLSStreamReader: @unchecked Sendable {
     package let stream: HLSByteStream
     private let pipe: SegmentPipe
     /// Stream position of this reader's first byte: add it to a packet's `pos`.
-    package let startOffset: Int64
+    fileprivate let startOffset: Int64
     private var context: UnsafeMutablePointer<AVIOContext>?
     /// The reader stopped at a boundary: a new container follows (not the end of the stream).
     package private(set) var reachedBoundary = false

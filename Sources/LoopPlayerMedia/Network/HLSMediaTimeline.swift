@@ -4,7 +4,7 @@ package struct HLSMediaTimeline: Sendable {
     package var playlist: HLSMediaPlaylist
     /// Start of each segment inside the playlist (seconds).
     package var starts: [Double]
-    package var loadedAt: Double
+    private var loadedAt: Double
     /// When a load last brought a segment not seen before (live).
     package var changedAt: Double
     /// The last reload brought nothing new (live: the next one comes sooner).

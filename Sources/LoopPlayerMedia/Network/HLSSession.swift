@@ -82,13 +82,13 @@ package final class HLSSession: Sendable {
     /// The demuxer to use on the segments (`mpegts`, `mov`…); nil: probe.
     package var containerFormat: String? { loaded.withLock { $0.format } }
     /// Bytes of segments held by the cache.
-    package var cachedBytes: Int { cache?.byteCount ?? 0 }
+    private var cachedBytes: Int { cache?.byteCount ?? 0 }
 
     /// The variant in use by the schedule now.
-    package var currentVariant: Int { state.withLock { $0.choice?.current ?? 0 } }
+    private var currentVariant: Int { state.withLock { $0.choice?.current ?? 0 } }
 
     /// Seconds fetched ahead while the variant climbs from the start.
-    package static let climbingBufferAhead = 4.0
+    private static let climbingBufferAhead = 4.0
 
     // MARK: Loading
 
@@ -138,7 +138,7 @@ package final class HLSSession: Sendable {
     }
 
     /// The start of the segment holding `position` (seconds inside a pass) in the current variant.
-    package func segmentStart(containing position: Double) -> Double {
+    private func segmentStart(containing position: Double) -> Double {
         state.withLock { state in
             state.media[state.choice?.current ?? 0]?.start(ofSegmentContaining: position) ?? 0
         }

@@ -8,7 +8,7 @@ package struct HTTPFetchOptions: Sendable {
     /// A connection that delivers nothing (no connection, no headers, no body byte) for this long
     /// is stalled.
     package var stallTimeout = 10.0
-    package var userAgent = "LoopPlayer"
+    fileprivate var userAgent = "LoopPlayer"
     /// Lets FFmpeg's http protocol reconnect once a body breaks off and resume it with a Range
     /// request (`reconnect`, `reconnect_on_network_error`); only for servers that answer ranges.
     package var resumeBrokenBodies = false

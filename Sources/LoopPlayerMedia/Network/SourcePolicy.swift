@@ -144,7 +144,7 @@ package struct SourcePolicy: Sendable, Equatable {
 
     /// An absolute path with `.`, `..` and repeated slashes removed lexically; nil when it is not
     /// absolute or holds a NUL.
-    package static func normalizedPath(_ path: String) -> String? {
+    private static func normalizedPath(_ path: String) -> String? {
         guard path.hasPrefix("/"), !path.contains("\0") else { return nil }
         var parts: [Substring] = []
         for part in path.split(separator: "/") {
@@ -157,7 +157,7 @@ package struct SourcePolicy: Sendable, Equatable {
 
     /// `path` (absolute, normalised) with every symbolic link resolved (`realpath`); for a file that
     /// does not exist, its nearest existing folder's real path and the rest of the path as it is.
-    package static func realPath(_ path: String) -> String {
+    private static func realPath(_ path: String) -> String {
         var existing = path
         var rest: [String] = []
         while true {

@@ -44,9 +44,9 @@ package struct VariantSelector: Sendable {
     }
 
     package struct Tuning: Sendable, Equatable {
-        package var startSafety = 0.7
-        package var upSafety = 0.7
-        package var downSafety = 0.85
+        fileprivate var startSafety = 0.7
+        fileprivate var upSafety = 0.7
+        fileprivate var downSafety = 0.85
         package var lowBufferSeconds = 2.0
         package var upBufferSeconds = 4.0
         package var upHoldSeconds = 4.0

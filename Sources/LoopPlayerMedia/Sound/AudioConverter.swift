@@ -61,7 +61,7 @@ package final class AudioConverter {
 
     /// SDL's channel order for each count (SDL_audio.h), as FFmpeg channel names: FFmpeg's default
     /// layouts differ (its 4.0 has a centre where SDL's quad has two back speakers).
-    package static func sdlLayout(_ channels: Int) -> String {
+    private static func sdlLayout(_ channels: Int) -> String {
         switch channels {
         case 1: "mono"
         case 2: "FL+FR"
@@ -105,7 +105,7 @@ package final class AudioConverter {
     }
 
     /// `atempo` takes factors from 0.5 to 100: slower speeds chain several.
-    package static func tempoChain(_ speed: Double) -> [String] {
+    private static func tempoChain(_ speed: Double) -> [String] {
         guard abs(speed - 1) > 1e-6 else { return [] }
         var chain: [String] = []
         var remaining = speed

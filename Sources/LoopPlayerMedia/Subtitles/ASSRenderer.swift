@@ -41,11 +41,11 @@ package final class ASSRenderer: @unchecked Sendable {  // one C owner, handed b
     private var lastImageIsStale = false
 
     /// Text longer than this (bytes) in one event is refused: libass lays out every glyph.
-    package static let maximumEventBytes = 64 * 1024
+    private static let maximumEventBytes = 64 * 1024
     /// Largest area rendered into, per side.
     package static let maximumAreaSide = 16384
     /// The default style's script height: sizes below are pixels at 720p.
-    package static let defaultPlayResY = 720
+    private static let defaultPlayResY = 720
 
     /// A renderer for a track with `header` (an ASS `[Script Info]` + styles, as
     /// `SubtitleDecoder.assHeader` gives). Nil or FFmpeg's generated default (SRT, WebVTT, mov_text)
@@ -267,11 +267,11 @@ package final class ASSRenderer: @unchecked Sendable {  // one C owner, handed b
 
     // MARK: - Headers
 
-    package static let eventFormat = "Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text"
+    private static let eventFormat = "Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text"
 
     /// White DejaVu Sans with a 2.5 px black outline and a half-transparent 1.5 px shadow (sizes at
     /// 720p, scaled with the picture): readable on bright and dark pictures alike.
-    package static let defaultHeader = """
+    private static let defaultHeader = """
         [Script Info]
         ScriptType: v4.00+
         PlayResX: 1280

@@ -8,15 +8,15 @@ import CLibass
 /// below these limits (sizes are in script pixels, relative to `PlayResY`).
 package enum ASSScriptBounds {
     /// Largest horizontal or vertical text scale, percent.
-    package static let maximumScale = 200.0
+    private static let maximumScale = 200.0
     /// Largest font size, as a fraction of the script height: at the largest scale, glyphs as tall
     /// as the picture.
     package static let maximumFontSize = 0.5
     /// Largest outline or shadow, as a fraction of the script height.
-    package static let maximumBorder = 1.0 / 16
+    private static let maximumBorder = 1.0 / 16
     /// Largest `\blur` or `\be`: 20, and at most 1/32 of the script height (blur is in script
     /// pixels, so a tiny `PlayResY` makes it huge on screen).
-    package static func maximumBlur(scriptHeight height: Double) -> Double { min(20, height / 32) }
+    private static func maximumBlur(scriptHeight height: Double) -> Double { min(20, height / 32) }
 
     /// Clamps the sizes of every style of `track`.
     package static func bound(_ track: UnsafeMutablePointer<ASS_Track>) {

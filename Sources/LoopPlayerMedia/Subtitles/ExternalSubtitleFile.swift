@@ -24,7 +24,7 @@ import LoopPlayerCore
 package struct ExternalSubtitleFile: Sendable {
     /// Bounds of one load.
     package struct Limits: Sendable, Equatable {
-        package var maximumEvents: Int
+        fileprivate var maximumEvents: Int
         package var maximumBytes: Int
         /// Seconds for fetching the bytes, and again for parsing them (monotonic clock).
         package var timeout: Double
@@ -38,7 +38,7 @@ package struct ExternalSubtitleFile: Sendable {
         package static let standard = Limits()
 
         package var timeoutText: String { timeout == timeout.rounded() ? "\(Int(timeout)) s" : "\(timeout) s" }
-        package var bytesText: String {
+        fileprivate var bytesText: String {
             maximumBytes % (1 << 20) == 0 ? "\(maximumBytes >> 20) MB" : "\(maximumBytes) bytes"
         }
     }
@@ -58,13 +58,13 @@ package struct ExternalSubtitleFile: Sendable {
 
     /// FFmpeg's text subtitle demuxers, the only ones allowed: no video, no playlists, nothing
     /// that opens further files.
-    package static let textFormats = "srt,webvtt,ass,microdvd,subviewer,subviewer1,sami,realtext,mpl2,pjs,jacosub,vplayer,stl,aqtitle,mpsub,lrc"
+    fileprivate static let textFormats = "srt,webvtt,ass,microdvd,subviewer,subviewer1,sami,realtext,mpl2,pjs,jacosub,vplayer,stl,aqtitle,mpsub,lrc"
 
     /// The demuxer for a file whose contents FFmpeg's probe does not recognise, by extension.
-    package static let formatsByExtension = ["srt": "srt", "vtt": "webvtt", "ass": "ass", "ssa": "ass", "smi": "sami", "sami": "sami"]
+    fileprivate static let formatsByExtension = ["srt": "srt", "vtt": "webvtt", "ass": "ass", "ssa": "ass", "smi": "sami", "sami": "sami"]
 
     /// Encoding tried when the text is not UTF-8: Windows Western, the usual legacy SRT encoding.
-    package static let legacyEncoding = "CP1252"
+    fileprivate static let legacyEncoding = "CP1252"
 
     /// Loads `source`: a path, a `file://` URL or an `http(s)://` URL that `policy` allows.
     /// `language` overrides the one guessed from the file name.

@@ -111,10 +111,10 @@ package struct SubtitleBitmap: Sendable, Equatable {
 /// The Matroska-style ASS event line FFmpeg's decoders produce.
 package enum ASSEvent {
     /// Fields before the text: ReadOrder, Layer, Style, Name, MarginL, MarginR, MarginV, Effect.
-    package static let fieldsBeforeText = 8
+    fileprivate static let fieldsBeforeText = 8
 
     /// The Text field (everything after the eighth comma; it may itself hold commas).
-    package static func textField(of event: String) -> Substring {
+    fileprivate static func textField(of event: String) -> Substring {
         var rest = Substring(event)
         for _ in 0..<fieldsBeforeText {
             guard let comma = rest.firstIndex(of: ",") else { return rest }

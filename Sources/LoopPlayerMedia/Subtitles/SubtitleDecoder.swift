@@ -15,7 +15,7 @@ package final class SubtitleDecoder: @unchecked Sendable {  // one C owner, hand
     package private(set) var errorCount = 0
     /// Of those, the ones rejected as invalid data: with text codecs, usually text that is not
     /// UTF-8 (a legacy-encoded file: decode again with a `characterEncoding`).
-    package private(set) var invalidDataCount = 0
+    private var invalidDataCount = 0
 
     /// A decoder for `stream`. `characterEncoding` (an iconv name such as `CP1252`) converts
     /// legacy-encoded text subtitles; nil expects UTF-8.
@@ -158,7 +158,7 @@ package final class SubtitleDecoder: @unchecked Sendable {  // one C owner, hand
     }
 
     /// Largest picture converted (PGS allows 4096×4096); larger ones are dropped as corrupt.
-    package static let maximumBitmapSide = 8192
+    private static let maximumBitmapSide = 8192
 
     /// A PAL8 picture (indices in `data[0]`, native-endian ARGB palette in `data[1]`) as
     /// premultiplied BGRA. Indices past the palette are transparent.

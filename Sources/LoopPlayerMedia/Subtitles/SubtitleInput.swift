@@ -96,7 +96,7 @@ package final class LoadBudget {
     }
 
     /// True once the deadline has passed; FFmpeg then abandons the read with `AVERROR_EXIT`.
-    package var isExceeded: Bool {
+    fileprivate var isExceeded: Bool {
         if exceeded == nil, MonotonicCondition.now > deadline { exceeded = .deadline }
         return exceeded != nil
     }

@@ -20,8 +20,8 @@ package final class SubtitleLibrary: Sendable {
     }
 
     /// Cues kept per track; bitmap pixels kept per track (oldest dropped first: read again next pass).
-    package static let cueLimit = 20_000
-    package static let bitmapByteLimit = 64 << 20
+    fileprivate static let cueLimit = 20_000
+    fileprivate static let bitmapByteLimit = 64 << 20
 
     private let state = Mutex<[Track]>([])
     /// External files still loading (the subtitle stage counts them down).
@@ -137,7 +137,7 @@ private struct CueKey: Hashable {
 }
 
 extension SubtitleCue {
-    package var bitmapBytes: Int {
+    fileprivate var bitmapBytes: Int {
         if case let .bitmap(bitmaps, _) = content { return bitmaps.reduce(0) { $0 + $1.pixels.count } }
         return 0
     }

@@ -43,7 +43,7 @@ package final class EmbeddedOutput: PlayerOutput {
     package func close() {}
 
     /// Where the picture sits in the host's renderer (nil before the first draw).
-    package var pictureBounds: Rect? {
+    private var pictureBounds: Rect? {
         guard let rect, let frame = scene.frame else { return nil }
         let layout = VideoLayout(geometry: frame.geometry, gravity: scene.gravity, areaWidth: rect.width, areaHeight: rect.height)
         return Rect(x: rect.x + layout.destination.x, y: rect.y + layout.destination.y,

@@ -50,7 +50,7 @@ package final class PictureInPictureWindow {
     /// Why the window system cannot keep a mini window above the others (nil: it can). On X11 only a
     /// window manager does that (EWMH `_NET_WM_STATE_ABOVE`); Wayland's SDL 2 and the console
     /// drivers cannot at all.
-    package static func cannotKeepAbove(_ window: OpaquePointer) -> String? {
+    private static func cannotKeepAbove(_ window: OpaquePointer) -> String? {
         var name = [CChar](repeating: 0, count: 128)
         let support = shim_x11_window_manager_keeps_above(window, &name, Int32(name.count))
         let manager = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -16,7 +16,7 @@ package final class PlaneTextures {
     private let renderer: OpaquePointer
     private var uploaded: [OverlayPlane.Layer: Uploaded] = [:]
     /// Uploads so far (tests and statistics: a static plane is uploaded once).
-    package private(set) var uploadCount = 0
+    private var uploadCount = 0
 
     package init(renderer: OpaquePointer) { self.renderer = renderer }
 

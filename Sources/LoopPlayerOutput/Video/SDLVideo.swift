@@ -51,7 +51,7 @@ package enum SDLVideo {
     package static func registerWakeEvent() -> UInt32 { SDL_RegisterEvents(1) }
 
     /// Whether a display is likely reachable without touching SDL (for a one-line fallback message).
-    package static var displayConfigured: Bool {
+    private static var displayConfigured: Bool {
         let environment = ProcessInfo.processInfo.environment
         if let driver = environment["SDL_VIDEODRIVER"], !driver.isEmpty { return true }
         return environment["DISPLAY"].map { !$0.isEmpty } == true

@@ -27,7 +27,7 @@ package final class WindowOutput: PlayerOutput {
     package private(set) var pictureInPicture: PictureInPictureWindow?
 
     /// The output in use, for statistics and logs.
-    package var outputName: String { video.name }
+    private var outputName: String { video.name }
 
     package init(options: WindowOptions) throws(PlayerError) {
         try SDLVideo.start()
