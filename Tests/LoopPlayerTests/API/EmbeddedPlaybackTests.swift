@@ -86,8 +86,9 @@ final class EmbeddedPlaybackTests: XCTestCase {
         videos[0].close()
         videos = [videos[1]]
         let start = players[1].currentTime
-        pump(videos) { players[1].currentTime >= start + 0.5 }
-        XCTAssertGreaterThan(players[1].currentTime, start + 0.4, "the other player keeps playing")
+        // The clip loops: its time moves on, or comes round again past the wrap.
+        pump(videos) { abs(players[1].currentTime - start) >= 0.5 }
+        XCTAssertGreaterThanOrEqual(abs(players[1].currentTime - start), 0.4, "the other player keeps playing")
         pixel = try render(areas: [areas[1]])
         assertGreen(pixel(280, 145), "the BT.709 stream after the other closed")
     }
