@@ -59,7 +59,12 @@ final class WindowTests: XCTestCase {
                                                  "--no-border", "--title", title],
                                                 environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
             defer { stop(player.process) }
-            let window = try display.window(titled: title, shownBy: player.process, stderr: player.stderr)
+            var window = try display.window(titled: title, shownBy: player.process, stderr: player.stderr)
+            // Without a size, the window takes the picture's once the source opened.
+            _ = try waitFor(timeout: 10) {
+                window = try display.window(titled: title) ?? window
+                return window.width == expected.width && window.height == expected.height
+            }
             XCTAssertEqual(window.x, expected.x, geometry)
             XCTAssertEqual(window.y, expected.y, geometry)
             XCTAssertEqual(window.width, expected.width, geometry)
