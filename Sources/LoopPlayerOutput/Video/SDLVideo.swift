@@ -24,6 +24,11 @@ package enum SDLVideo {
         }
     }
 
+    /// Pauses between tries to reach the display. An X server refuses a connection now and then
+    /// while other clients connect (Xvfb: about 1 in 10 of rapid connections, EAGAIN or
+    /// ECONNRESET), and a kiosk's player may start a moment before its server does.
+    private static let retryDelaySeconds = [0.05, 0.1, 0.2, 0.4, 0.8]
+
     private static func initialise() throws(PlayerError) {
         // Probing X11/Wayland with nothing configured only prints SDL noise before failing.
         guard displayConfigured else { throw .displayUnavailable(reason: "DISPLAY and WAYLAND_DISPLAY are not set") }
@@ -33,8 +38,23 @@ package enum SDLVideo {
         // On X11 SDL otherwise backs a window surface with an OpenGL texture, which without a GPU
         // means Mesa's software rasteriser: 3–4× the CPU of a plain shared-memory XPutImage.
         SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0")
+        let environment = ProcessInfo.processInfo.environment
+        // Only X11 is configured: a failed X connection should not go on to probe Wayland (which
+        // prints its own complaint about XDG_RUNTIME_DIR) before the invisible offscreen driver.
+        if environment["SDL_VIDEODRIVER"].map({ $0.isEmpty }) ?? true, environment["WAYLAND_DISPLAY"].map({ $0.isEmpty }) ?? true {
+            SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11")
+        }
+        var delays = retryDelaySeconds[...]
+        while let failure = startDriver() {
+            guard let delay = delays.popFirst() else { throw .displayUnavailable(reason: failure) }
+            Thread.sleep(forTimeInterval: delay)
+        }
+    }
+
+    /// One try at starting SDL's video: nil once a real display driver runs, otherwise why not.
+    private static func startDriver() -> String? {
         guard SDL_InitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else {
-            throw .displayUnavailable(reason: String(cString: SDL_GetError()))
+            return "cannot connect to the display \(displayName) (\(String(cString: SDL_GetError())))"
         }
         // Without a display SDL quietly picks its invisible "offscreen" driver; that is only
         // wanted when asked for by name (SDL_VIDEODRIVER=offscreen or dummy, e.g. in tests).
@@ -42,8 +62,15 @@ package enum SDLVideo {
         let requested = ProcessInfo.processInfo.environment["SDL_VIDEODRIVER"] ?? ""
         if ["offscreen", "dummy"].contains(driver) && !requested.lowercased().contains(driver) {
             SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
-            throw .displayUnavailable(reason: "DISPLAY and WAYLAND_DISPLAY are not set")
+            return "cannot connect to the display \(displayName)"
         }
+        return nil
+    }
+
+    /// The display the environment names, for messages.
+    private static var displayName: String {
+        let environment = ProcessInfo.processInfo.environment
+        return [environment["WAYLAND_DISPLAY"], environment["DISPLAY"]].compactMap { $0 }.first { !$0.isEmpty } ?? "(none set)"
     }
 
     /// A user event type of the caller's own: each output wakes its loop with its own, so outputs

@@ -182,6 +182,20 @@ final class LoopplayCommandTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: directory.appendingPathComponent("loopplay-snapshot.png").path))
     }
 
+    /// A DISPLAY that names no X server (a stale ssh forward, a server that has gone) is said as
+    /// such, not as an unset variable; SDL does not go on to probe Wayland and print its noise.
+    func testADisplayWithNoServerIsNamedInTheFallbackLine() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("deaddisplay-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let result = try LoopplayTool.run(["--source", "swipe", "--untimed", "--frames", "2"],
+                                          environment: ["DISPLAY": ":987", "WAYLAND_DISPLAY": nil, "SDL_VIDEODRIVER": nil],
+                                          directory: directory.path)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, result.stderr)
+        XCTAssertTrue(lines.first?.contains("no display (cannot connect to the display :987") == true, result.stderr)
+    }
+
     func testEventsAndTimesArePrintedAsJSONLines() throws {
         let result = try LoopplayTool.run(["--source", TestMedia.loopClip(), "--headless", "--untimed", "--loops", "2",
                                            "--events", "--time-publishing"])

@@ -148,7 +148,7 @@ final class WindowTests: XCTestCase {
                                             environment: ["DISPLAY": display.name], directory: directory.path)
         defer { if player.process.isRunning { player.process.terminate() }; player.process.waitUntilExit() }
         let output = PipeText(player.stdout)
-        let window = try XCTUnwrap(try display.window(titled: title))
+        let window = try display.window(titled: title, shownBy: player.process, stderr: player.stderr)
         func capture() throws -> [UInt8] { try display.capture(x: window.x, y: window.y, width: window.width, height: window.height) }
         _ = output.waitUntil { $0.contains("\"type\":\"playing\"") }
 
@@ -191,7 +191,7 @@ final class WindowTests: XCTestCase {
         let player = try LoopplayTool.start(["--source", TestMedia.loopClip(), "--loop", "--title", "lptest-quit"],
                                             environment: ["DISPLAY": display.name])
         defer { if player.process.isRunning { player.process.terminate() }; player.process.waitUntilExit() }
-        XCTAssertNotNil(try display.window(titled: "lptest-quit"))
+        _ = try display.window(titled: "lptest-quit", shownBy: player.process, stderr: player.stderr)
         try display.press(["q"], window: "lptest-quit")
         _ = waitFor(timeout: 5) { !player.process.isRunning }
         XCTAssertFalse(player.process.isRunning)
@@ -209,7 +209,7 @@ final class WindowTests: XCTestCase {
                                              "--audio-driver", "disk", "--audio-device", sound],
                                             environment: ["DISPLAY": display.name])
         defer { if player.process.isRunning { player.process.terminate() }; player.process.waitUntilExit() }
-        XCTAssertNotNil(try display.window(titled: title))
+        _ = try display.window(titled: title, shownBy: player.process, stderr: player.stderr)
         /// Frames written so far (stereo f32: a mono source opens a stereo device).
         func written() -> Int { ((try? FileManager.default.attributesOfItem(atPath: sound)[.size] as? Int) ?? 0) / 8 }
         /// Frames written once half a second more of sound was (which lets a key take effect).
@@ -263,7 +263,7 @@ final class WindowTests: XCTestCase {
                                              "--pip", "--pip-size", "240x135"],
                                             environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
         defer { if player.process.isRunning { player.process.terminate() }; player.process.waitUntilExit() }
-        XCTAssertNotNil(try display.window(titled: title))
+        _ = try display.window(titled: title, shownBy: player.process, stderr: player.stderr)
         let mini = try XCTUnwrap(try display.window(titled: "\(title) (picture in picture)"), "the mini window")
         XCTAssertEqual(mini.width, 240)
         XCTAssertEqual(mini.height, 135)
