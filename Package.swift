@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "LoopPlayer", targets: ["LoopPlayer"]),
         .library(name: "Filters", targets: ["Filters"]),
+        .library(name: "LoopPlayerIPC", targets: ["LoopPlayerIPC"]),
         .executable(name: "loopplay", targets: ["loopplay"]),
     ],
     dependencies: [
@@ -16,6 +17,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.11.0"),  // LogHandler.log(event:)
         // scripts/docs.sh: the DocC catalog in Sources/LoopPlayer, combined with the layers' reference.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // The IPC server's sockets (and the metrics endpoint's HTTP).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
     ],
     targets: [
         .systemLibrary(
@@ -35,7 +38,7 @@ let package = Package(
         // Subtitle rendering; fonts come through fontconfig (DejaVu Sans is the default face).
         .systemLibrary(name: "CLibass", pkgConfig: "libass", providers: [.apt(["libass-dev", "fonts-dejavu-core"])]),
         .target(name: "CLogBridge", dependencies: ["CFFmpeg"]),
-        .target(name: "CSystem"),
+        .target(name: "CThreadName"),
         // Pixel loops C vectorises well and Swift does not (AVX2 chosen at load time where the CPU has it).
         .target(name: "CPixelKernels"),
         .target(name: "FFmpegSupport", dependencies: ["CFFmpeg"]),
@@ -48,7 +51,7 @@ let package = Package(
         // Reading and decoding: local files, HLS, subtitles, audio conversion (FFmpeg, libass).
         .target(
             name: "LoopPlayerMedia",
-            dependencies: ["LoopPlayerCore", "Filters", "Overlay", "CFFmpeg", "CLogBridge", "CSystem", "CLibass",
+            dependencies: ["LoopPlayerCore", "Filters", "Overlay", "CFFmpeg", "CLogBridge", "CThreadName", "CLibass",
                            "FFmpegSupport", .product(name: "Logging", package: "swift-log")]),
         // Where pictures and sound go: windows, renderers, memory, the sound device (SDL).
         .target(
@@ -60,17 +63,23 @@ let package = Package(
             dependencies: ["LoopPlayerCore", "LoopPlayerMedia", "LoopPlayerOutput", "CFFmpeg", "CSDL",
                            "FFmpegSupport", "Filters", "Overlay", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Resources/Media")]),
+        // mpv's JSON IPC over a Unix socket: a thin layer over the player's commands, status and events.
+        .target(
+            name: "LoopPlayerIPC",
+            dependencies: ["LoopPlayer", .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio")]),
         .executableTarget(
             name: "loopplay",
-            dependencies: ["LoopPlayer", "Filters", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["LoopPlayer", "LoopPlayerIPC", "Filters",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "WindowPlayer", dependencies: ["LoopPlayer"], path: "Examples/WindowPlayer"),
         .executableTarget(name: "EmbedInSDL", dependencies: ["LoopPlayer", "CSDL"], path: "Examples/EmbedInSDL"),
         .executableTarget(name: "AnimatedOverlay", dependencies: ["LoopPlayer"], path: "Examples/AnimatedOverlay"),
         .executableTarget(name: "HeadlessFrames", dependencies: ["LoopPlayer"], path: "Examples/HeadlessFrames"),
         .executableTarget(name: "SeveralWindows", dependencies: ["LoopPlayer"], path: "Examples/SeveralWindows"),
-        .testTarget(name: "LoopPlayerTests", dependencies: ["LoopPlayer", "LoopPlayerCore", "LoopPlayerMedia",
+        .testTarget(name: "LoopPlayerTests", dependencies: ["LoopPlayer", "LoopPlayerIPC", "LoopPlayerCore", "LoopPlayerMedia",
                                                          "LoopPlayerOutput", "Filters", "FFmpegSupport", "CFFmpeg", "CSDL"],
-                    exclude: ["Support/fault_server.py"]),
+                    exclude: ["Support/fault_server.py", "Support/mpv_client.py"]),
         .testTarget(name: "FiltersTests", dependencies: ["Filters", "LoopPlayerCore", "FFmpegSupport", "CFFmpeg"]),
         .testTarget(name: "OverlayTests", dependencies: ["Overlay", "LoopPlayerCore"]),
     ],

@@ -5,17 +5,26 @@
 #   scripts/install-deps.sh --tests  also what the tests use (ffmpeg tool, Xvfb, xwininfo, xdotool, python3 for
 #                                    the loopback HTTP servers, openbox: a window manager for the
 #                                    picture-in-picture window, which only one can keep on top; openssl: the
-#                                    certificate of the https test server)
+#                                    certificate of the https test server; socat and python-mpv-jsonipc from
+#                                    PyPI, into .build/test-python: real clients of the mpv IPC)
 set -euo pipefail
 packages=(pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
           libavfilter-dev libsdl2-dev libcairo2-dev libpango1.0-dev librsvg2-dev libass-dev fonts-dejavu-core)
-[[ ${1:-} == --tests ]] && packages+=(ffmpeg xvfb x11-utils xdotool python3 openbox openssl)
+tests=false; [[ ${1:-} == --tests ]] && tests=true
+$tests && packages+=(ffmpeg xvfb x11-utils xdotool python3 python3-pip openbox openssl socat)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-((${#missing[@]})) || exit 0
-sudo=(); [[ $(id -u) == 0 ]] || sudo=(sudo)
-echo "installing: ${missing[*]}"
-"${sudo[@]}" apt-get update -qq
-DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if ((${#missing[@]})); then
+  sudo=(); [[ $(id -u) == 0 ]] || sudo=(sudo)
+  echo "installing: ${missing[*]}"
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# The mpv client library the IPC tests drive loopplay with, beside the build (not into the system's Python).
+python_lib="$(cd "$(dirname "$0")/.." && pwd)/.build/test-python"
+if $tests && [[ ! -f $python_lib/python_mpv_jsonipc.py ]]; then
+  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --target "$python_lib" \
+    python-mpv-jsonipc==1.5.0
+fi

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Filters
 import LoopPlayer
+import LoopPlayerIPC
 
 struct Loopplay: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -24,6 +25,7 @@ struct Loopplay: ParsableCommand {
     @OptionGroup(title: "Subtitles") var subtitles: SubtitleArguments
     @OptionGroup(title: "Network") var network: NetworkArguments
     @OptionGroup(title: "Output") var report: ReportArguments
+    @OptionGroup(title: "Control") var control: ControlArguments
 
     private static let warnings = WarningPrinter()
 
@@ -55,6 +57,14 @@ struct Loopplay: ParsableCommand {
         }
         let player = try makePlayer()
         SignalWatch.onSignal { player.stop() }
+        let server: MPVIPCServer?
+        do {
+            server = try control.startServer(for: player)
+        } catch {
+            StandardError.line(error.description)
+            throw ExitCodes.code(for: error)
+        }
+        defer { server?.close() }
         if picture.printFilterGraph {
             print(player.settings.filterStack.graphDescription ?? "")
             return
@@ -104,6 +114,8 @@ struct Loopplay: ParsableCommand {
             if !Self.warnings.wasPrinted(error) { StandardError.line(Self.naming(sources.naming, error.description)) }
             throw ExitCodes.code(for: error)
         }
+        // An IPC client's `quit 3` ends the process with 3, as mpv's does.
+        if let code = server?.requestedExitCode, code != 0 { throw ExitCode(code) }
     }
 
     /// A failure's line starts with the source the user gave (`loopplay: SOURCE: …`): a network

@@ -39,6 +39,9 @@ public final class ExtVideoPlayer: @unchecked Sendable {
         var stateHandlers: [@Sendable (PlayerState) -> Void] = []
         var stateContinuations: [UUID: AsyncStream<PlayerState>.Continuation] = [:]
         var eventHandlers: [@Sendable ([PlayerEvent]) -> Void] = []
+        var eachEventHandlers: [@Sendable (PlayerEvent) -> Void] = []
+        var status = PlayerStatus()
+        var statusHandlers: [@Sendable (PlayerStatus) -> Void] = []
         var timeContinuations: [UUID: AsyncStream<Double>.Continuation] = [:]
         var eventContinuations: [UUID: AsyncStream<[PlayerEvent]>.Continuation] = [:]
         var wake: (@Sendable () -> Void)?
@@ -133,6 +136,22 @@ public final class ExtVideoPlayer: @unchecked Sendable {
         return self
     }
 
+    /// Called with every event as it happens, whatever `Events` admits (on the run thread): what a
+    /// remote control needs at once, where `onPlayerEventChange` batches once a second.
+    @discardableResult
+    public func onEachEvent(_ handler: @escaping @Sendable (PlayerEvent) -> Void) -> Self {
+        shared.withLock { $0.eachEventHandlers.append(handler) }
+        return self
+    }
+
+    /// Called with every new `status` (on the run thread; while playing, the position moves it at
+    /// every loop iteration). Keep the handler short: it runs between frames.
+    @discardableResult
+    public func onStatusChange(_ handler: @escaping @Sendable (PlayerStatus) -> Void) -> Self {
+        shared.withLock { $0.statusHandlers.append(handler) }
+        return self
+    }
+
     /// Called with every state change (on the run thread).
     @discardableResult
     public func onStateChange(_ handler: @escaping @Sendable (PlayerState) -> Void) -> Self {
@@ -196,6 +215,10 @@ public final class ExtVideoPlayer: @unchecked Sendable {
 
     /// idle → loading → ready → playing / paused / buffering → ended, or failed.
     public var state: PlayerState { shared.withLock { $0.state } }
+
+    /// What the player is doing: source, position, pause, sound, tracks, playlist (as of the
+    /// player's last loop iteration).
+    public var status: PlayerStatus { shared.withLock { $0.status } }
 
     /// The counters behind `loopplay --stats-json`, refreshed every second and at the end of a run.
     public var statistics: PlaybackStatistics { shared.withLock { $0.statistics } }

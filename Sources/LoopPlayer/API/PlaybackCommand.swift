@@ -32,6 +32,9 @@ public enum PlaybackCommand: Sendable {
     /// Plays the first audio track in this language (`en` or `eng`); if none matches, an
     /// `audioTrackNotFound` error event lists the tracks and the current one plays on.
     case audioTrack(languageCode: String)
+    /// Plays the audio track at this position among the source's (from 0, as `PlayerStatus` counts);
+    /// nil plays none. A number with no track gives an `audioTrackNotFound` error event.
+    case audioTrackNumber(Int?)
     /// −1 … 1, clamped; 0 leaves the picture alone. Applied after the filter stack and kept by
     /// `removeAllFilters`.
     case brightness(Float)
@@ -48,6 +51,12 @@ public enum PlaybackCommand: Sendable {
     /// turns subtitles off. A language that matches nothing gives a `subtitleTrackNotFound` error
     /// event listing the tracks, and the current choice stays.
     case subtitles(String?)
+    /// Shows the subtitle track at this position (from 0: the source's streams, then the files);
+    /// nil turns subtitles off. A number with no track gives a `subtitleTrackNotFound` error event.
+    case subtitleTrackNumber(Int?)
+    /// Writes the picture on screen (overlays and subtitles included) as a PNG file, off the
+    /// playback thread; a failure is logged.
+    case screenshot(to: String)
     /// Adds a vector overlay layer on top (removing the others first if `clear`). The builder is
     /// called whenever the player area or the picture's place in it changes, never with an empty area.
     case addVector(any ShapeLayerBuilderProtocol, clear: Bool = false)

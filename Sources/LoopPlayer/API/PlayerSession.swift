@@ -137,7 +137,7 @@ final class PlayerSession: EngineController {
         for event in events {
             switch event {
             case let .player(event):
-                batcher.record(event, at: engine.clock.now)
+                record(event)
                 // A seek publishes where it landed at once, not at the next tick.
                 if case let .seek(true, time) = event, publisher.isRunning { publish(time) }
             case let .stateChanged(state):
@@ -149,6 +149,43 @@ final class PlayerSession: EngineController {
             }
             playlist?.handle(event)
         }
+        refreshStatus()
+    }
+
+    /// An event for the batches and, at once, for `onEachEvent`.
+    private func record(_ event: PlayerEvent) {
+        batcher.record(event, at: engine.clock.now)
+        let handlers = player.shared.withLock { $0.eachEventHandlers }
+        handlers.forEach { $0(event) }
+    }
+
+    /// Publishes the player's `status` when it changed.
+    private func refreshStatus() {
+        var status = PlayerStatus()
+        status.state = engine.state
+        status.position = engine.position
+        status.duration = engine.duration
+        status.source = engine.location?.description ?? playlist.map { $0.state.items[$0.state.current] } ?? applied.sourceName
+        status.playlistIndex = playlist?.state.current
+        status.playlistCount = playlist?.state.items.count ?? (status.source == nil ? 0 : 1)
+        status.looping = engine.isLooping
+        status.loopingPlaylist = playlist?.state.loops ?? false
+        status.paused = engine.isPaused
+        status.muted = engine.isMuted
+        status.volume = engine.volume
+        status.speed = engine.speed
+        status.brightness = engine.filters.adjustment.brightness
+        status.contrast = engine.filters.adjustment.contrast
+        status.audioTrack = engine.audioTrack?.number
+        status.audioTrackCount = engine.audioTracks.count
+        status.subtitleTrack = engine.subtitleTrack.flatMap { track in engine.subtitleTracks.firstIndex(of: track) }
+        status.subtitleTrackCount = engine.subtitleTracks.count
+        let handlers = player.shared.withLock { shared -> [@Sendable (PlayerStatus) -> Void] in
+            guard shared.status != status else { return [] }
+            shared.status = status
+            return shared.statusHandlers
+        }
+        handlers.forEach { $0(status) }
     }
 
     private func tick() {
@@ -168,6 +205,7 @@ final class PlayerSession: EngineController {
         // After `apply`: a new source is not ready yet. Playlist commands change the source: they
         // need no ready one (a failed item is skipped with `next`).
         applyQueuedCommands(playlistOnly: !engine.isReady)
+        refreshStatus()
         let now = engine.clock.now
         for batch in batcher.flush(at: now) { deliver(batch) }
         if engine.state == .playing || engine.state == .paused, publisher.isDue(at: now) { publish(engine.position) }
@@ -218,6 +256,7 @@ final class PlayerSession: EngineController {
         case .unmute: engine.setMuted(false)
         case let .volume(volume): engine.setVolume(volume)
         case let .audioTrack(code): try? engine.selectAudioTrack(language: code)
+        case let .audioTrackNumber(number): try? engine.selectAudioTrack(number: number)
         case let .brightness(value): changeFilters { $0.adjustment.brightness = value }
         case let .contrast(value): changeFilters { $0.adjustment.contrast = value }
         case let .filter(filter, clear):
@@ -232,6 +271,8 @@ final class PlayerSession: EngineController {
             }
         case .removeAllFilters: changeFilters { $0.removeAll() }
         case let .subtitles(language): try? engine.setSubtitles(language.map(SubtitleChoice.language) ?? .off)
+        case let .subtitleTrackNumber(number): try? engine.setSubtitles(number.map(SubtitleChoice.number) ?? .off)
+        case let .screenshot(path): engine.writeSnapshotInBackground(to: path)
         case let .addVector(builder, clear): engine.addVector(builder, clear: clear)
         case .removeAllVectors: engine.removeAllVectors()
         case .next: playlist?.next()
@@ -250,8 +291,7 @@ final class PlayerSession: EngineController {
     /// The playlist, or an error event saying there is none.
     private func playlistOrError(_ command: String) -> PlaylistPlayback? {
         if playlist == nil {
-            batcher.record(.error(.invalidSetting(name: command, value: "", reason: "there is no Playlist")),
-                           at: engine.clock.now)
+            record(.error(.invalidSetting(name: command, value: "", reason: "there is no Playlist")))
         }
         return playlist
     }
@@ -275,7 +315,7 @@ final class PlayerSession: EngineController {
         do {
             try settings.validate()
         } catch {
-            batcher.record(.error(error), at: engine.clock.now)
+            record(.error(error))
             return
         }
         let previous = applied
@@ -333,7 +373,7 @@ final class PlayerSession: EngineController {
         let playlist = PlaylistPlayback(items: settings.playlist, loops: settings.loopPlaylist,
                                         passes: settings.loopPlaylistPasses, ext: settings.ext,
                                         engine: engine) { [unowned self] event in
-            batcher.record(event, at: engine.clock.now)
+            record(event)
         }
         self.playlist = playlist
         playlist.play(0)

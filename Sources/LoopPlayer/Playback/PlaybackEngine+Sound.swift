@@ -52,6 +52,19 @@ extension PlaybackEngine {
         select(track)
     }
 
+    /// Switches to the track at `number` among `audioTracks` (nil: none). Throws `audioTrackNotFound`
+    /// (also sent as an error event) for a number with no track; the current track plays on.
+    package func selectAudioTrack(number: Int?) throws(PlayerError) {
+        guard let number else { return select(nil) }
+        guard let track = audioTracks.first(where: { $0.number == number }) else {
+            let error = PlayerError.audioTrackNotFound(language: "#\(number)", available: audioTracks.map(\.label))
+            record(error)
+            emit(.error(error))
+            throw error
+        }
+        select(track)
+    }
+
     /// The next audio track, after the last one none, then the first again (mpv's `#`).
     package func cycleAudioTrack() {
         let tracks = audioTracks

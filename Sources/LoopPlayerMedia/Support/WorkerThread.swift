@@ -1,4 +1,4 @@
-import CSystem
+import CThreadName
 import Foundation
 import LoopPlayerCore
 

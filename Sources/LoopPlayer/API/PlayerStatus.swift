@@ -1,0 +1,44 @@
+/// What a running player is doing, as one value: what a remote control shows and what mpv's
+/// properties (`pause`, `time-pos`, `volume`, `playlist-pos`…) report. Read it with
+/// `ExtVideoPlayer.status`; `onStatusChange` hears every change as it happens.
+public struct PlayerStatus: Sendable, Equatable {
+    /// idle → loading → ready → playing / paused / buffering → ended, or failed.
+    public var state: PlayerState = .idle
+    /// The position inside the current pass, in seconds.
+    public var position = 0.0
+    /// The length of one pass, in seconds, once the source has opened (nil for a live stream).
+    public var duration: Double?
+    /// The source playing: a path, a URL, or a bundled name as it was resolved (nil before one is given).
+    public var source: String?
+    /// The playlist's current item, from 0 (nil without a `Playlist`).
+    public var playlistIndex: Int?
+    /// Items in the playlist (1 for a single source, 0 for none).
+    public var playlistCount = 0
+    /// The current source restarts at its end.
+    public var looping = false
+    /// The playlist starts again after its last item (`LoopPlaylist`).
+    public var loopingPlaylist = false
+    /// Playback is held by a `pause` command or key (also while it waits to start: `NotAutoPlay`).
+    public var paused = false
+    /// The sound is silenced (the volume is kept).
+    public var muted = false
+    /// Linear gain, 0…1.
+    public var volume: Float = 1
+    /// 1 is normal speed.
+    public var speed = 1.0
+    /// −1 … 1; 0 leaves the picture alone.
+    public var brightness: Float = 0
+    /// 0 … 4; 1 leaves the picture alone.
+    public var contrast: Float = 1
+    /// The audio track heard, from 0 among the source's audio tracks (nil: none).
+    public var audioTrack: Int?
+    /// The source's audio tracks.
+    public var audioTrackCount = 0
+    /// The subtitle track shown, from 0 among the source's subtitle streams and then the files (nil: none).
+    public var subtitleTrack: Int?
+    /// Subtitle tracks, embedded and external.
+    public var subtitleTrackCount = 0
+
+    /// A status before any run.
+    public init() {}
+}

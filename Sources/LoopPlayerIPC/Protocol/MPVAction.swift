@@ -1,0 +1,19 @@
+import LoopPlayer
+
+/// What a request asks of the player; `MPVRemote` carries it out.
+package enum MPVAction: Sendable {
+    /// A playback command as the library's API takes it.
+    case send(PlaybackCommand)
+    /// `loadfile`: play `source` now (replacing the playlist), or add it at the playlist's end.
+    case load(String, append: Bool)
+    /// `loop-playlist`.
+    case loopPlaylist(Bool)
+    /// `quit`: end the run; the process exits with `code`.
+    case quit(code: Int32)
+}
+
+/// The player the IPC drives: its status for replies and its commands for actions.
+package protocol MPVRemote: Sendable {
+    var status: PlayerStatus { get }
+    func perform(_ action: MPVAction)
+}

@@ -1,0 +1,299 @@
+import Foundation
+import LoopPlayer
+
+/// One client of mpv's JSON IPC: turns its lines into replies and player actions, and keeps its
+/// observed properties. Pure: the server carries the actions out and writes the lines.
+///
+/// A line starting with `{` is a JSON request (`{"command": ["name", args…], "request_id": N}`)
+/// and gets one reply; any other line is a text command as in mpv's input.conf (`cycle pause`),
+/// which gets none; an empty line or a `#` comment is skipped.
+package struct MPVConnection {
+    /// What handling something produced: lines to send (replies, events) and what the player must do.
+    package struct Output {
+        package var lines: [String] = []
+        package var actions: [MPVAction] = []
+    }
+
+    private struct Observation {
+        let property: String
+        /// The value last sent (`.null` where the property was unavailable).
+        var sent: JSONValue
+    }
+
+    package let clientName: String
+    private var observations: [Int64: Observation] = [:]
+
+    package init(clientName: String) {
+        self.clientName = clientName
+    }
+
+    // MARK: Requests
+
+    package mutating func handle(line: Substring, status: PlayerStatus) -> Output {
+        let trimmed = line.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed()
+        let text = Substring(String(trimmed))
+        guard let first = text.first, first != "#" else { return Output() }
+        var output = Output()
+        guard first == "{" else {
+            // A text command: done or not, it gets no reply (as in mpv).
+            if let words = Self.words(of: text), let name = words.first {
+                _ = run(name, words.dropFirst().map { JSONValue.string($0) }, status: status, into: &output)
+            }
+            return output
+        }
+        guard case let .object(request)? = JSONValue.parse(text) else {
+            output.lines.insert(Self.reply(.failure(.invalidParameter), requestID: nil), at: 0)
+            return output
+        }
+        let requestID = request["request_id"]
+        guard case let .array(command)? = request["command"], case let .string(name)? = command.first else {
+            output.lines.insert(Self.reply(.failure(.invalidParameter), requestID: requestID), at: 0)
+            return output
+        }
+        let result = run(name, Array(command.dropFirst()), status: status, into: &output)
+        output.lines.insert(Self.reply(result, requestID: requestID), at: 0)
+        return output
+    }
+
+    /// Runs one command; its reply's data (nil: none) or error. Events it causes at once (an
+    /// observed property's first value) go to `output` after the reply.
+    private mutating func run(_ name: String, _ arguments: [JSONValue], status: PlayerStatus,
+                              into output: inout Output) -> Result<JSONValue?, MPVError> {
+        guard let command = MPVCommandName(rawValue: name) else { return .failure(.invalidParameter) }
+        func take(_ result: Result<[MPVAction], MPVError>) -> Result<JSONValue?, MPVError> {
+            result.map { output.actions += $0; return nil }
+        }
+        let first = arguments.first?.text
+        switch command {
+        case .getProperty, .getPropertyString:
+            guard arguments.count == 1, let name = first else { return .failure(.invalidParameter) }
+            let value = property(name).flatMap { $0.value(in: status) }
+            return command == .getProperty ? value.map { $0 } : value.map { .string(Self.plainText($0)) }
+        case .setProperty, .setPropertyString, .set:
+            guard arguments.count == 2, let name = first else { return .failure(.invalidParameter) }
+            return take(property(name).flatMap { $0.actions(setting: arguments[1], in: status) })
+        case .observeProperty, .observePropertyString:
+            guard arguments.count == 2, case let .int(id) = arguments[0], let name = arguments[1].text else {
+                return .failure(.invalidParameter)
+            }
+            let value = (try? property(name).flatMap { $0.value(in: status) }.get()) ?? .null
+            observations[id] = Observation(property: name, sent: value)
+            output.lines.append(Self.propertyChange(id: id, name: name, value: value))
+            return .success(nil)
+        case .unobserveProperty:
+            guard arguments.count == 1, case let .int(id) = arguments[0] else { return .failure(.invalidParameter) }
+            return observations.removeValue(forKey: id) == nil ? .failure(.invalidParameter) : .success(nil)
+        case .clientName, .getVersion, .getTimeUs:
+            guard arguments.isEmpty else { return .failure(.invalidParameter) }
+            switch command {
+            case .clientName: return .success(.string(clientName))
+            case .getVersion: return .success(.int(0x2_0003))  // the mpv client API this follows
+            default: return .success(.int(Int64(DispatchTime.now().uptimeNanoseconds / 1000)))
+            }
+        case .requestLogMessages, .enableEvent, .disableEvent:
+            guard arguments.count == 1, first != nil else { return .failure(.invalidParameter) }
+            return .success(nil)
+        case .loadfile: return take(Self.load(arguments))
+        case .playlistNext: return take(.success([.send(.next)]))
+        case .playlistPrev: return take(.success([.send(.previous)]))
+        case .seek: return take(Self.seek(arguments, status: status))
+        case .cycle: return take(cycle(arguments, status: status))
+        case .add: return take(add(arguments, status: status))
+        case .screenshotToFile:
+            guard let path = first, !path.isEmpty, arguments.count <= 2 else { return .failure(.invalidParameter) }
+            return take(.success([.send(.screenshot(to: path))]))
+        case .showText:
+            return .failure(.notImplemented)  // loopplay has no on-screen display yet
+        case .quit:
+            guard arguments.count <= 1 else { return .failure(.invalidParameter) }
+            let code = arguments.isEmpty ? 0 : arguments[0].integer
+            guard let code, (0...255).contains(code) else { return .failure(.invalidParameter) }
+            return take(.success([.quit(code: Int32(code))]))
+        }
+    }
+
+    private func property(_ name: String) -> Result<MPVProperty, MPVError> {
+        MPVProperty(rawValue: name).map { .success($0) } ?? .failure(.propertyNotFound)
+    }
+
+    /// `loadfile URL [replace|append|append-play]`.
+    private static func load(_ arguments: [JSONValue]) -> Result<[MPVAction], MPVError> {
+        guard let source = arguments.first?.text, !source.isEmpty, arguments.count <= 4 else { return .failure(.invalidParameter) }
+        switch arguments.dropFirst().first?.text ?? "replace" {
+        case "replace": return .success([.load(source, append: false)])
+        case "append", "append-play": return .success([.load(source, append: true)])
+        default: return .failure(.invalidParameter)
+        }
+    }
+
+    /// `seek TARGET [relative|absolute|absolute-percent|relative-percent][+exact|+keyframes]`.
+    private static func seek(_ arguments: [JSONValue], status: PlayerStatus) -> Result<[MPVAction], MPVError> {
+        guard let amount = arguments.first?.number, arguments.count <= 3 else { return .failure(.invalidParameter) }
+        let flags = Set((arguments.dropFirst().first?.text ?? "relative").split(separator: "+").map(String.init))
+        guard flags.isSubset(of: ["relative", "absolute", "absolute-percent", "relative-percent", "exact", "keyframes"]) else {
+            return .failure(.invalidParameter)
+        }
+        guard MPVProperty.timePos.value(in: status).isSuccess else { return .failure(.command) }  // nothing plays
+        let duration = status.duration ?? 0
+        let target: Double = if flags.contains("absolute-percent") {
+            duration * amount / 100
+        } else if flags.contains("relative-percent") {
+            status.position + duration * amount / 100
+        } else if flags.contains("absolute") {
+            amount
+        } else {
+            status.position + amount
+        }
+        return .success([.send(.seek(to: target, play: !status.paused))])
+    }
+
+    /// `cycle NAME [up|down]`: flags flip; tracks go to the next id, then none, then the first.
+    private func cycle(_ arguments: [JSONValue], status: PlayerStatus) -> Result<[MPVAction], MPVError> {
+        guard case let .string(name)? = arguments.first, arguments.count <= 2 else { return .failure(.invalidParameter) }
+        let down = arguments.dropFirst().first?.text == "down"
+        return property(name).flatMap { property in
+            switch property {
+            case .pause, .mute:
+                return property.value(in: status).flatMap { property.actions(setting: .bool(!($0.flag ?? false)), in: status) }
+            case .loopFile, .loopPlaylist:
+                let looping = property == .loopFile ? status.looping : status.loopingPlaylist
+                return property.actions(setting: .bool(!looping), in: status)
+            case .sid, .aid:
+                let count = property == .sid ? status.subtitleTrackCount : status.audioTrackCount
+                guard count > 0 else { return .success([]) }
+                let current = (property == .sid ? status.subtitleTrack : status.audioTrack).map { $0 + 1 } ?? 0
+                let next = (current + (down ? count : 1)) % (count + 1)  // 0 is none
+                return property.actions(setting: next == 0 ? .bool(false) : .int(Int64(next)), in: status)
+            default:
+                return .failure(.propertyError)
+            }
+        }
+    }
+
+    /// `add NAME [VALUE]`: a number property moved by VALUE (1 if none), kept in its range.
+    private func add(_ arguments: [JSONValue], status: PlayerStatus) -> Result<[MPVAction], MPVError> {
+        guard case let .string(name)? = arguments.first, arguments.count <= 2 else { return .failure(.invalidParameter) }
+        let delta: Double
+        if let given = arguments.dropFirst().first {
+            guard let number = given.number else { return .failure(.invalidParameter) }
+            delta = number
+        } else {
+            delta = 1
+        }
+        return property(name).flatMap { property in
+            let range: ClosedRange<Double>
+            switch property {
+            case .volume: range = 0...100
+            case .speed: range = 0.01...16
+            case .brightness, .contrast: range = -100...100
+            case .timePos, .playbackTime: range = 0...Double.greatestFiniteMagnitude
+            default: return .failure(.propertyError)
+            }
+            return property.value(in: status).flatMap { current in
+                guard let now = current.number else { return .failure(.propertyError) }
+                return property.actions(setting: .double(min(max(now + delta, range.lowerBound), range.upperBound)), in: status)
+            }
+        }
+    }
+
+    // MARK: Changes
+
+    /// `property-change` events for the observed properties whose value `status` changed.
+    package mutating func statusChanged(_ status: PlayerStatus) -> [String] {
+        var lines: [String] = []
+        for (id, observation) in observations.sorted(by: { $0.key < $1.key }) {
+            let value = (try? property(observation.property).flatMap { $0.value(in: status) }.get()) ?? .null
+            guard value != observation.sent else { continue }
+            observations[id]?.sent = value
+            lines.append(Self.propertyChange(id: id, name: observation.property, value: value))
+        }
+        return lines
+    }
+
+    /// mpv's events for a player event (ours under `loopplay-` names); none for most.
+    package static func eventLines(for event: PlayerEvent) -> [String] {
+        func line(_ name: String, _ fields: [String: JSONValue] = [:]) -> String {
+            JSONValue.object(fields.merging(["event": .string(name)]) { $1 }).encoded
+        }
+        switch event {
+        case .currentItemChanged: return [line("start-file")]
+        case .itemStatusChanged(.readyToPlay): return [line("file-loaded")]
+        case .itemStatusChanged(.failed): return [line("end-file", ["reason": .string("error")])]
+        case .seek: return [line("seek"), line("playback-restart")]
+        case .ended: return [line("end-file", ["reason": .string("eof")])]
+        case .currentItemRemoved: return [line("end-file", ["reason": .string("stop")])]
+        case let .loopCompleted(count): return [line("loopplay-loop-completed", ["count": .int(Int64(count))])]
+        case .playlistEnded: return [line("loopplay-playlist-ended")]
+        case let .error(error):
+            return [line("loopplay-error", ["kind": .string(error.kind), "message": .string(error.description)])]
+        default: return []
+        }
+    }
+
+    /// The event a client gets before the player goes away.
+    package static let shutdownLine = JSONValue.object(["event": .string("shutdown")]).encoded
+
+    // MARK: Forms
+
+    static func reply(_ result: Result<JSONValue?, MPVError>, requestID: JSONValue?) -> String {
+        var fields: [String: JSONValue] = [:]
+        switch result {
+        case let .success(data):
+            fields["error"] = .string("success")
+            if let data { fields["data"] = data }
+        case let .failure(error):
+            fields["error"] = .string(error.rawValue)
+        }
+        if let requestID { fields["request_id"] = requestID }
+        return JSONValue.object(fields).encoded
+    }
+
+    private static func propertyChange(id: Int64, name: String, value: JSONValue) -> String {
+        JSONValue.object(["event": .string("property-change"), "id": .int(id), "name": .string(name), "data": value]).encoded
+    }
+
+    /// A value as `get_property_string` gives it: mpv's `yes`/`no` for flags, plain numbers and text.
+    private static func plainText(_ value: JSONValue) -> String {
+        switch value {
+        case let .bool(flag): flag ? "yes" : "no"
+        case let .string(text): text
+        case let .int(number): String(number)
+        case let .double(number): String(format: "%.6f", number)
+        default: value.encoded
+        }
+    }
+
+    /// A text command's words: split at blanks, with `"…"` and `'…'` quoting; nil if a quote is
+    /// left open.
+    static func words(of line: Substring) -> [String]? {
+        var words: [String] = []
+        var current = ""
+        var quote: Character?
+        var inWord = false
+        for character in line {
+            if let open = quote {
+                if character == open { quote = nil } else { current.append(character) }
+            } else if character == "\"" || character == "'" {
+                quote = character
+                inWord = true
+            } else if character == " " || character == "\t" {
+                if inWord { words.append(current) }
+                current = ""
+                inWord = false
+            } else {
+                current.append(character)
+                inWord = true
+            }
+        }
+        guard quote == nil else { return nil }
+        if inWord { words.append(current) }
+        return words
+    }
+}
+
+extension Result {
+    var isSuccess: Bool {
+        if case .success = self { return true }
+        return false
+    }
+}

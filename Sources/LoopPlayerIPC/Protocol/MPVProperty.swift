@@ -1,0 +1,146 @@
+import Foundation
+import LoopPlayer
+
+/// The mpv properties a loop player has, read from `PlayerStatus` and set through `MPVAction`s.
+/// Units and forms are mpv's: volume 0…100, brightness and contrast −100…100, track ids from 1,
+/// `loop-file` as `"inf"` or `false`.
+package enum MPVProperty: String, CaseIterable, Sendable {
+    case pause
+    case timePos = "time-pos"
+    case playbackTime = "playback-time"
+    case percentPos = "percent-pos"
+    case duration
+    case path
+    case filename
+    case loopFile = "loop-file"
+    case loopPlaylist = "loop-playlist"
+    case mute
+    case volume
+    case speed
+    case playlistPos = "playlist-pos"
+    case playlistCount = "playlist-count"
+    case brightness
+    case contrast
+    case sid
+    case aid
+    case eofReached = "eof-reached"
+    case idleActive = "idle-active"
+    case propertyList = "property-list"
+    case commandList = "command-list"
+    /// Ours: the player's state as the library names it (`playing`, `paused`, `failed`…).
+    case loopplayState = "loopplay-state"
+
+    /// The property's value now, or why there is none.
+    package func value(in status: PlayerStatus) -> Result<JSONValue, MPVError> {
+        let hasMedia = switch status.state {
+        case .idle, .loading, .failed: false
+        default: true
+        }
+        switch self {
+        case .pause: return .success(.bool(status.paused))
+        case .timePos, .playbackTime:
+            return hasMedia ? .success(.double(status.position)) : .failure(.propertyUnavailable)
+        case .percentPos:
+            guard hasMedia, let duration = status.duration, duration > 0 else { return .failure(.propertyUnavailable) }
+            return .success(.double(min(100, status.position / duration * 100)))
+        case .duration: return status.duration.map { .success(.double($0)) } ?? .failure(.propertyUnavailable)
+        case .path: return status.source.map { .success(.string($0)) } ?? .failure(.propertyUnavailable)
+        case .filename: return status.source.map { .success(.string(Self.fileName(of: $0))) } ?? .failure(.propertyUnavailable)
+        case .loopFile: return .success(status.looping ? .string("inf") : .bool(false))
+        case .loopPlaylist: return .success(status.loopingPlaylist ? .string("inf") : .bool(false))
+        case .mute: return .success(.bool(status.muted))
+        case .volume: return .success(.double(Double(status.volume) * 100))
+        case .speed: return .success(.double(status.speed))
+        case .playlistPos: return .success(.int(Int64(status.playlistIndex ?? (status.playlistCount > 0 ? 0 : -1))))
+        case .playlistCount: return .success(.int(Int64(status.playlistCount)))
+        case .brightness: return .success(.int(Int64((Double(status.brightness) * 100).rounded())))
+        case .contrast: return .success(.int(Int64((Double(status.contrast) * 100 - 100).rounded())))
+        case .sid: return .success(status.subtitleTrack.map { .int(Int64($0 + 1)) } ?? .bool(false))
+        case .aid: return .success(status.audioTrack.map { .int(Int64($0 + 1)) } ?? .bool(false))
+        case .eofReached: return .success(.bool(status.state == .ended))
+        case .idleActive: return .success(.bool(status.state == .idle))
+        case .propertyList: return .success(.array(Self.allCases.map { .string($0.rawValue) }))
+        case .commandList: return .success(.array(MPVCommandName.allCases.map { .object(["name": .string($0.rawValue)]) }))
+        case .loopplayState: return .success(.string(Self.stateName(status.state)))
+        }
+    }
+
+    /// What setting the property to `value` asks of the player.
+    package func actions(setting value: JSONValue, in status: PlayerStatus) -> Result<[MPVAction], MPVError> {
+        switch self {
+        case .pause:
+            guard let paused = value.flag else { return .failure(.propertyFormat) }
+            return .success([.send(paused ? .pause : .play)])
+        case .timePos, .playbackTime:
+            guard let seconds = value.number else { return .failure(.propertyFormat) }
+            return .success([.send(.seek(to: seconds, play: !status.paused))])
+        case .percentPos:
+            guard let percent = value.number else { return .failure(.propertyFormat) }
+            guard let duration = status.duration else { return .failure(.propertyUnavailable) }
+            return .success([.send(.seek(to: duration * percent / 100, play: !status.paused))])
+        case .loopFile, .loopPlaylist:
+            guard let loops = Self.loopValue(value) else { return .failure(.propertyFormat) }
+            return .success([self == .loopFile ? .send(loops ? .loop : .unloop) : .loopPlaylist(loops)])
+        case .mute:
+            guard let muted = value.flag else { return .failure(.propertyFormat) }
+            return .success([.send(muted ? .mute : .unmute)])
+        case .volume:
+            guard let volume = value.number else { return .failure(.propertyFormat) }
+            guard (0...100).contains(volume) else { return .failure(.propertyError) }  // no gain above 1
+            return .success([.send(.volume(Float(volume / 100)))])
+        case .speed:
+            guard let speed = value.number else { return .failure(.propertyFormat) }
+            guard speed > 0, speed <= 16 else { return .failure(.propertyError) }
+            return .success([.send(.playbackSpeed(Float(speed)))])
+        case .playlistPos:
+            guard let index = value.integer else { return .failure(.propertyFormat) }
+            guard index >= 0, index < status.playlistCount else { return .failure(.propertyError) }
+            return .success(status.playlistIndex == nil ? [] : [.send(.playItem(at: Int(index)))])
+        case .brightness, .contrast:
+            guard let level = value.number else { return .failure(.propertyFormat) }
+            guard (-100...100).contains(level) else { return .failure(.propertyError) }
+            return .success([.send(self == .brightness ? .brightness(Float(level / 100)) : .contrast(Float((level + 100) / 100)))])
+        case .sid, .aid:
+            let count = self == .sid ? status.subtitleTrackCount : status.audioTrackCount
+            let track: Int?
+            if value.flag == false || value.text == "no" {
+                track = nil
+            } else if let id = value.integer {
+                guard id >= 1, id <= count else { return .failure(.propertyError) }
+                track = Int(id - 1)
+            } else {
+                return .failure(.propertyFormat)
+            }
+            return .success([.send(self == .sid ? .subtitleTrackNumber(track) : .audioTrackNumber(track))])
+        case .duration, .path, .filename, .playlistCount, .eofReached, .idleActive, .propertyList, .commandList, .loopplayState:
+            return .failure(.propertyError)  // read-only
+        }
+    }
+
+    /// mpv's loop forms: `inf`, `yes`, `true`, a count above 0 (loops; we do not count); `no`, `false`, 0.
+    private static func loopValue(_ value: JSONValue) -> Bool? {
+        if let flag = value.flag { return flag }
+        if value.text == "inf" { return true }
+        if let count = value.integer { return count > 0 }
+        return nil
+    }
+
+    /// The last part of a path or of a URL's path.
+    static func fileName(of source: String) -> String {
+        if let url = URL(string: source), url.scheme != nil, !url.lastPathComponent.isEmpty { return url.lastPathComponent }
+        return (source as NSString).lastPathComponent
+    }
+
+    static func stateName(_ state: PlayerState) -> String {
+        switch state {
+        case .idle: "idle"
+        case .loading: "loading"
+        case .ready: "ready"
+        case .playing: "playing"
+        case .paused: "paused"
+        case .buffering: "buffering"
+        case .ended: "ended"
+        case .failed: "failed"
+        }
+    }
+}

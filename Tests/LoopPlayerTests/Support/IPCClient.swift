@@ -1,0 +1,86 @@
+import Foundation
+
+/// A plain Unix-socket client of loopplay's IPC: writes raw bytes (half lines, huge lines, bad
+/// JSON) and reads reply lines, each read bounded by a timeout.
+final class IPCClient {
+    private let descriptor: Int32
+    private var pending: [UInt8] = []
+
+    init(path: String) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.utf8.prefix($0.count - 1)) }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else {
+            close(descriptor)
+            throw IPCClientError(description: "connect \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    func send(_ text: String) throws {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            // MSG_NOSIGNAL: a server that hung up is an error here, not a SIGPIPE for the test process.
+            let written = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard written > 0 else { throw IPCClientError(description: "write: \(String(cString: strerror(errno)))") }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
+    /// The next line, or nil if none came within `timeout` seconds or the server closed.
+    func line(timeout: Double = 10) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                defer { pending.removeSubrange(...newline) }
+                return String(decoding: pending[..<newline], as: UTF8.self)
+            }
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { return nil }
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, Int32(left * 1000) + 1) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            let count = read(descriptor, &buffer, buffer.count)
+            guard count > 0 else { return nil }
+            pending += buffer[..<count]
+        }
+    }
+
+    /// The next line that is a reply (has `error`), skipping events; as a JSON object.
+    func reply(timeout: Double = 10) -> [String: Any]? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while let line = line(timeout: max(0, deadline.timeIntervalSinceNow)) {
+            if let object = Self.object(line), object["event"] == nil { return object }
+        }
+        return nil
+    }
+
+    /// The next event named `name`, skipping other lines.
+    func event(_ name: String, timeout: Double = 10) -> [String: Any]? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while let line = line(timeout: max(0, deadline.timeIntervalSinceNow)) {
+            if let object = Self.object(line), object["event"] as? String == name { return object }
+        }
+        return nil
+    }
+
+    /// Sends one JSON request and returns its reply.
+    func request(_ command: [Any], id: Int = 1) throws -> [String: Any]? {
+        let data = try JSONSerialization.data(withJSONObject: ["command": command, "request_id": id])
+        try send(String(decoding: data, as: UTF8.self) + "\n")
+        return reply()
+    }
+
+    static func object(_ line: String) -> [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+    }
+}
+
+struct IPCClientError: Error, CustomStringConvertible {
+    let description: String
+}
