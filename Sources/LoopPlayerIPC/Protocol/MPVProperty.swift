@@ -49,7 +49,8 @@ package enum MPVProperty: String, CaseIterable, Sendable {
         case .loopFile: return .success(status.looping ? .string("inf") : .bool(false))
         case .loopPlaylist: return .success(status.loopingPlaylist ? .string("inf") : .bool(false))
         case .mute: return .success(.bool(status.muted))
-        case .volume: return .success(.double(Double(status.volume) * 100))
+        // Rounded to what a gain in Float holds: 0.4 reads as 40, not 40.0000006.
+        case .volume: return .success(.double((Double(status.volume) * 100 * 10_000).rounded() / 10_000))
         case .speed: return .success(.double(status.speed))
         case .playlistPos: return .success(.int(Int64(status.playlistIndex ?? (status.playlistCount > 0 ? 0 : -1))))
         case .playlistCount: return .success(.int(Int64(status.playlistCount)))

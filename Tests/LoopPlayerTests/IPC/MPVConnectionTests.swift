@@ -1,0 +1,156 @@
+import LoopPlayer
+@testable import LoopPlayerIPC
+import XCTest
+
+/// The IPC's protocol without a socket: mpv's forms of properties, commands and replies.
+final class MPVConnectionTests: XCTestCase {
+    private func playing() -> PlayerStatus {
+        var status = PlayerStatus()
+        status.state = .playing
+        status.position = 1.5
+        status.duration = 4
+        status.source = "/media/loop.mp4"
+        status.playlistCount = 1
+        status.volume = 0.4
+        status.brightness = -0.25
+        status.contrast = 1.5
+        status.audioTrack = 0
+        status.audioTrackCount = 2
+        status.subtitleTrackCount = 1
+        status.looping = true
+        return status
+    }
+
+    /// The actions of `line`, as text (`PlaybackCommand` is not Equatable: it can carry filters).
+    private func actions(_ line: String, _ status: PlayerStatus? = nil) -> [String] {
+        var connection = MPVConnection(clientName: "ipc-1")
+        return connection.handle(line: Substring(line), status: status ?? playing()).actions.map { "\($0)" }
+    }
+
+    private func reply(_ line: String, _ status: PlayerStatus? = nil) -> [String: Any]? {
+        var connection = MPVConnection(clientName: "ipc-1")
+        return connection.handle(line: Substring(line), status: status ?? playing()).lines.first.flatMap(IPCClient.object)
+    }
+
+    func testPropertiesAreReadInMPVsUnits() {
+        let status = playing()
+        func value(_ property: MPVProperty) -> JSONValue? { try? property.value(in: status).get() }
+        XCTAssertEqual(value(.volume), .double(40))
+        XCTAssertEqual(value(.brightness), .int(-25))
+        XCTAssertEqual(value(.contrast), .int(50))
+        XCTAssertEqual(value(.aid), .int(1), "track ids count from 1")
+        XCTAssertEqual(value(.sid), .bool(false), "no subtitles: false")
+        XCTAssertEqual(value(.loopFile), .string("inf"))
+        XCTAssertEqual(value(.loopPlaylist), .bool(false))
+        XCTAssertEqual(value(.percentPos), .double(37.5))
+        XCTAssertEqual(value(.filename), .string("loop.mp4"))
+        XCTAssertEqual(value(.playlistPos), .int(0), "one source is item 0 of 1")
+        XCTAssertEqual(value(.eofReached), .bool(false))
+        var idle = PlayerStatus()
+        idle.state = .idle
+        XCTAssertEqual(MPVProperty.timePos.value(in: idle).failure, .propertyUnavailable)
+        XCTAssertEqual(MPVProperty.duration.value(in: idle).failure, .propertyUnavailable)
+        XCTAssertEqual(MPVProperty.playlistPos.value(in: idle).successValue, .int(-1))
+        XCTAssertEqual(MPVProperty.fileName(of: "https://cdn.example/live/master.m3u8?token=1"), "master.m3u8")
+    }
+
+    func testSettingAPropertyBecomesACommand() {
+        XCTAssertEqual(actions(#"{"command": ["set_property", "pause", true]}"#), ["send(LoopPlayer.PlaybackCommand.pause)"])
+        XCTAssertEqual(actions("set pause no"), ["send(LoopPlayer.PlaybackCommand.play)"], "a text command's yes/no")
+        XCTAssertEqual(actions("set volume 50"), ["send(LoopPlayer.PlaybackCommand.volume(0.5))"])
+        XCTAssertEqual(actions("set brightness 50"), ["send(LoopPlayer.PlaybackCommand.brightness(0.5))"])
+        XCTAssertEqual(actions("set contrast -50"), ["send(LoopPlayer.PlaybackCommand.contrast(0.5))"])
+        XCTAssertEqual(actions("set aid 2"), ["send(LoopPlayer.PlaybackCommand.audioTrackNumber(Optional(1)))"])
+        XCTAssertEqual(actions("set sid no"), ["send(LoopPlayer.PlaybackCommand.subtitleTrackNumber(nil))"])
+        XCTAssertEqual(actions("set loop-file no"), ["send(LoopPlayer.PlaybackCommand.unloop)"])
+        XCTAssertEqual(actions("set loop-playlist inf"), ["loopPlaylist(true)"])
+        XCTAssertEqual(actions("set time-pos 3"), ["send(LoopPlayer.PlaybackCommand.seek(to: 3.0, play: true))"])
+        XCTAssertEqual(reply(#"{"command": ["set_property", "aid", 3]}"#)?["error"] as? String, "error accessing property",
+                       "a track that is not there")
+        XCTAssertEqual(reply(#"{"command": ["set_property", "playlist-pos", 1]}"#)?["error"] as? String, "error accessing property")
+        XCTAssertEqual(reply(#"{"command": ["set_property", "volume", "loud"]}"#)?["error"] as? String,
+                       "unsupported format for accessing property")
+    }
+
+    func testSeeksAreWorkedOutFromThePosition() {
+        XCTAssertEqual(actions("seek 1"), ["send(LoopPlayer.PlaybackCommand.seek(to: 2.5, play: true))"], "relative by default")
+        XCTAssertEqual(actions("seek -1 relative+exact"), ["send(LoopPlayer.PlaybackCommand.seek(to: 0.5, play: true))"])
+        XCTAssertEqual(actions("seek 3 absolute"), ["send(LoopPlayer.PlaybackCommand.seek(to: 3.0, play: true))"])
+        XCTAssertEqual(actions("seek 25 absolute-percent"), ["send(LoopPlayer.PlaybackCommand.seek(to: 1.0, play: true))"])
+        var paused = playing()
+        paused.paused = true
+        XCTAssertEqual(actions("seek 0 absolute", paused), ["send(LoopPlayer.PlaybackCommand.seek(to: 0.0, play: false))"],
+                       "a paused player stays paused")
+        var idle = PlayerStatus()
+        idle.state = .idle
+        XCTAssertEqual(reply(#"{"command": ["seek", 1]}"#, idle)?["error"] as? String, "error running command", "nothing plays")
+    }
+
+    func testCycleFlipsFlagsAndStepsThroughTracksAndNone() {
+        XCTAssertEqual(actions("cycle pause"), ["send(LoopPlayer.PlaybackCommand.pause)"])
+        XCTAssertEqual(actions("cycle loop-file"), ["send(LoopPlayer.PlaybackCommand.unloop)"])
+        XCTAssertEqual(actions("cycle aid"), ["send(LoopPlayer.PlaybackCommand.audioTrackNumber(Optional(1)))"])
+        var second = playing()
+        second.audioTrack = 1
+        XCTAssertEqual(actions("cycle aid", second), ["send(LoopPlayer.PlaybackCommand.audioTrackNumber(nil))"], "after the last: none")
+        XCTAssertEqual(actions("cycle aid down"), ["send(LoopPlayer.PlaybackCommand.audioTrackNumber(nil))"])
+        XCTAssertEqual(actions("add volume -50"), ["send(LoopPlayer.PlaybackCommand.volume(0.0))"], "kept in range")
+    }
+
+    func testRepliesCarryTheRequestIDAndSkipNothingElse() {
+        let answer = reply(#"{"command": ["get_property", "volume"], "request_id": "seven"}"#)
+        XCTAssertEqual(answer?["request_id"] as? String, "seven")
+        XCTAssertEqual(answer?["data"] as? Double, 40)
+        XCTAssertEqual(answer?["error"] as? String, "success")
+        XCTAssertNil(reply(#"{"command": ["get_property", "volume"]}"#)?["request_id"], "none sent, none back")
+        var connection = MPVConnection(clientName: "ipc-1")
+        XCTAssertTrue(connection.handle(line: "", status: playing()).lines.isEmpty)
+        XCTAssertTrue(connection.handle(line: "  # a comment", status: playing()).lines.isEmpty)
+        XCTAssertTrue(connection.handle(line: "cycle pause", status: playing()).lines.isEmpty, "text commands get no reply")
+        XCTAssertEqual(reply(#"{"command": ["show-text", "hello"]}"#)?["error"] as? String, "operation not implemented")
+    }
+
+    func testObservedPropertiesAreSentOnlyWhenTheyChange() {
+        var connection = MPVConnection(clientName: "ipc-1")
+        let first = connection.handle(line: #"{"command": ["observe_property", 4, "mute"]}"#, status: playing()).lines
+        XCTAssertEqual(first.count, 2, "the reply, then the value at once")
+        XCTAssertEqual(IPCClient.object(first[1])?["data"] as? Bool, false)
+        XCTAssertEqual(connection.statusChanged(playing()), [], "nothing changed")
+        var muted = playing()
+        muted.muted = true
+        muted.position = 2
+        let changes = connection.statusChanged(muted).compactMap(IPCClient.object)
+        XCTAssertEqual(changes.count, 1, "mute only: the position is not observed")
+        XCTAssertEqual(changes.first?["id"] as? Int, 4)
+        XCTAssertEqual(changes.first?["data"] as? Bool, true)
+        _ = connection.handle(line: #"{"command": ["unobserve_property", 4]}"#, status: muted)
+        XCTAssertEqual(connection.statusChanged(playing()), [])
+    }
+
+    func testTextCommandsSplitLikeInputConf() {
+        XCTAssertEqual(MPVConnection.words(of: #"loadfile "/media/a b.mp4" append"#), ["loadfile", "/media/a b.mp4", "append"])
+        XCTAssertEqual(MPVConnection.words(of: "set  volume\t50 "), ["set", "volume", "50"])
+        XCTAssertEqual(MPVConnection.words(of: "show-text ''"), ["show-text", ""])
+        XCTAssertNil(MPVConnection.words(of: #"loadfile "open"#))
+    }
+
+    func testJSONKeepsFlagsAndNumbersApartAndRefusesDeepNesting() {
+        XCTAssertEqual(JSONValue.parse("true"), .bool(true))
+        XCTAssertEqual(JSONValue.parse("1"), .int(1))
+        XCTAssertEqual(JSONValue.parse("1.5"), .double(1.5))
+        XCTAssertEqual(JSONValue.parse(#"{"a": [null, "b"]}"#), .object(["a": .array([.null, .string("b")])]))
+        XCTAssertNotNil(JSONValue.parse(Substring(String(repeating: "[", count: 50) + String(repeating: "]", count: 50))))
+        XCTAssertNil(JSONValue.parse(Substring(String(repeating: "[", count: 51) + String(repeating: "]", count: 51))))
+        XCTAssertNotNil(JSONValue.parse(#"["[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["]"#), "brackets in a string do not nest")
+        XCTAssertEqual(JSONValue.string("/a/b").encoded, #""/a/b""#)
+    }
+}
+
+private extension Result {
+    var failure: Failure? {
+        if case let .failure(error) = self { return error }
+        return nil
+    }
+
+    var successValue: Success? { try? get() }
+}
