@@ -2,7 +2,7 @@
 # Benchmarks, not tests: loopplay against ffplay, mpv and `ffmpeg -f null` on the same machine in the
 # same run, with ../shared/bench (fixtures, Xvfb, watchers). Results go to docs/benchmarks.md by hand.
 #
-#   scripts/bench.sh [seam|cpu|throughput|firstframe|kernels|filters|layers|audio|opus|overlay|subtitles|several|scale|realtime|cache|all]   (default all; about 60 minutes)
+#   scripts/bench.sh [seam|cpu|throughput|firstframe|kernels|filters|layers|audio|opus|overlay|subtitles|several|scale|realtime|cache|ipc|all]   (default all; about 60 minutes)
 #   BEFORE=path/to/older/loopplay scripts/bench.sh before-after   (the same checks on two builds, interleaved; about 8 minutes)
 # Env: F=/tmp/lp-fixtures  OUT=/tmp/lp-bench-loopplay  DISP=:7 (below :10, see the bench README)
 #      LP=path/to/loopplay: measure that build instead of building the release one (sound checks only)
@@ -313,6 +313,25 @@ if [[ $what == before-after ]]; then
       echo -n "playlist of 3: "; python3 scripts/bench/audio_seam.py "$B/list.raw" f32 2 48000 440 --loop 4 | tail -1
       echo "CPU (20 s of 1080p30):"
       OUT=$B/$build-cpu-$round CUSTOM_CMD="$bin --loop" PLAYERS=custom "$BENCH/baseline.sh" -d 20 "$HD" | grep custom || true
+    done
+  done
+fi
+
+if [[ $what == ipc || $what == all ]]; then
+  # The seam, CPU and memory with the remote control on and busy (a client observing time-pos and
+  # pause and asking for time-pos 10 times a second) against the same build without it, alternating.
+  echo "## With and without --input-ipc-server and a busy client: seam (25 s of the 640x360 clip), CPU and RSS (20 s of 1080p30)"
+  I=$OUT/ipc; mkdir -p "$I"
+  for round in 1 2; do
+    for mode in off on; do
+      extra=""; [[ $mode == on ]] && extra="--input-ipc-server $I/lp.sock"
+      [[ $mode == on ]] && { python3 scripts/bench/ipc_client.py "$I/lp.sock" 33 & client=$!; }
+      echo "### round $round, IPC $mode"
+      OUT=$I/$mode-seam-$round CUSTOM_CMD="$LP --loop $extra" PLAYERS=custom "$BENCH/seam.sh" -d 25 "$SWIPE" | grep -E "custom|interval|frames" || true
+      [[ $mode == on ]] && wait $client
+      [[ $mode == on ]] && { python3 scripts/bench/ipc_client.py "$I/lp.sock" 28 & client=$!; }
+      OUT=$I/$mode-cpu-$round CUSTOM_CMD="$LP --loop $extra" PLAYERS=custom "$BENCH/baseline.sh" -d 20 "$HD" | grep custom || true
+      [[ $mode == on ]] && wait $client
     done
   done
 fi

@@ -32,6 +32,8 @@ public final class ExtVideoPlayer: @unchecked Sendable {
         var settings: VideoSettings
         var settingsVersion = 0
         var commands: [PlaybackCommand] = []
+        /// Every command `send` took, for `PlayerStatus.commandsApplied`.
+        var commandsSent = 0
         var state: PlayerState = .idle
         var currentTime = 0.0
         var statistics = PlaybackStatistics()
@@ -192,10 +194,29 @@ public final class ExtVideoPlayer: @unchecked Sendable {
     public func send(_ command: PlaybackCommand) {
         let wake = shared.withLock { state -> (@Sendable () -> Void)? in
             state.commands.append(command)
+            state.commandsSent += 1
             return state.wake
         }
         wake?()
     }
+
+    /// Changes the settings in place, atomically: a change made meanwhile from another thread is
+    /// not lost, as it can be between reading `settings` and assigning it.
+    public func updateSettings(_ change: (inout VideoSettings) -> Void) {
+        let wake = shared.withLock { state -> (@Sendable () -> Void)? in
+            change(&state.settings)
+            state.settingsVersion += 1
+            return state.wake
+        }
+        wake?()
+    }
+
+    /// Commands sent and not yet taken by the player (they wait for a source that is ready).
+    package var queuedCommandCount: Int { shared.withLock { $0.commands.count } }
+
+    /// How many commands `send` has taken so far: the status's `commandsApplied` reaches it once
+    /// the last of them has taken effect.
+    package var commandsSent: Int { shared.withLock { $0.commandsSent } }
 
     /// The settings; assigning applies every changed setting live (a new source loads it).
     public var settings: VideoSettings {

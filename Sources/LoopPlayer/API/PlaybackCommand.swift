@@ -9,9 +9,14 @@ public enum PlaybackCommand: Sendable {
     case play
     /// Holds the current frame until `play`.
     case pause
+    /// Pauses a playing player and plays a paused one (decided when applied, so two in a row cancel).
+    case togglePause
     /// Seeks inside the current pass: negative goes to the start, past the end to the last frame.
-    /// Emits `.seek(success, currentTime:)`. Plays afterwards if `play`, else pauses.
-    case seek(to: Double, play: Bool = true)
+    /// Emits `.seek(success, currentTime:)`. Plays afterwards if `play`, pauses if `false`, and
+    /// keeps playing or paused if nil.
+    case seek(to: Double, play: Bool? = true)
+    /// Seeks by `seconds` from the position when it is applied, keeping playing or paused.
+    case seekBy(Double)
     /// Seek to the start, then pause.
     case begin
     /// Seek to the last frame, then pause.

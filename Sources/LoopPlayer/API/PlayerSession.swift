@@ -15,6 +15,12 @@ final class PlayerSession: EngineController {
     private let realClock = MonotonicClock()
     /// The `Playlist` setting's items being played (nil: one source).
     private var playlist: PlaylistPlayback?
+    /// Commands taken from the player's queue and carried out, for `PlayerStatus.commandsApplied`.
+    private var commandsApplied = 0
+    /// The playlist as the status shows it: kept once the run has let the playlist go.
+    private var listed: PlaylistPlayback?
+    /// Events for `onEachEvent`, held until the status they lead to is published.
+    private var eventsToTell: [PlayerEvent] = []
 
     /// Claims `player` for this run (one run at a time: another throws `alreadyRunning` and leaves the
     /// running one alone). `custom` is an output made by the caller (embedding, frames-only); otherwise
@@ -97,7 +103,7 @@ final class PlayerSession: EngineController {
     func finish() {
         engine.close()
         let last = engine.takeEvents()
-        playlist = nil  // the run is over: nothing is queued after it
+        (listed, playlist) = (playlist, nil)  // the run is over: nothing is queued after it
         handle(last)
         deliver(batcher.drain())
         publisher.stop()
@@ -112,13 +118,16 @@ final class PlayerSession: EngineController {
 
     /// A failure before the engine exists (validation, no display) still reaches the user.
     private static func report(_ error: PlayerError, to player: ExtVideoPlayer) {
-        let (admitted, handlers, continuations, stateHandlers) = player.shared.withLock {
+        let (admitted, handlers, continuations, stateHandlers, eachEventHandlers, statusHandlers, status) = player.shared.withLock {
             $0.state = .failed(error)
+            $0.status.state = .failed(error)
             $0.statistics.errors[error.kind, default: 0] += 1
             return ($0.settings.events.admits(.error(error)), $0.eventHandlers, Array($0.eventContinuations.values),
-                    $0.stateHandlers)
+                    $0.stateHandlers, $0.eachEventHandlers, $0.statusHandlers, $0.status)
         }
         stateHandlers.forEach { $0(.failed(error)) }
+        statusHandlers.forEach { $0(status) }
+        eachEventHandlers.forEach { $0(.error(error)) }
         guard admitted else { return }
         handlers.forEach { $0([.error(error)]) }
         continuations.forEach { $0.yield([.error(error)]) }
@@ -152,21 +161,29 @@ final class PlayerSession: EngineController {
         refreshStatus()
     }
 
-    /// An event for the batches and, at once, for `onEachEvent`.
+    /// An event for the batches and for `onEachEvent` (told with the next status).
     private func record(_ event: PlayerEvent) {
         batcher.record(event, at: engine.clock.now)
-        let handlers = player.shared.withLock { $0.eachEventHandlers }
-        handlers.forEach { $0(event) }
+        eventsToTell.append(event)
     }
 
-    /// Publishes the player's `status` when it changed.
+    /// Publishes the player's `status` when it changed, then tells the events that led to it: a
+    /// listener that hears `file-loaded` and asks for the duration finds it.
     private func refreshStatus() {
+        defer {
+            if !eventsToTell.isEmpty {
+                let (events, handlers) = (eventsToTell, player.shared.withLock { $0.eachEventHandlers })
+                eventsToTell.removeAll(keepingCapacity: true)
+                for event in events { handlers.forEach { $0(event) } }
+            }
+        }
         var status = PlayerStatus()
         status.state = engine.state
         status.position = engine.position
         status.duration = engine.duration
-        status.source = engine.location?.description ?? playlist.map { $0.state.items[$0.state.current] } ?? applied.sourceName
-        status.playlistIndex = playlist?.state.current
+        let playlist = self.playlist ?? listed
+        status.source = engine.location?.description ?? playlist?.currentItem ?? applied.sourceName
+        status.playlistIndex = playlist?.currentItem == nil ? nil : playlist?.state.current
         status.playlistCount = playlist?.state.items.count ?? (status.source == nil ? 0 : 1)
         status.looping = engine.isLooping
         status.loopingPlaylist = playlist?.state.loops ?? false
@@ -178,8 +195,9 @@ final class PlayerSession: EngineController {
         status.contrast = engine.filters.adjustment.contrast
         status.audioTrack = engine.audioTrack?.number
         status.audioTrackCount = engine.audioTracks.count
-        status.subtitleTrack = engine.subtitleTrack.flatMap { track in engine.subtitleTracks.firstIndex(of: track) }
-        status.subtitleTrackCount = engine.subtitleTracks.count
+        (status.subtitleTrack, status.subtitleTrackCount) = engine.subtitleTrackPosition
+        status.seeking = engine.isSeeking
+        status.commandsApplied = commandsApplied
         let handlers = player.shared.withLock { shared -> [@Sendable (PlayerStatus) -> Void] in
             guard shared.status != status else { return [] }
             shared.status = status
@@ -234,15 +252,18 @@ final class PlayerSession: EngineController {
             return taken
         }
         commands.forEach(perform)
+        commandsApplied += commands.count
     }
 
     private func perform(_ command: PlaybackCommand) {
         switch command {
         case .play: engine.setPaused(false)
         case .pause: engine.setPaused(true)
+        case .togglePause: engine.setPaused(!engine.isPaused)
         case let .seek(position, play):
             seek(to: position)
-            engine.setPaused(!play)
+            if let play { engine.setPaused(!play) }
+        case let .seekBy(seconds): seek(to: engine.position + seconds)
         case .begin:
             seek(to: 0)
             engine.setPaused(true)

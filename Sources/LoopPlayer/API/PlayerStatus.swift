@@ -38,6 +38,11 @@ public struct PlayerStatus: Sendable, Equatable {
     public var subtitleTrack: Int?
     /// Subtitle tracks, embedded and external.
     public var subtitleTrackCount = 0
+    /// A seek was made and its first picture is not shown yet.
+    public var seeking = false
+    /// How many of the commands given to `send(_:)` the player has carried out: a command sent
+    /// when this was *n* has taken effect once it passes *n*.
+    public var commandsApplied = 0
 
     /// A status before any run.
     public init() {}

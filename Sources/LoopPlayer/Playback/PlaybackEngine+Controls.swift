@@ -145,4 +145,7 @@ extension PlaybackEngine {
     }
 
     package func seek(by delta: Double) { seek(to: position + delta) }
+
+    /// A seek is under way: its first picture is not on screen yet.
+    package var isSeeking: Bool { item?.presenter.map { !$0.showsCurrentGeneration } ?? false }
 }

@@ -39,15 +39,33 @@ extension PlaybackEngine {
 
     /// The snapshot key: converting and encoding a 1080p PNG takes long enough to drop frames, so it
     /// happens on its own thread, from the scene on screen (frames and planes are immutable).
+    /// At most `maximumSnapshotWriters` write at once (each holds a whole picture): one asked for
+    /// beyond them is refused with an error event, so a remote control's loop cannot pile them up.
     func writeSnapshotInBackground(to path: String) {
         guard let scene = self.scene.lastScene, scene.frame != nil, let area = output.area else { return }
-        snapshotWriters.append(WorkerThread(name: "lp-snapshot") {
+        snapshotWriters.removeAll { writer in
+            guard writer.done.isRaised else { return false }
+            writer.thread.join()
+            return true
+        }
+        guard snapshotWriters.count < Self.maximumSnapshotWriters else {
+            let error = PlayerError.invalidSetting(name: "screenshot", value: path,
+                                                   reason: "\(Self.maximumSnapshotWriters) snapshots are being written; try again")
+            record(error)
+            emit(.error(error))
+            return
+        }
+        let done = AbortFlag()
+        snapshotWriters.append((WorkerThread(name: "lp-snapshot") {
             do throws(PlayerError) {
                 try Snapshot.writePNG(try Snapshot.image(of: scene, area: area), to: path)
                 logger.notice("snapshot written to \(path)")
             } catch {
                 logger.error("\(error.description)")
             }
-        })
+            done.raise()
+        }, done))
     }
+
+    static let maximumSnapshotWriters = 2
 }

@@ -8,6 +8,12 @@ extension PlaybackEngine {
     /// The track shown, if any.
     package var subtitleTrack: SubtitleTrack? { item?.subtitles.currentTrack }
 
+    /// The shown track's place among `subtitleTracks` (nil: none), and how many there are.
+    package var subtitleTrackPosition: (shown: Int?, count: Int) {
+        let tracks = subtitleTracks
+        return (subtitleTrack.flatMap { tracks.firstIndex(of: $0) }, tracks.count)
+    }
+
     /// Chooses the subtitles (kept for later sources). A language or number that matches no track
     /// throws `subtitleTrackNotFound` (also sent as an error event) and the current choice stays.
     package func setSubtitles(_ choice: SubtitleChoice) throws(PlayerError) {

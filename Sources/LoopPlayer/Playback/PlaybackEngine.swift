@@ -65,7 +65,8 @@ package final class PlaybackEngine {
     var pendingSpeed = 1.0
     var errorCounts: [String: Int] = [:]
     /// Snapshots being written (the snapshot action); joined when the engine closes.
-    var snapshotWriters: [WorkerThread] = []
+    /// Snapshot writers, each with the flag it raises when its file is written.
+    var snapshotWriters: [(thread: WorkerThread, done: AbortFlag)] = []
     var isClosed = false
     /// Clock time the current `run()` (or first `pump()`) began.
     private(set) var runStartedAt: Double?
@@ -416,7 +417,7 @@ package final class PlaybackEngine {
         sound.close()
         isClosed = true
         refilter.finish()
-        snapshotWriters.forEach { $0.join() }
+        snapshotWriters.forEach { $0.thread.join() }
         snapshotWriters.removeAll()
         stopPictureInPicture()  // said before the output goes
         scene.close()  // the insets' players stop all at once, then are joined

@@ -4,6 +4,9 @@
 /// performs the playlist commands. Run thread only.
 final class PlaylistPlayback {
     private(set) var state: PlaylistState
+
+    /// The item playing or about to (nil once the last one was removed).
+    var currentItem: String? { state.items.indices.contains(state.current) ? state.items[state.current] : nil }
     private let engine: PlaybackEngine
     private let ext: String
     /// Events for the player's batches.

@@ -42,7 +42,6 @@ package enum JSONValue: Sendable, Equatable {
 
     /// One line of JSON text (no newline inside: strings escape theirs).
     var encoded: String {
-        // Non-finite numbers have no JSON form; mpv has none to send either.
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
         guard let data = try? encoder.encode(self) else { return "null" }
@@ -111,7 +110,7 @@ extension JSONValue: Codable {
         case .null: try container.encodeNil()
         case let .bool(value): try container.encode(value)
         case let .int(value): try container.encode(value)
-        case let .double(value): try container.encode(value)
+        case let .double(value): if value.isFinite { try container.encode(value) } else { try container.encodeNil() }
         case let .string(value): try container.encode(value)
         case let .array(value): try container.encode(value)
         case let .object(value): try container.encode(value)

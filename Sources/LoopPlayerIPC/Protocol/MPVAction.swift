@@ -15,5 +15,11 @@ package enum MPVAction: Sendable {
 /// The player the IPC drives: its status for replies and its commands for actions.
 package protocol MPVRemote: Sendable {
     var status: PlayerStatus { get }
-    func perform(_ action: MPVAction)
+    /// The player's queue of commands can take more (it is full while no source is ready and a
+    /// client keeps sending).
+    var acceptsCommands: Bool { get }
+    /// Carries `action` out; for a command, the count `status.commandsApplied` reaches once it has
+    /// taken effect.
+    @discardableResult
+    func perform(_ action: MPVAction) -> Int?
 }

@@ -15,13 +15,27 @@ package struct MPVConnection {
     }
 
     private struct Observation {
-        let property: String
+        let id: Int64
+        let name: String
+        /// nil for a name that is no property: observed as mpv does, always without a value.
+        let property: MPVProperty?
+        /// `observe_property_string`: values as `get_property_string` gives them.
+        let asText: Bool
         /// The value last sent (`.null` where the property was unavailable).
         var sent: JSONValue
+
+        func value(in status: PlayerStatus) -> JSONValue {
+            guard let value = try? property?.value(in: status).get() else { return .null }
+            return asText ? .string(MPVConnection.plainText(value)) : value
+        }
     }
 
+    /// More observations than this on one client are refused: each is looked at on every change.
+    package static let maximumObservations = 1000
+
     package let clientName: String
-    private var observations: [Int64: Observation] = [:]
+    /// In the order of their ids, as they are sent.
+    private var observations: [Observation] = []
 
     package init(clientName: String) {
         self.clientName = clientName
@@ -29,7 +43,9 @@ package struct MPVConnection {
 
     // MARK: Requests
 
-    package mutating func handle(line: Substring, status: PlayerStatus) -> Output {
+    /// Handles one line. `acceptsCommands` false (the player's queue is full) refuses what would
+    /// queue a command with `error running command`; a client cannot pile them up.
+    package mutating func handle(line: Substring, status: PlayerStatus, acceptsCommands: Bool = true) -> Output {
         let trimmed = line.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed()
         let text = Substring(String(trimmed))
         guard let first = text.first, first != "#" else { return Output() }
@@ -37,7 +53,8 @@ package struct MPVConnection {
         guard first == "{" else {
             // A text command: done or not, it gets no reply (as in mpv).
             if let words = Self.words(of: text), let name = words.first {
-                _ = run(name, words.dropFirst().map { JSONValue.string($0) }, status: status, into: &output)
+                _ = run(name, words.dropFirst().map { JSONValue.string($0) }, status: status, accepts: acceptsCommands,
+                        into: &output)
             }
             return output
         }
@@ -50,25 +67,32 @@ package struct MPVConnection {
             output.lines.insert(Self.reply(.failure(.invalidParameter), requestID: requestID), at: 0)
             return output
         }
-        let result = run(name, Array(command.dropFirst()), status: status, into: &output)
+        let result = run(name, Array(command.dropFirst()), status: status, accepts: acceptsCommands, into: &output)
         output.lines.insert(Self.reply(result, requestID: requestID), at: 0)
         return output
     }
 
     /// Runs one command; its reply's data (nil: none) or error. Events it causes at once (an
     /// observed property's first value) go to `output` after the reply.
-    private mutating func run(_ name: String, _ arguments: [JSONValue], status: PlayerStatus,
+    private mutating func run(_ name: String, _ arguments: [JSONValue], status: PlayerStatus, accepts: Bool,
                               into output: inout Output) -> Result<JSONValue?, MPVError> {
         guard let command = MPVCommandName(rawValue: name) else { return .failure(.invalidParameter) }
         func take(_ result: Result<[MPVAction], MPVError>) -> Result<JSONValue?, MPVError> {
-            result.map { output.actions += $0; return nil }
+            result.flatMap { actions in
+                guard accepts || actions.isEmpty else { return .failure(.command) }
+                output.actions += actions
+                return .success(nil)
+            }
         }
         let first = arguments.first?.text
         switch command {
         case .getProperty, .getPropertyString:
             guard arguments.count == 1, let name = first else { return .failure(.invalidParameter) }
             let value = property(name).flatMap { $0.value(in: status) }
-            return command == .getProperty ? value.map { $0 } : value.map { .string(Self.plainText($0)) }
+            if command == .getProperty { return value.map { $0 } }
+            // mpv answers an unavailable property's text with success and no text.
+            if case .failure(.propertyUnavailable) = value { return .success(.null) }
+            return value.map { .string(Self.plainText($0)) }
         case .setProperty, .setPropertyString, .set:
             guard arguments.count == 2, let name = first else { return .failure(.invalidParameter) }
             return take(property(name).flatMap { $0.actions(setting: arguments[1], in: status) })
@@ -76,13 +100,18 @@ package struct MPVConnection {
             guard arguments.count == 2, case let .int(id) = arguments[0], let name = arguments[1].text else {
                 return .failure(.invalidParameter)
             }
-            let value = (try? property(name).flatMap { $0.value(in: status) }.get()) ?? .null
-            observations[id] = Observation(property: name, sent: value)
-            output.lines.append(Self.propertyChange(id: id, name: name, value: value))
+            observations.removeAll { $0.id == id }
+            guard observations.count < Self.maximumObservations else { return .failure(.command) }
+            var observation = Observation(id: id, name: name, property: MPVProperty(rawValue: name),
+                                          asText: command == .observePropertyString, sent: .null)
+            observation.sent = observation.value(in: status)
+            observations.insert(observation, at: observations.firstIndex { $0.id > id } ?? observations.endIndex)
+            output.lines.append(Self.propertyChange(id: id, name: name, value: observation.sent))
             return .success(nil)
         case .unobserveProperty:
             guard arguments.count == 1, case let .int(id) = arguments[0] else { return .failure(.invalidParameter) }
-            return observations.removeValue(forKey: id) == nil ? .failure(.invalidParameter) : .success(nil)
+            observations.removeAll { $0.id == id }  // an id never observed is no error, as in mpv
+            return .success(nil)
         case .clientName, .getVersion, .getTimeUs:
             guard arguments.isEmpty else { return .failure(.invalidParameter) }
             switch command {
@@ -134,17 +163,19 @@ package struct MPVConnection {
             return .failure(.invalidParameter)
         }
         guard MPVProperty.timePos.value(in: status).isSuccess else { return .failure(.command) }  // nothing plays
+        // Relative seeks are worked out when the player applies them, from where it is then; all
+        // keep the player playing or paused.
         let duration = status.duration ?? 0
-        let target: Double = if flags.contains("absolute-percent") {
-            duration * amount / 100
+        let command: PlaybackCommand = if flags.contains("absolute-percent") {
+            .seek(to: duration * amount / 100, play: nil)
         } else if flags.contains("relative-percent") {
-            status.position + duration * amount / 100
+            .seekBy(duration * amount / 100)
         } else if flags.contains("absolute") {
-            amount
+            .seek(to: amount, play: nil)
         } else {
-            status.position + amount
+            .seekBy(amount)
         }
-        return .success([.send(.seek(to: target, play: !status.paused))])
+        return .success([.send(command)])
     }
 
     /// `cycle NAME [up|down]`: flags flip; tracks go to the next id, then none, then the first.
@@ -153,7 +184,9 @@ package struct MPVConnection {
         let down = arguments.dropFirst().first?.text == "down"
         return property(name).flatMap { property in
             switch property {
-            case .pause, .mute:
+            case .pause:
+                return .success([.send(.togglePause)])  // decided when applied: two in a row cancel
+            case .mute:
                 return property.value(in: status).flatMap { property.actions(setting: .bool(!($0.flag ?? false)), in: status) }
             case .loopFile, .loopPlaylist:
                 let looping = property == .loopFile ? status.looping : status.loopingPlaylist
@@ -201,11 +234,11 @@ package struct MPVConnection {
     /// `property-change` events for the observed properties whose value `status` changed.
     package mutating func statusChanged(_ status: PlayerStatus) -> [String] {
         var lines: [String] = []
-        for (id, observation) in observations.sorted(by: { $0.key < $1.key }) {
-            let value = (try? property(observation.property).flatMap { $0.value(in: status) }.get()) ?? .null
-            guard value != observation.sent else { continue }
-            observations[id]?.sent = value
-            lines.append(Self.propertyChange(id: id, name: observation.property, value: value))
+        for index in observations.indices {
+            let value = observations[index].value(in: status)
+            guard value != observations[index].sent else { continue }
+            observations[index].sent = value
+            lines.append(Self.propertyChange(id: observations[index].id, name: observations[index].name, value: value))
         }
         return lines
     }
@@ -219,7 +252,7 @@ package struct MPVConnection {
         case .currentItemChanged: return [line("start-file")]
         case .itemStatusChanged(.readyToPlay): return [line("file-loaded")]
         case .itemStatusChanged(.failed): return [line("end-file", ["reason": .string("error")])]
-        case .seek: return [line("seek"), line("playback-restart")]
+        case .seek(true, _): return [line("seek")]  // `playback-restart` once its picture shows
         case .ended: return [line("end-file", ["reason": .string("eof")])]
         case .currentItemRemoved: return [line("end-file", ["reason": .string("stop")])]
         case let .loopCompleted(count): return [line("loopplay-loop-completed", ["count": .int(Int64(count))])]
@@ -248,12 +281,15 @@ package struct MPVConnection {
         return JSONValue.object(fields).encoded
     }
 
+    /// mpv's event once a seek's first picture is shown.
+    package static let playbackRestartLine = JSONValue.object(["event": .string("playback-restart")]).encoded
+
     private static func propertyChange(id: Int64, name: String, value: JSONValue) -> String {
         JSONValue.object(["event": .string("property-change"), "id": .int(id), "name": .string(name), "data": value]).encoded
     }
 
     /// A value as `get_property_string` gives it: mpv's `yes`/`no` for flags, plain numbers and text.
-    private static func plainText(_ value: JSONValue) -> String {
+    static func plainText(_ value: JSONValue) -> String {
         switch value {
         case let .bool(flag): flag ? "yes" : "no"
         case let .string(text): text

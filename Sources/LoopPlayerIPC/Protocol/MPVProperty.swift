@@ -74,11 +74,11 @@ package enum MPVProperty: String, CaseIterable, Sendable {
             return .success([.send(paused ? .pause : .play)])
         case .timePos, .playbackTime:
             guard let seconds = value.number else { return .failure(.propertyFormat) }
-            return .success([.send(.seek(to: seconds, play: !status.paused))])
+            return .success([.send(.seek(to: seconds, play: nil))])
         case .percentPos:
             guard let percent = value.number else { return .failure(.propertyFormat) }
             guard let duration = status.duration else { return .failure(.propertyUnavailable) }
-            return .success([.send(.seek(to: duration * percent / 100, play: !status.paused))])
+            return .success([.send(.seek(to: duration * percent / 100, play: nil))])
         case .loopFile, .loopPlaylist:
             guard let loops = Self.loopValue(value) else { return .failure(.propertyFormat) }
             return .success([self == .loopFile ? .send(loops ? .loop : .unloop) : .loopPlaylist(loops)])
@@ -91,7 +91,7 @@ package enum MPVProperty: String, CaseIterable, Sendable {
             return .success([.send(.volume(Float(volume / 100)))])
         case .speed:
             guard let speed = value.number else { return .failure(.propertyFormat) }
-            guard speed > 0, speed <= 16 else { return .failure(.propertyError) }
+            guard Self.speedRange.contains(speed) else { return .failure(.propertyError) }
             return .success([.send(.playbackSpeed(Float(speed)))])
         case .playlistPos:
             guard let index = value.integer else { return .failure(.propertyFormat) }
@@ -117,6 +117,9 @@ package enum MPVProperty: String, CaseIterable, Sendable {
             return .failure(.propertyError)  // read-only
         }
     }
+
+    /// mpv's range (its minimum, 0.01) up to the player's.
+    static let speedRange = 0.01...16.0
 
     /// mpv's loop forms: `inf`, `yes`, `true`, a count above 0 (loops; we do not count); `no`, `false`, 0.
     private static func loopValue(_ value: JSONValue) -> Bool? {

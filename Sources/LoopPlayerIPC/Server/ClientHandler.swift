@@ -3,14 +3,23 @@ import NIOCore
 
 /// One connected client on the server's event loop: reads its lines, answers them, and sends it
 /// events while it reads them.
+///
+/// A request that sent the player a command is answered once the player has carried it out (as
+/// mpv's are), so `set pause yes` then `get_property pause` reads `true`; the answers keep their
+/// order, and none waits longer than `longestWait`.
 final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = LineFrame
     typealias OutboundOut = ByteBuffer
+
+    /// An answer waits at most this long for its command (a player with no source ready holds them).
+    static let longestWait = TimeAmount.seconds(1)
 
     private var connection: MPVConnection
     private let remote: any MPVRemote
     private let hub: ClientHub
     private var context: ChannelHandlerContext?
+    /// Answers waiting for `commandsApplied` to reach their ticket, in order.
+    private var held: [(lines: [String], ticket: Int)] = []
 
     init(clientName: String, remote: any MPVRemote, hub: ClientHub) {
         self.connection = MPVConnection(clientName: clientName)
@@ -30,28 +39,49 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
     func channelInactive(context: ChannelHandlerContext) {
         hub.remove(self)
         self.context = nil
+        held.removeAll()
         context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard self.context != nil else { return }  // let go (it stopped reading): its requests are not done
         let output: MPVConnection.Output
         switch unwrapInboundIn(data) {
         case let .line(buffer):
-            output = connection.handle(line: Substring(String(buffer: buffer)), status: remote.status)
+            output = connection.handle(line: Substring(String(buffer: buffer)), status: remote.status,
+                                       acceptsCommands: remote.acceptsCommands)
         case .tooLong:
             output = MPVConnection.Output(lines: [MPVConnection.reply(.failure(.invalidParameter), requestID: nil)])
         }
-        send(output.lines)
-        output.actions.forEach(remote.perform)
+        let ticket = output.actions.compactMap { remote.perform($0) }.max()
+        if let ticket, ticket > remote.status.commandsApplied {
+            held.append((output.lines, ticket))
+            let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+            context.eventLoop.scheduleTask(in: Self.longestWait) { bound.value.release(upTo: .max) }
+        } else if held.isEmpty {
+            send(output.lines)
+        } else {
+            held.append((output.lines, held.last?.ticket ?? 0))  // after the answers before it
+        }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
     }
 
-    /// The observed properties `status` changed.
+    /// The player's status changed: answers whose commands are done go out, then the observed
+    /// properties that changed.
     func statusChanged(_ status: PlayerStatus) {
+        release(upTo: status.commandsApplied)
         send(connection.statusChanged(status))
+    }
+
+    /// Sends the held answers whose tickets `applied` has reached, keeping their order.
+    private func release(upTo applied: Int) {
+        let ready = held.prefix { $0.ticket <= applied }
+        guard !ready.isEmpty else { return }
+        held.removeFirst(ready.count)
+        send(ready.flatMap(\.lines))
     }
 
     /// Writes `lines`. A client whose unread output has filled the buffer is let go: keeping its
@@ -59,6 +89,8 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
     func send(_ lines: [String]) {
         guard let context, !lines.isEmpty else { return }
         guard context.channel.isWritable else {
+            self.context = nil
+            held.removeAll()
             context.close(promise: nil)
             return
         }
@@ -72,6 +104,7 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Says `shutdown` and closes the connection (the player is going away).
     func shutDown() {
+        release(upTo: .max)
         send([MPVConnection.shutdownLine])
         context?.close(promise: nil)
     }
@@ -84,6 +117,16 @@ final class ClientHub {
 
     private var clients: [ObjectIdentifier: ClientHandler] = [:]
     private var connectionsMade = 0
+    private let remote: any MPVRemote
+    /// A seek was made and its first picture has not been seen yet (`playback-restart` is due).
+    private var restartDue = false
+    /// How many clients are connected, for the player's thread (nothing is sent to none).
+    let count: ClientCount
+
+    init(remote: any MPVRemote, count: ClientCount) {
+        self.remote = remote
+        self.count = count
+    }
 
     var isFull: Bool { clients.count >= Self.maximumClients }
 
@@ -93,17 +136,34 @@ final class ClientHub {
         return "ipc-\(connectionsMade)"
     }
 
-    func add(_ client: ClientHandler) { clients[ObjectIdentifier(client)] = client }
-    func remove(_ client: ClientHandler) { clients[ObjectIdentifier(client)] = nil }
+    func add(_ client: ClientHandler) {
+        clients[ObjectIdentifier(client)] = client
+        count.set(clients.count)
+    }
+
+    func remove(_ client: ClientHandler) {
+        clients[ObjectIdentifier(client)] = nil
+        count.set(clients.count)
+    }
 
     func statusChanged(_ status: PlayerStatus) {
         clients.values.forEach { $0.statusChanged(status) }
+        restartIfShown(status)
     }
 
     func event(_ event: PlayerEvent) {
         let lines = MPVConnection.eventLines(for: event)
-        guard !lines.isEmpty else { return }
         clients.values.forEach { $0.send(lines) }
+        if case .seek(true, _) = event {
+            restartDue = true
+            restartIfShown(remote.status)  // a paused player may have shown it already
+        }
+    }
+
+    private func restartIfShown(_ status: PlayerStatus) {
+        guard restartDue, !status.seeking else { return }
+        restartDue = false
+        clients.values.forEach { $0.send([MPVConnection.playbackRestartLine]) }
     }
 
     func shutDown() {

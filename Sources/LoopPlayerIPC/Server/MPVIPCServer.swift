@@ -23,7 +23,12 @@ public final class MPVIPCServer: Sendable {
     private let hub: NIOLoopBound<ClientHub>
     private let remote: PlayerRemote
     private let path: String
+    /// The socket's file, to remove at the end only if it is still ours.
+    private let socketFile: (device: UInt, inode: UInt)
     private let closed = Mutex(false)
+    /// The hub's count of connected clients.
+    private let clients: ClientCount
+    private let latestStatus = StatusMailbox()
 
     /// Listens at `path` for `player`. Throws `invalidSetting` (named `input-ipc-server`) when
     /// the path is in use by a running program, is not a socket, or cannot be created. A socket
@@ -38,9 +43,10 @@ public final class MPVIPCServer: Sendable {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
         let remote = PlayerRemote(player: player)
+        let clients = ClientCount()
         let hub: NIOLoopBound<ClientHub>
         do {
-            hub = try loop.submit { NIOLoopBound(ClientHub(), eventLoop: loop) }.wait()
+            hub = try loop.submit { NIOLoopBound(ClientHub(remote: remote, count: clients), eventLoop: loop) }.wait()
         } catch {
             try? group.syncShutdownGracefully()
             throw failure("the server's thread did not start (\(error))")
@@ -50,29 +56,29 @@ public final class MPVIPCServer: Sendable {
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 64 << 10, high: 1 << 20))
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let clients = hub.value
-                    guard !clients.isFull else { throw ChannelError.ioOnClosedChannel }
-                    let handler = ClientHandler(clientName: clients.nextClientName(), remote: remote, hub: clients)
+                    let hub = hub.value
+                    guard !hub.isFull else { throw ChannelError.ioOnClosedChannel }
+                    let handler = ClientHandler(clientName: hub.nextClientName(), remote: remote, hub: hub)
                     try channel.pipeline.syncOperations.addHandler(
                         ByteToMessageHandler(LineFrameDecoder(maximumLength: Self.maximumLineBytes)))
                     try channel.pipeline.syncOperations.addHandler(handler)
                 }
             }
-        // The socket is created with the user's permissions only: nobody else may drive the player.
-        let previousMask = umask(0o177)
         let listener: any Channel
+        let file: (UInt, UInt)
         do {
-            listener = try bootstrap.bind(unixDomainSocketPath: path).wait()
-            umask(previousMask)
+            (listener, file) = try Self.bind(bootstrap, at: path)
         } catch {
-            umask(previousMask)
             try? group.syncShutdownGracefully()
-            throw failure("cannot listen there (\(Self.describe(error)))")
+            throw failure(error.description)
         }
-        chmod(path, 0o600)
-        (self.group, self.listener, self.hub, self.remote, self.path) = (group, listener, hub, remote, path)
-        player.onStatusChange { [weak self] status in self?.onLoop { $0.statusChanged(status) } }
-        player.onEachEvent { [weak self] event in self?.onLoop { $0.event(event) } }
+        (self.group, self.listener, self.hub, self.remote, self.path, self.socketFile, self.clients)
+            = (group, listener, hub, remote, path, file, clients)
+        player.onStatusChange { [weak self] status in self?.statusChanged(status) }
+        player.onEachEvent { [weak self] event in
+            guard let self, self.clients.value > 0 else { return }
+            self.onLoop { $0.event(event) }
+        }
     }
 
     /// The exit code a client's `quit` asked for, once one did.
@@ -88,10 +94,24 @@ public final class MPVIPCServer: Sendable {
         try? listener.eventLoop.submit { hub.value.shutDown() }.wait()
         try? listener.close().wait()
         try? group.syncShutdownGracefully()
-        unlink(path)
+        // Only our socket: another program may have put something there since.
+        var info = stat()
+        if lstat(path, &info) == 0, UInt(info.st_dev) == socketFile.device, UInt(info.st_ino) == socketFile.inode {
+            unlink(path)
+        }
     }
 
     deinit { close() }
+
+    /// Hands the newest status to the loop: one task at a time, however often it changes (every
+    /// frame while playing); none while no client is connected.
+    private func statusChanged(_ status: PlayerStatus) {
+        guard clients.value > 0, latestStatus.put(status) else { return }
+        let mailbox = latestStatus
+        onLoop { hub in
+            if let status = mailbox.take() { hub.statusChanged(status) }
+        }
+    }
 
     /// Runs `work` with the clients on the server's loop, unless the server is closed.
     private func onLoop(_ work: @escaping @Sendable (ClientHub) -> Void) {
@@ -108,28 +128,95 @@ public final class MPVIPCServer: Sendable {
         var info = stat()
         guard lstat(path, &info) == 0 else { return }  // nothing there
         guard info.st_mode & S_IFMT == S_IFSOCK else { throw failure("the path exists and is not a socket") }
-        guard !listens(at: path) else { throw failure("another program is listening on that socket") }
+        guard connectionRefused(at: path) else { throw failure("another program is listening on that socket") }
         guard unlink(path) == 0 else { throw failure("the socket left there cannot be removed (\(String(cString: strerror(errno))))") }
     }
 
-    /// Whether a connection to the socket at `path` is taken (without waiting for it).
-    private static func listens(at path: String) -> Bool {
+    /// Whether connecting to the socket at `path` is refused: nobody listens (a socket left by a
+    /// player that was killed). Anything else (accepted, busy, not ours to reach) means it is not
+    /// stale, and it is left alone.
+    private static func connectionRefused(at path: String) -> Bool {
         let socketFD = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard socketFD >= 0 else { return false }
         defer { Glibc.close(socketFD) }
+        var address = Self.address(path)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        return result != 0 && errno == ECONNREFUSED
+    }
+
+    private static func address(_ path: String) -> sockaddr_un {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { bytes in
             bytes.copyBytes(from: path.utf8.prefix(bytes.count - 1))
         }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        return address
+    }
+
+    /// Binds in a private folder (0700) beside `path`, makes the socket 0600, and renames it into
+    /// place: nobody else can connect in between, and the process's umask is left alone (it is
+    /// every thread's).
+    private static func bind(_ bootstrap: ServerBootstrap, at path: String) throws(PlayerError) -> (any Channel, (UInt, UInt)) {
+        func failure(_ reason: String) -> PlayerError { .invalidSetting(name: "input-ipc-server", value: path, reason: reason) }
+        let folder = (path as NSString).deletingLastPathComponent
+        var template = Array(((folder.isEmpty ? "." : folder) + "/.loopplay-ipc-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw failure("cannot listen there (\(String(cString: strerror(errno))))")
         }
-        return result == 0 || errno == EAGAIN || errno == EINPROGRESS
+        let privateFolder = String(cString: made)
+        defer { rmdir(privateFolder) }
+        let temporary = privateFolder + "/socket"
+        guard temporary.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
+            throw failure("the folder's path is too long for a socket beside it")
+        }
+        let listener: any Channel
+        do {
+            listener = try bootstrap.bind(unixDomainSocketPath: temporary).wait()
+        } catch {
+            unlink(temporary)
+            throw failure("cannot listen there (\(describe(error)))")
+        }
+        var info = stat()
+        guard chmod(temporary, 0o600) == 0, lstat(temporary, &info) == 0, rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? listener.close().wait()
+            unlink(temporary)
+            throw failure("cannot listen there (\(reason))")
+        }
+        return (listener, (UInt(info.st_dev), UInt(info.st_ino)))
     }
 
     private static func describe(_ error: any Error) -> String {
         if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
         return "\(error)"
+    }
+}
+
+/// How many clients are connected, counted on the loop and read on the player's thread.
+final class ClientCount: Sendable {
+    private let count = Atomic<Int>(0)
+    var value: Int { count.load(ordering: .relaxed) }
+    func set(_ value: Int) { count.store(value, ordering: .relaxed) }
+}
+
+/// The newest status not yet handed to the loop.
+final class StatusMailbox: Sendable {
+    private let slot = Mutex<PlayerStatus?>(nil)
+
+    /// Leaves `status` for the loop; true if the slot was empty (a task must be scheduled to take it).
+    func put(_ status: PlayerStatus) -> Bool {
+        slot.withLock { slot in
+            defer { slot = status }
+            return slot == nil
+        }
+    }
+
+    func take() -> PlayerStatus? {
+        slot.withLock { slot in
+            defer { slot = nil }
+            return slot
+        }
     }
 }

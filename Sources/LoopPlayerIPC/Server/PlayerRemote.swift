@@ -3,6 +3,9 @@ import Synchronization
 
 /// An `ExtVideoPlayer` as the IPC drives it; remembers the exit code a `quit` asked for.
 final class PlayerRemote: MPVRemote {
+    /// Commands waiting for a source, beyond which the IPC refuses more.
+    static let maximumQueuedCommands = 256
+
     private let player: ExtVideoPlayer
     private let quitCode = Mutex<Int32?>(nil)
 
@@ -12,38 +15,43 @@ final class PlayerRemote: MPVRemote {
 
     var status: PlayerStatus { player.status }
 
+    var acceptsCommands: Bool { player.queuedCommandCount < Self.maximumQueuedCommands }
+
     /// The code of the `quit` that ended the run, if one did.
     var requestedExitCode: Int32? { quitCode.withLock { $0 } }
 
-    func perform(_ action: MPVAction) {
+    @discardableResult
+    func perform(_ action: MPVAction) -> Int? {
         switch action {
         case let .send(command):
             player.send(command)
+            return player.commandsSent
         case let .load(source, append: false):
-            // mpv's `replace`: this file alone, instead of the playlist.
-            var settings = player.settings
-            guard !settings.playlist.isEmpty || settings.sourceName != source else {
-                return player.send(.seek(to: 0))  // the same file again: from its start
+            // mpv's `replace`: this file alone, instead of the playlist; the same file again starts over.
+            let current = player.settings
+            if current.playlist.isEmpty, current.sourceName == source {
+                if case .failed = player.state { player.retry() } else { player.send(.seek(to: 0, play: true)) }
+                return nil
             }
-            settings.playlist = []
-            settings.sourceName = source
-            player.settings = settings
+            player.updateSettings { settings in
+                settings.playlist = []
+                settings.sourceName = source
+            }
         case let .load(source, append: true):
-            var settings = player.settings
-            if settings.playlist.isEmpty {
-                // One source becomes a playlist of two (the current one starts over: it is a new list).
-                settings.playlist = [settings.sourceName, source].compactMap { $0 }
-                player.settings = settings
-            } else {
+            guard player.settings.playlist.isEmpty else {
                 player.send(.insert(source, at: Int.max))
+                return player.commandsSent
+            }
+            // One source becomes a playlist of two (the current one starts over: it is a new list).
+            player.updateSettings { settings in
+                settings.playlist = [settings.sourceName, source].compactMap { $0 }
             }
         case let .loopPlaylist(loops):
-            var settings = player.settings
-            settings.loopPlaylist = loops
-            player.settings = settings
+            player.updateSettings { $0.loopPlaylist = loops }
         case let .quit(code):
             quitCode.withLock { $0 = code }
             player.stop()
         }
+        return nil
     }
 }

@@ -64,7 +64,7 @@ final class MPVConnectionTests: XCTestCase {
         XCTAssertEqual(actions("set sid no"), ["send(LoopPlayer.PlaybackCommand.subtitleTrackNumber(nil))"])
         XCTAssertEqual(actions("set loop-file no"), ["send(LoopPlayer.PlaybackCommand.unloop)"])
         XCTAssertEqual(actions("set loop-playlist inf"), ["loopPlaylist(true)"])
-        XCTAssertEqual(actions("set time-pos 3"), ["send(LoopPlayer.PlaybackCommand.seek(to: 3.0, play: true))"])
+        XCTAssertEqual(actions("set time-pos 3"), ["send(LoopPlayer.PlaybackCommand.seek(to: 3.0, play: nil))"])
         XCTAssertEqual(reply(#"{"command": ["set_property", "aid", 3]}"#)?["error"] as? String, "error accessing property",
                        "a track that is not there")
         XCTAssertEqual(reply(#"{"command": ["set_property", "playlist-pos", 1]}"#)?["error"] as? String, "error accessing property")
@@ -73,21 +73,20 @@ final class MPVConnectionTests: XCTestCase {
     }
 
     func testSeeksAreWorkedOutFromThePosition() {
-        XCTAssertEqual(actions("seek 1"), ["send(LoopPlayer.PlaybackCommand.seek(to: 2.5, play: true))"], "relative by default")
-        XCTAssertEqual(actions("seek -1 relative+exact"), ["send(LoopPlayer.PlaybackCommand.seek(to: 0.5, play: true))"])
-        XCTAssertEqual(actions("seek 3 absolute"), ["send(LoopPlayer.PlaybackCommand.seek(to: 3.0, play: true))"])
-        XCTAssertEqual(actions("seek 25 absolute-percent"), ["send(LoopPlayer.PlaybackCommand.seek(to: 1.0, play: true))"])
-        var paused = playing()
-        paused.paused = true
-        XCTAssertEqual(actions("seek 0 absolute", paused), ["send(LoopPlayer.PlaybackCommand.seek(to: 0.0, play: false))"],
-                       "a paused player stays paused")
+        // Relative seeks are worked out by the player when it applies them; every seek keeps it
+        // playing or paused (play: nil).
+        XCTAssertEqual(actions("seek 1"), ["send(LoopPlayer.PlaybackCommand.seekBy(1.0))"], "relative by default")
+        XCTAssertEqual(actions("seek -1 relative+exact"), ["send(LoopPlayer.PlaybackCommand.seekBy(-1.0))"])
+        XCTAssertEqual(actions("seek 3 absolute"), ["send(LoopPlayer.PlaybackCommand.seek(to: 3.0, play: nil))"])
+        XCTAssertEqual(actions("seek 25 absolute-percent"), ["send(LoopPlayer.PlaybackCommand.seek(to: 1.0, play: nil))"])
+        XCTAssertEqual(actions("seek 10 relative-percent"), ["send(LoopPlayer.PlaybackCommand.seekBy(0.4))"])
         var idle = PlayerStatus()
         idle.state = .idle
         XCTAssertEqual(reply(#"{"command": ["seek", 1]}"#, idle)?["error"] as? String, "error running command", "nothing plays")
     }
 
     func testCycleFlipsFlagsAndStepsThroughTracksAndNone() {
-        XCTAssertEqual(actions("cycle pause"), ["send(LoopPlayer.PlaybackCommand.pause)"])
+        XCTAssertEqual(actions("cycle pause"), ["send(LoopPlayer.PlaybackCommand.togglePause)"], "two in a row cancel")
         XCTAssertEqual(actions("cycle loop-file"), ["send(LoopPlayer.PlaybackCommand.unloop)"])
         XCTAssertEqual(actions("cycle aid"), ["send(LoopPlayer.PlaybackCommand.audioTrackNumber(Optional(1)))"])
         var second = playing()
@@ -108,6 +107,17 @@ final class MPVConnectionTests: XCTestCase {
         XCTAssertTrue(connection.handle(line: "  # a comment", status: playing()).lines.isEmpty)
         XCTAssertTrue(connection.handle(line: "cycle pause", status: playing()).lines.isEmpty, "text commands get no reply")
         XCTAssertEqual(reply(#"{"command": ["show-text", "hello"]}"#)?["error"] as? String, "operation not implemented")
+        var idle = PlayerStatus()
+        idle.state = .idle
+        let unavailable = reply(#"{"command": ["get_property_string", "duration"]}"#, idle)
+        XCTAssertEqual(unavailable?["error"] as? String, "success", "mpv's answer: no text")
+        XCTAssertTrue(unavailable?["data"] is NSNull)
+        var full = MPVConnection(clientName: "ipc-1")
+        let refused = full.handle(line: "{\"command\": [\"set_property\", \"pause\", true]}", status: playing(), acceptsCommands: false)
+        XCTAssertEqual(refused.actions.count, 0)
+        XCTAssertEqual(refused.lines.first.flatMap(IPCClient.object)?["error"] as? String, "error running command",
+                       "the player's queue is full")
+        XCTAssertEqual(reply(#"{"command": ["set_property", "speed", 1e-50]}"#)?["error"] as? String, "error accessing property")
     }
 
     func testObservedPropertiesAreSentOnlyWhenTheyChange() {
@@ -125,6 +135,9 @@ final class MPVConnectionTests: XCTestCase {
         XCTAssertEqual(changes.first?["data"] as? Bool, true)
         _ = connection.handle(line: #"{"command": ["unobserve_property", 4]}"#, status: muted)
         XCTAssertEqual(connection.statusChanged(playing()), [])
+        let text = connection.handle(line: #"{"command": ["observe_property_string", 5, "volume"]}"#, status: muted).lines
+        XCTAssertEqual(IPCClient.object(text[1])?["data"] as? String, "40.000000", "as get_property_string gives it")
+        XCTAssertEqual(reply(#"{"command": ["unobserve_property", 99]}"#)?["error"] as? String, "success", "as mpv answers")
     }
 
     func testTextCommandsSplitLikeInputConf() {
@@ -143,6 +156,7 @@ final class MPVConnectionTests: XCTestCase {
         XCTAssertNil(JSONValue.parse(Substring(String(repeating: "[", count: 51) + String(repeating: "]", count: 51))))
         XCTAssertNotNil(JSONValue.parse(#"["[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["]"#), "brackets in a string do not nest")
         XCTAssertEqual(JSONValue.string("/a/b").encoded, #""/a/b""#)
+        XCTAssertEqual(JSONValue.object(["a": .double(.nan)]).encoded, #"{"a":null}"#, "no JSON form: null, the rest kept")
     }
 }
 

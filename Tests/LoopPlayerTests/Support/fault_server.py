@@ -276,6 +276,9 @@ def parse_range(header, size):
 class Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    # socketserver's default backlog of 5 drops connections when a test opens many at once; a
+    # dropped SYN is retried only a second later, or not before a virtual clock moves.
+    request_queue_size = 128
     tls = None
 
     def finish_request(self, request, client_address):

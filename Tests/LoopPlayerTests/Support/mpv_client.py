@@ -52,6 +52,7 @@ def on_pause(_, value):
 
 mpv.bind_property_observer("pause", on_pause)
 mpv.pause = True
+seen["pause_read_back"] = mpv.pause  # answered once done, as mpv's set_property is
 seen["pause_event"] = paused.wait(WAIT)
 seen["pause_changes"] = pause_changes
 seen["pause"] = mpv.pause

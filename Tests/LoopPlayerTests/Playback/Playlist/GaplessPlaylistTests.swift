@@ -304,3 +304,22 @@ final class PlaylistHoldTests: XCTestCase {
         XCTAssertEqual(widths.filter { $0 == 240 }.count, 25, "the next item plays all its frames: \(widths)")
     }
 }
+
+/// Removing the only item leaves an empty list: the status says so (it trapped reading item 0).
+final class PlaylistEmptiedTests: XCTestCase {
+    func testRemovingTheOnlyItemLeavesAnEmptyListInTheStatus() throws {
+        let only = try PlaylistMedia.first()
+        let player = ExtVideoPlayer { VideoSettings { Playlist([only]); Loop() } }
+        player.audioOutput = AudioOptions(track: .none)
+        // Nothing plays after the removal (no frame moves the virtual clock): the status ends the run.
+        player.onStatusChange { status in if status.playlistCount == 0 { player.stop() } }
+        var frames = 0
+        player.runFrames(timing: .untimed) { _ in
+            frames += 1
+            if frames == 3 { player.send(.remove(at: 0)) }
+        }
+        XCTAssertGreaterThanOrEqual(frames, 3)
+        XCTAssertEqual(player.status.playlistCount, 0)
+        XCTAssertNil(player.status.playlistIndex)
+    }
+}
