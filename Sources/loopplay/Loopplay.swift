@@ -110,12 +110,15 @@ struct Loopplay: ParsableCommand {
             let report = StatsReport(source: sources.resolved, outcome: describe(outcome), statistics: player.statistics)
             try? report.write(to: statsPath)
         }
+        // An IPC client's `quit 3` ends the process with 3, as mpv's does (also after a failed source).
+        if let code = server?.requestedExitCode {
+            if code != 0 { throw ExitCode(code) }
+            return
+        }
         if case let .failed(error) = outcome {
             if !Self.warnings.wasPrinted(error) { StandardError.line(Self.naming(sources.naming, error.description)) }
             throw ExitCodes.code(for: error)
         }
-        // An IPC client's `quit 3` ends the process with 3, as mpv's does.
-        if let code = server?.requestedExitCode, code != 0 { throw ExitCode(code) }
     }
 
     /// A failure's line starts with the source the user gave (`loopplay: SOURCE: …`): a network
@@ -195,7 +198,7 @@ struct Loopplay: ParsableCommand {
 
     private func stopCondition(fallback: Bool) -> StopCondition {
         runLimits.stopCondition(fallback: fallback, headless: window.headless, looping: sources.loop,
-                                countsListPasses: sources.countsListPasses)
+                                countsListPasses: sources.countsListPasses, remote: control.inputIpcServer != nil)
     }
 
     private func describe(_ outcome: RunOutcome) -> String {

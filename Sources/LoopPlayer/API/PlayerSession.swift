@@ -179,7 +179,7 @@ final class PlayerSession: EngineController {
         }
         var status = PlayerStatus()
         status.state = engine.state
-        status.position = engine.position
+        status.position = engine.shownPosition
         status.duration = engine.duration
         let playlist = self.playlist ?? listed
         status.source = engine.location?.description ?? playlist?.currentItem ?? applied.sourceName

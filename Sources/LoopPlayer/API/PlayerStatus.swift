@@ -4,7 +4,8 @@
 public struct PlayerStatus: Sendable, Equatable {
     /// idle → loading → ready → playing / paused / buffering → ended, or failed.
     public var state: PlayerState = .idle
-    /// The position inside the current pass, in seconds.
+    /// The position inside the current pass of the picture on screen, in seconds (it changes once a
+    /// frame; `ExtVideoPlayer.currentTime` runs on between frames).
     public var position = 0.0
     /// The length of one pass, in seconds, once the source has opened (nil for a live stream).
     public var duration: Double?

@@ -146,6 +146,13 @@ extension PlaybackEngine {
 
     package func seek(by delta: Double) { seek(to: position + delta) }
 
+    /// The time in the pass of the picture on screen: it moves once a frame, where `position` runs on
+    /// between frames.
+    package var shownPosition: Double {
+        guard let current = item?.presenter?.current, let spot = pictureSpot else { return 0 }
+        return spot.pass > current.pass ? spot.position : current.positionInPass
+    }
+
     /// A seek is under way: its first picture is not on screen yet.
     package var isSeeking: Bool { item?.presenter.map { !$0.showsCurrentGeneration } ?? false }
 }

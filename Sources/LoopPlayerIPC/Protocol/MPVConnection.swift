@@ -32,6 +32,8 @@ package struct MPVConnection {
 
     /// More observations than this on one client are refused: each is looked at on every change.
     package static let maximumObservations = 1000
+    /// A playlist grown by `loadfile … append` stops here (each item costs the player work).
+    package static let maximumPlaylistItems = 1000
 
     package let clientName: String
     /// In the order of their ids, as they are sent.
@@ -122,7 +124,7 @@ package struct MPVConnection {
         case .requestLogMessages, .enableEvent, .disableEvent:
             guard arguments.count == 1, first != nil else { return .failure(.invalidParameter) }
             return .success(nil)
-        case .loadfile: return take(Self.load(arguments))
+        case .loadfile: return take(Self.load(arguments, status: status))
         case .playlistNext: return take(.success([.send(.next)]))
         case .playlistPrev: return take(.success([.send(.previous)]))
         case .seek: return take(Self.seek(arguments, status: status))
@@ -146,11 +148,13 @@ package struct MPVConnection {
     }
 
     /// `loadfile URL [replace|append|append-play]`.
-    private static func load(_ arguments: [JSONValue]) -> Result<[MPVAction], MPVError> {
+    private static func load(_ arguments: [JSONValue], status: PlayerStatus) -> Result<[MPVAction], MPVError> {
         guard let source = arguments.first?.text, !source.isEmpty, arguments.count <= 4 else { return .failure(.invalidParameter) }
         switch arguments.dropFirst().first?.text ?? "replace" {
         case "replace": return .success([.load(source, append: false)])
-        case "append", "append-play": return .success([.load(source, append: true)])
+        case "append", "append-play":
+            guard status.playlistCount < maximumPlaylistItems else { return .failure(.command) }
+            return .success([.load(source, append: true)])
         default: return .failure(.invalidParameter)
         }
     }
@@ -277,15 +281,18 @@ package struct MPVConnection {
         case let .failure(error):
             fields["error"] = .string(error.rawValue)
         }
-        if let requestID { fields["request_id"] = requestID }
+        fields["request_id"] = requestID ?? .int(0)  // mpv answers 0 to a request without one
         return JSONValue.object(fields).encoded
     }
 
     /// mpv's event once a seek's first picture is shown.
     package static let playbackRestartLine = JSONValue.object(["event": .string("playback-restart")]).encoded
 
+    /// An unavailable property's change has no `data`, as mpv sends it.
     private static func propertyChange(id: Int64, name: String, value: JSONValue) -> String {
-        JSONValue.object(["event": .string("property-change"), "id": .int(id), "name": .string(name), "data": value]).encoded
+        var fields: [String: JSONValue] = ["event": .string("property-change"), "id": .int(id), "name": .string(name)]
+        if value != .null { fields["data"] = value }
+        return JSONValue.object(fields).encoded
     }
 
     /// A value as `get_property_string` gives it: mpv's `yes`/`no` for flags, plain numbers and text.

@@ -114,7 +114,7 @@ package enum MPVProperty: String, CaseIterable, Sendable {
             }
             return .success([.send(self == .sid ? .subtitleTrackNumber(track) : .audioTrackNumber(track))])
         case .duration, .path, .filename, .playlistCount, .eofReached, .idleActive, .propertyList, .commandList, .loopplayState:
-            return .failure(.propertyError)  // read-only
+            return .failure(.propertyUnavailable)  // read-only, as mpv answers
         }
     }
 

@@ -27,20 +27,16 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
         self.hub = hub
     }
 
+    /// Counted from here (not from `channelActive`): the cap holds for connections that arrive together.
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-    }
-
-    func channelActive(context: ChannelHandlerContext) {
         hub.add(self)
-        context.fireChannelActive()
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    func handlerRemoved(context: ChannelHandlerContext) {
         hub.remove(self)
         self.context = nil
         held.removeAll()
-        context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

@@ -49,9 +49,11 @@ struct RunArguments: ParsableArguments {
 
     /// The flags' limits (`--loops` counts an item's passes unless it counts the list's); the
     /// headless fallback is bounded when nothing else bounds it: one pass, or three when looping.
-    func stopCondition(fallback: Bool, headless: Bool, looping: Bool, countsListPasses: Bool) -> StopCondition {
+    /// `remote`: a remote control (IPC) is listening, so a failed source waits for its next
+    /// `loadfile` or `quit` (as mpv's idle mode does) instead of ending the process.
+    func stopCondition(fallback: Bool, headless: Bool, looping: Bool, countsListPasses: Bool, remote: Bool = false) -> StopCondition {
         // A window with --keep-open shows a failed source's error until it is closed.
-        let holdFailure = keepOpen && !headless && !fallback
+        let holdFailure = (keepOpen && !headless && !fallback) || remote
         var stop = StopCondition(duration: duration, frames: snapshot != nil ? 1 : frames, loops: countsListPasses ? nil : loops,
                                  exitAtEnd: !keepOpen || fallback, exitOnFailure: !holdFailure)
         if fallback && duration == nil && frames == nil && loops == nil && looping { stop.loops = 3 }

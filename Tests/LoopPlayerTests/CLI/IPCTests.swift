@@ -111,7 +111,7 @@ final class IPCTests: XCTestCase {
             ("{\"command\": [\"set_property\", \"volume\", [1]]}", "unsupported format for accessing property"),
             ("{\"command\": [\"set_property\", \"volume\", 1000]}", "error accessing property"),
             ("{\"command\": [\"set_property\", \"speed\", -1]}", "error accessing property"),
-            ("{\"command\": [\"set_property\", \"duration\", 3]}", "error accessing property"),
+            ("{\"command\": [\"set_property\", \"duration\", 3]}", "property unavailable"),  // read-only, as mpv says
             ("{\"command\": [\"set_property\", \"playlist-pos\", 99999999999999]}", "error accessing property"),
             ("{\"command\": [\"seek\", \"far\"]}", "invalid parameter"),
             ("{\"command\": [\"seek\", 1, \"sideways\"]}", "invalid parameter"),
@@ -202,6 +202,30 @@ final class IPCTests: XCTestCase {
         let long = try LoopplayTool.run(["--source", "swipe", "--headless", "--input-ipc-server", "/tmp/" + String(repeating: "s", count: 200)])
         XCTAssertEqual(long.status, 64, long.stderr)
         XCTAssertTrue(long.stderr.contains("a socket path has at most 107 bytes"), long.stderr)
+    }
+
+    /// A remote-controlled player survives a client's bad `loadfile`: the error is told, and the
+    /// next good one plays. More than 64 clients at once are turned away.
+    func testABadLoadfileIsAnErrorAndTheNextOnePlays() throws {
+        let socket = directory.appendingPathComponent("load.sock").path
+        let player = try startPlayer(socket)
+        defer { stop(player.process) }
+        let client = try IPCClient(path: socket)
+        let missing = directory.appendingPathComponent("nope.mp4").path
+        XCTAssertEqual(try client.request(["loadfile", missing])?["error"] as? String, "success")
+        let error = client.event("loopplay-error")
+        XCTAssertEqual(error?["kind"] as? String, "sourceNotFound", "\(String(describing: error))")
+        XCTAssertTrue(player.process.isRunning, "the player waits for the next loadfile")
+        let good = try TestMedia.redThenBlue()
+        XCTAssertEqual(try client.request(["loadfile", good])?["error"] as? String, "success")
+        XCTAssertNotNil(client.event("file-loaded"))
+        XCTAssertEqual(try client.request(["get_property", "path"])?["data"] as? String, good)
+        var others: [IPCClient] = []
+        for _ in 0..<70 { others.append(try IPCClient(path: socket)) }
+        for other in others { try? other.send("{\"command\": [\"client_name\"]}\n") }
+        let answered = others.filter { $0.reply(timeout: 5) != nil }.count
+        XCTAssertEqual(answered, 63, "64 at once, the first client included")
+        XCTAssertEqual(try client.request(["get_property", "filename"])?["data"] as? String, "red-blue.mp4")
     }
 
     func testQuitWithACodeEndsWithThatCode() throws {

@@ -101,7 +101,7 @@ final class MPVConnectionTests: XCTestCase {
         XCTAssertEqual(answer?["request_id"] as? String, "seven")
         XCTAssertEqual(answer?["data"] as? Double, 40)
         XCTAssertEqual(answer?["error"] as? String, "success")
-        XCTAssertNil(reply(#"{"command": ["get_property", "volume"]}"#)?["request_id"], "none sent, none back")
+        XCTAssertEqual(reply(#"{"command": ["get_property", "volume"]}"#)?["request_id"] as? Int, 0, "none sent: 0, as mpv answers")
         var connection = MPVConnection(clientName: "ipc-1")
         XCTAssertTrue(connection.handle(line: "", status: playing()).lines.isEmpty)
         XCTAssertTrue(connection.handle(line: "  # a comment", status: playing()).lines.isEmpty)
@@ -126,6 +126,11 @@ final class MPVConnectionTests: XCTestCase {
         XCTAssertEqual(first.count, 2, "the reply, then the value at once")
         XCTAssertEqual(IPCClient.object(first[1])?["data"] as? Bool, false)
         XCTAssertEqual(connection.statusChanged(playing()), [], "nothing changed")
+        var idle = PlayerStatus()
+        idle.state = .idle
+        var other = MPVConnection(clientName: "ipc-2")
+        let unavailable = other.handle(line: #"{"command": ["observe_property", 9, "duration"]}"#, status: idle).lines
+        XCTAssertNil(IPCClient.object(unavailable[1])?["data"], "unavailable: no data, as mpv sends it")
         var muted = playing()
         muted.muted = true
         muted.position = 2
