@@ -328,10 +328,10 @@ if [[ $what == ipc || $what == all ]]; then
       [[ $mode == on ]] && { python3 scripts/bench/ipc_client.py "$I/lp.sock" 33 & client=$!; }
       echo "### round $round, IPC $mode"
       OUT=$I/$mode-seam-$round CUSTOM_CMD="$LP --loop $extra" PLAYERS=custom "$BENCH/seam.sh" -d 25 "$SWIPE" | grep -E "custom|interval|frames" || true
-      [[ $mode == on ]] && wait $client
+      [[ $mode == on ]] && { wait $client || true; }
       [[ $mode == on ]] && { python3 scripts/bench/ipc_client.py "$I/lp.sock" 28 & client=$!; }
       OUT=$I/$mode-cpu-$round CUSTOM_CMD="$LP --loop $extra" PLAYERS=custom "$BENCH/baseline.sh" -d 20 "$HD" | grep custom || true
-      [[ $mode == on ]] && wait $client
+      [[ $mode == on ]] && { wait $client || true; }
     done
   done
 fi

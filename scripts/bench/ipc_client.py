@@ -27,13 +27,15 @@ replies = changes = 0
 pending = b""
 next_ask = time.monotonic()
 while time.monotonic() < end:
-    if time.monotonic() >= next_ask:
-        client.sendall(b'{"command": ["get_property", "time-pos"], "request_id": 1}\n')
-        next_ask += 0.1
     try:
+        if time.monotonic() >= next_ask:
+            client.sendall(b'{"command": ["get_property", "time-pos"], "request_id": 1}\n')
+            next_ask += 0.1
         data = client.recv(65536)
     except socket.timeout:
         continue
+    except OSError:
+        break  # the player's run ended first
     if not data:
         break
     pending += data
