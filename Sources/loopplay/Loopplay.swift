@@ -56,7 +56,16 @@ struct Loopplay: ParsableCommand {
             throw ExitCodes.code(for: error)
         }
         let player = try makePlayer()
-        SignalWatch.onSignal { player.stop() }
+        let notifier = SystemdNotifier.fromEnvironment()
+        notifier?.attach(to: player, source: sources.naming)
+        SignalWatch.onSignal {
+            notifier?.stopping()
+            player.stop()
+        }
+        defer {
+            notifier?.stopping()
+            notifier?.finish()
+        }
         let server: MPVIPCServer?
         do {
             server = try control.startServer(for: player)
@@ -72,13 +81,6 @@ struct Loopplay: ParsableCommand {
         let timing = runLimits.timing
         var outcome = window.headless ? player.runHeadless(timing: timing, until: stopCondition(fallback: false))
             : player.run(window: window.options, timing: timing, until: stopCondition(fallback: false))
-        // `--keep-open` kept a failed source's error on screen until the window was closed.
-        // (also when a limit ended it: the exit code still says it failed).
-        if case .quit = outcome, case let .failed(error) = player.state { outcome = .failed(error) }
-        // (Not for a playlist: a failed item there is skipped at the next iteration.)
-        if case .finished = outcome, runLimits.keepOpen, !sources.isPlaylist, case let .failed(error) = player.state {
-            outcome = .failed(error)
-        }
         var snapshotPath = runLimits.snapshot
         var statsPath = runLimits.statsJson
         if case let .failed(.displayUnavailable(reason)) = outcome, !SignalWatch.wasReceived {
@@ -96,6 +98,15 @@ struct Loopplay: ParsableCommand {
                 }
             }
             outcome = player.runHeadless(timing: timing, until: stopCondition(fallback: true))
+        }
+        // `--keep-open` (or a remote control, which waits for the next `loadfile`) kept a failed
+        // source's error up until the window was closed or a limit came: the exit code still says it
+        // failed. Applied to the headless fallback's run too. (Not for a playlist: a failed item
+        // there is skipped at the next iteration.)
+        if case .quit = outcome, case let .failed(error) = player.state { outcome = .failed(error) }
+        if case .finished = outcome, runLimits.keepOpen || control.inputIpcServer != nil, !sources.isPlaylist,
+           case let .failed(error) = player.state {
+            outcome = .failed(error)
         }
         // `--loops N` not reached because looping had to stop is a failure, not a silent exit 0.
         if case .finished = outcome, let loops = runLimits.loops, !sources.countsListPasses, runLimits.duration == nil,

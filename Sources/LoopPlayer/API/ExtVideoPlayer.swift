@@ -31,9 +31,12 @@ public final class ExtVideoPlayer: @unchecked Sendable {
     struct Shared {
         var settings: VideoSettings
         var settingsVersion = 0
-        var commands: [PlaybackCommand] = []
-        /// Every command `send` took, for `PlayerStatus.commandsApplied`.
+        /// Each with its number (from 1, in the order `send` took them).
+        var commands: [(number: Int, command: PlaybackCommand)] = []
+        /// Every command `send` took.
         var commandsSent = 0
+        /// Every command numbered up to this one has been carried out (`PlayerStatus.commandsApplied`).
+        var commandsApplied = 0
         var state: PlayerState = .idle
         var currentTime = 0.0
         var statistics = PlaybackStatistics()
@@ -193,8 +196,8 @@ public final class ExtVideoPlayer: @unchecked Sendable {
     /// Queues `command`; applied in order once the media is ready. Callable from any thread.
     public func send(_ command: PlaybackCommand) {
         let wake = shared.withLock { state -> (@Sendable () -> Void)? in
-            state.commands.append(command)
             state.commandsSent += 1
+            state.commands.append((state.commandsSent, command))
             return state.wake
         }
         wake?()

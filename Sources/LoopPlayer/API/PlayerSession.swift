@@ -15,8 +15,8 @@ final class PlayerSession: EngineController {
     private let realClock = MonotonicClock()
     /// The `Playlist` setting's items being played (nil: one source).
     private var playlist: PlaylistPlayback?
-    /// Commands taken from the player's queue and carried out, for `PlayerStatus.commandsApplied`.
-    private var commandsApplied = 0
+    /// Where the last seek went, while its picture is not shown: a relative seek goes on from there.
+    private var lastSeekTarget: Double?
     /// The playlist as the status shows it: kept once the run has let the playlist go.
     private var listed: PlaylistPlayback?
     /// Events for `onEachEvent`, held until the status they lead to is published.
@@ -197,8 +197,8 @@ final class PlayerSession: EngineController {
         status.audioTrackCount = engine.audioTracks.count
         (status.subtitleTrack, status.subtitleTrackCount) = engine.subtitleTrackPosition
         status.seeking = engine.isSeeking
-        status.commandsApplied = commandsApplied
         let handlers = player.shared.withLock { shared -> [@Sendable (PlayerStatus) -> Void] in
+            status.commandsApplied = shared.commandsApplied
             guard shared.status != status else { return [] }
             shared.status = status
             return shared.statusHandlers
@@ -247,12 +247,17 @@ final class PlayerSession: EngineController {
                 defer { shared.commands.removeAll() }
                 return shared.commands
             }
-            let taken = shared.commands.filter(\.isPlaylistCommand)
-            shared.commands.removeAll(where: \.isPlaylistCommand)
+            let taken = shared.commands.filter(\.command.isPlaylistCommand)
+            shared.commands.removeAll(where: \.command.isPlaylistCommand)
             return taken
         }
-        commands.forEach(perform)
-        commandsApplied += commands.count
+        guard let highest = commands.last?.number else { return }
+        commands.forEach { perform($0.command) }
+        // Done up to the last one taken, but not past one still queued (taken out of order).
+        player.shared.withLock { shared in
+            let unapplied = (shared.commands.first?.number ?? .max) - 1
+            shared.commandsApplied = max(shared.commandsApplied, min(highest, unapplied))
+        }
     }
 
     private func perform(_ command: PlaybackCommand) {
@@ -263,7 +268,10 @@ final class PlayerSession: EngineController {
         case let .seek(position, play):
             seek(to: position)
             if let play { engine.setPaused(!play) }
-        case let .seekBy(seconds): seek(to: engine.position + seconds)
+        case let .seekBy(seconds):
+            // From the last seek's target while its picture is not shown yet: two `+5` make `+10`.
+            let from = engine.isSeeking ? lastSeekTarget ?? engine.position : engine.position
+            seek(to: from + seconds)
         case .begin:
             seek(to: 0)
             engine.setPaused(true)
@@ -326,7 +334,7 @@ final class PlayerSession: EngineController {
     }
 
     private func seek(to position: Double) {
-        engine.seek(to: position)  // emits the `seek` event
+        lastSeekTarget = engine.seek(to: position)  // emits the `seek` event
         if engine.state == .playing { publisher.start(at: engine.clock.now, interval: applied.timePublishing) }
     }
 

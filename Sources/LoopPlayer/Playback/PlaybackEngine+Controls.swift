@@ -154,5 +154,8 @@ extension PlaybackEngine {
     }
 
     /// A seek is under way: its first picture is not on screen yet.
-    package var isSeeking: Bool { item?.presenter.map { !$0.showsCurrentGeneration } ?? false }
+    package var isSeeking: Bool {
+        guard let presenter = item?.presenter, !isFailed else { return false }
+        return !presenter.showsCurrentGeneration && !presenter.ended  // a seek past the last picture ends
+    }
 }

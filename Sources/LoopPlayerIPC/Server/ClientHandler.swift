@@ -5,8 +5,8 @@ import NIOCore
 /// events while it reads them.
 ///
 /// A request that sent the player a command is answered once the player has carried it out (as
-/// mpv's are), so `set pause yes` then `get_property pause` reads `true`; the answers keep their
-/// order, and none waits longer than `longestWait`.
+/// mpv's are), and the client's next lines are read only then, so `set pause yes` then
+/// `get_property pause` reads `true` even sent in one write. None waits longer than `longestWait`.
 final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = LineFrame
     typealias OutboundOut = ByteBuffer
@@ -18,8 +18,12 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let remote: any MPVRemote
     private let hub: ClientHub
     private var context: ChannelHandlerContext?
-    /// Answers waiting for `commandsApplied` to reach their ticket, in order.
-    private var held: [(lines: [String], ticket: Int)] = []
+    /// The answer waiting for `commandsApplied` to reach its ticket.
+    private var held: (lines: [String], ticket: Int)?
+    /// Lines that came while an answer was held, read once it is sent.
+    private var waiting: [LineFrame] = []
+    /// More lines than this waiting behind a held answer: the client floods, and is let go.
+    static let maximumWaitingLines = 4096
 
     init(clientName: String, remote: any MPVRemote, hub: ClientHub) {
         self.connection = MPVConnection(clientName: clientName)
@@ -36,13 +40,24 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
     func handlerRemoved(context: ChannelHandlerContext) {
         hub.remove(self)
         self.context = nil
-        held.removeAll()
+        (held, waiting) = (nil, [])
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard self.context != nil else { return }  // let go (it stopped reading): its requests are not done
+        let frame = unwrapInboundIn(data)
+        guard held == nil else {
+            waiting.append(frame)
+            if waiting.count > Self.maximumWaitingLines { letGo() }
+            return
+        }
+        handle(frame)
+    }
+
+    private func handle(_ frame: LineFrame) {
+        guard let context else { return }
         let output: MPVConnection.Output
-        switch unwrapInboundIn(data) {
+        switch frame {
         case let .line(buffer):
             output = connection.handle(line: Substring(String(buffer: buffer)), status: remote.status,
                                        acceptsCommands: remote.acceptsCommands)
@@ -50,15 +65,10 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
             output = MPVConnection.Output(lines: [MPVConnection.reply(.failure(.invalidParameter), requestID: nil)])
         }
         let ticket = output.actions.compactMap { remote.perform($0) }.max()
-        if let ticket, ticket > remote.status.commandsApplied {
-            held.append((output.lines, ticket))
-            let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
-            context.eventLoop.scheduleTask(in: Self.longestWait) { bound.value.release(upTo: .max) }
-        } else if held.isEmpty {
-            send(output.lines)
-        } else {
-            held.append((output.lines, held.last?.ticket ?? 0))  // after the answers before it
-        }
+        guard let ticket, ticket > remote.status.commandsApplied else { return send(output.lines) }
+        held = (output.lines, ticket)
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        context.eventLoop.scheduleTask(in: Self.longestWait) { bound.value.release(upTo: ticket) }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -72,30 +82,36 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
         send(connection.statusChanged(status))
     }
 
-    /// Sends the held answers whose tickets `applied` has reached, keeping their order.
+    /// Sends the held answer once `applied` reached its ticket, then reads the lines that waited
+    /// (until one holds its answer again).
     private func release(upTo applied: Int) {
-        let ready = held.prefix { $0.ticket <= applied }
-        guard !ready.isEmpty else { return }
-        held.removeFirst(ready.count)
-        send(ready.flatMap(\.lines))
+        guard let answer = held, answer.ticket <= applied else { return }
+        held = nil
+        send(answer.lines)
+        while held == nil, context != nil, !waiting.isEmpty {
+            handle(waiting.removeFirst())
+        }
     }
 
     /// Writes `lines`. A client whose unread output has filled the buffer is let go: keeping its
     /// backlog would let one stuck client grow the player's memory without bound.
     func send(_ lines: [String]) {
         guard let context, !lines.isEmpty else { return }
-        guard context.channel.isWritable else {
-            self.context = nil
-            held.removeAll()
-            context.close(promise: nil)
-            return
-        }
+        guard context.channel.isWritable else { return letGo() }
         var buffer = context.channel.allocator.buffer(capacity: lines.reduce(0) { $0 + $1.utf8.count + 1 })
         for line in lines {
             buffer.writeString(line)
             buffer.writeInteger(UInt8(ascii: "\n"))
         }
         context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+    }
+
+    /// Closes the connection of a client that does not read what it is sent, or floods.
+    private func letGo() {
+        guard let context else { return }
+        self.context = nil
+        (held, waiting) = (nil, [])
+        context.close(promise: nil)
     }
 
     /// Says `shutdown` and closes the connection (the player is going away).
@@ -150,6 +166,7 @@ final class ClientHub {
     func event(_ event: PlayerEvent) {
         let lines = MPVConnection.eventLines(for: event)
         clients.values.forEach { $0.send(lines) }
+        if case .currentItemChanged = event { restartDue = false }  // a seek that never showed: gone with its source
         if case .seek(true, _) = event {
             restartDue = true
             restartIfShown(remote.status)  // a paused player may have shown it already

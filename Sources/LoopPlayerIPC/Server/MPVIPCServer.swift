@@ -70,7 +70,7 @@ public final class MPVIPCServer: Sendable {
             (listener, file) = try Self.bind(bootstrap, at: path)
         } catch {
             try? group.syncShutdownGracefully()
-            throw failure(error.description)
+            throw error
         }
         (self.group, self.listener, self.hub, self.remote, self.path, self.socketFile, self.clients)
             = (group, listener, hub, remote, path, file, clients)
@@ -161,13 +161,13 @@ public final class MPVIPCServer: Sendable {
     private static func bind(_ bootstrap: ServerBootstrap, at path: String) throws(PlayerError) -> (any Channel, (UInt, UInt)) {
         func failure(_ reason: String) -> PlayerError { .invalidSetting(name: "input-ipc-server", value: path, reason: reason) }
         let folder = (path as NSString).deletingLastPathComponent
-        var template = Array(((folder.isEmpty ? "." : folder) + "/.loopplay-ipc-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
+        var template = Array(((folder.isEmpty ? "." : folder) + "/.lp-XXXXXX").utf8CString)
+        guard mkdtemp(&template) != nil else {
             throw failure("cannot listen there (\(String(cString: strerror(errno))))")
         }
-        let privateFolder = String(cString: made)
+        let privateFolder = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer { rmdir(privateFolder) }
-        let temporary = privateFolder + "/socket"
+        let temporary = privateFolder + "/s"
         guard temporary.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
             throw failure("the folder's path is too long for a socket beside it")
         }
@@ -178,13 +178,16 @@ public final class MPVIPCServer: Sendable {
             unlink(temporary)
             throw failure("cannot listen there (\(describe(error)))")
         }
+        // link, not rename: it fails if something appeared at the path meanwhile (another player
+        // started at the same moment) instead of silently replacing it.
         var info = stat()
-        guard chmod(temporary, 0o600) == 0, lstat(temporary, &info) == 0, rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+        guard chmod(temporary, 0o600) == 0, lstat(temporary, &info) == 0, link(temporary, path) == 0 else {
+            let reason = errno == EEXIST ? "another program took the path meanwhile" : String(cString: strerror(errno))
             try? listener.close().wait()
             unlink(temporary)
             throw failure("cannot listen there (\(reason))")
         }
+        unlink(temporary)
         return (listener, (UInt(info.st_dev), UInt(info.st_ino)))
     }
 

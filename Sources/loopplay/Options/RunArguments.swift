@@ -53,7 +53,8 @@ struct RunArguments: ParsableArguments {
     /// `loadfile` or `quit` (as mpv's idle mode does) instead of ending the process.
     func stopCondition(fallback: Bool, headless: Bool, looping: Bool, countsListPasses: Bool, remote: Bool = false) -> StopCondition {
         // A window with --keep-open shows a failed source's error until it is closed.
-        let holdFailure = (keepOpen && !headless && !fallback) || remote
+        // A run bounded by what it must produce (a snapshot, N frames) never waits.
+        let holdFailure = (keepOpen && !headless && !fallback) || (remote && snapshot == nil && frames == nil)
         var stop = StopCondition(duration: duration, frames: snapshot != nil ? 1 : frames, loops: countsListPasses ? nil : loops,
                                  exitAtEnd: !keepOpen || fallback, exitOnFailure: !holdFailure)
         if fallback && duration == nil && frames == nil && loops == nil && looping { stop.loops = 3 }

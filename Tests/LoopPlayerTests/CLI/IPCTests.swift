@@ -160,6 +160,14 @@ final class IPCTests: XCTestCase {
         XCTAssertEqual(change?["data"] as? Bool, true)
         XCTAssertEqual(try second.request(["set_property", "volume", 25])?["error"] as? String, "success")
         XCTAssertEqual(second.event("property-change")?["data"] as? Double, 25)
+        // Pipelined in one write: the get is read once the set has taken effect, as mpv's would be.
+        try second.send("{\"command\": [\"set_property\", \"pause\", true], \"request_id\": 1}\n"
+                        + "{\"command\": [\"get_property\", \"pause\"], \"request_id\": 2}\n")
+        XCTAssertEqual(second.reply()?["request_id"] as? Int, 1)
+        let readBack = second.reply()
+        XCTAssertEqual(readBack?["request_id"] as? Int, 2)
+        XCTAssertEqual(readBack?["data"] as? Bool, true)
+        XCTAssertEqual(try second.request(["set_property", "pause", false])?["error"] as? String, "success")
         // Our own events come to every client: a pass completed (4 s clip, looping).
         XCTAssertEqual(first.event("loopplay-loop-completed", timeout: 15)?["count"] as? Int, 1)
         XCTAssertEqual(try first.request(["get_property", "client_name"])?["error"] as? String, "property not found")
