@@ -56,7 +56,13 @@ struct Loopplay: ParsableCommand {
             throw ExitCodes.code(for: error)
         }
         let player = try makePlayer()
-        let notifier = SystemdNotifier.fromEnvironment()
+        let notifier: SystemdNotifier?
+        do {
+            notifier = try SystemdNotifier.fromEnvironment()
+        } catch {
+            StandardError.line(error.description)  // a service without notifications still plays
+            notifier = nil
+        }
         notifier?.attach(to: player, source: sources.naming)
         SignalWatch.onSignal {
             notifier?.stopping()

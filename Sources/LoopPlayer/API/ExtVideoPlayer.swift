@@ -37,6 +37,8 @@ public final class ExtVideoPlayer: @unchecked Sendable {
         var commandsSent = 0
         /// Every command numbered up to this one has been carried out (`PlayerStatus.commandsApplied`).
         var commandsApplied = 0
+        /// Passes of the run's loop so far: that it moves says the player is not stuck.
+        var loopPasses = 0
         var state: PlayerState = .idle
         var currentTime = 0.0
         var statistics = PlaybackStatistics()
@@ -216,6 +218,15 @@ public final class ExtVideoPlayer: @unchecked Sendable {
 
     /// Commands sent and not yet taken by the player (they wait for a source that is ready).
     package var queuedCommandCount: Int { shared.withLock { $0.commands.count } }
+
+    /// A liveness probe for a watchdog: the run loop's passes so far, and a wake so that it makes
+    /// another soon even with nothing due (paused). A count that does not move between two probes
+    /// means the loop is stuck.
+    package func probeRunLoop() -> Int {
+        let (passes, wake) = shared.withLock { ($0.loopPasses, $0.wake) }
+        wake?()
+        return passes
+    }
 
     /// How many commands `send` has taken so far: the status's `commandsApplied` reaches it once
     /// the last of them has taken effect.

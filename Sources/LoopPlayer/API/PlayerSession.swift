@@ -211,6 +211,7 @@ final class PlayerSession: EngineController {
         let (settings, version, retry, stop) = player.shared.withLock { shared in
             defer { shared.retryRequested = false }
             shared.currentTime = position
+            shared.loopPasses &+= 1
             return (shared.settings, shared.settingsVersion, shared.retryRequested, shared.stopRequested)
         }
         if stop { engine.requestQuit() }

@@ -20,6 +20,9 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var context: ChannelHandlerContext?
     /// The answer waiting for `commandsApplied` to reach its ticket.
     private var held: (lines: [String], ticket: Int)?
+    /// `commandsApplied` when an answer last waited in vain: until the player moves past it (it
+    /// holds its commands, e.g. with no source ready), answers are not held again.
+    private var stalledAt: Int?
     /// Lines that came while an answer was held, read once it is sent.
     private var waiting: [LineFrame] = []
     /// More lines than this waiting behind a held answer: the client floods, and is let go.
@@ -65,10 +68,12 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
             output = MPVConnection.Output(lines: [MPVConnection.reply(.failure(.invalidParameter), requestID: nil)])
         }
         let ticket = output.actions.compactMap { remote.perform($0) }.max()
-        guard let ticket, ticket > remote.status.commandsApplied else { return send(output.lines) }
+        let applied = remote.status.commandsApplied
+        if stalledAt != nil, stalledAt != applied { stalledAt = nil }
+        guard let ticket, ticket > applied, stalledAt == nil else { return send(output.lines) }
         held = (output.lines, ticket)
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
-        context.eventLoop.scheduleTask(in: Self.longestWait) { bound.value.release(upTo: ticket) }
+        context.eventLoop.scheduleTask(in: Self.longestWait) { bound.value.timeOut(ticket) }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -80,6 +85,14 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
     func statusChanged(_ status: PlayerStatus) {
         release(upTo: status.commandsApplied)
         send(connection.statusChanged(status))
+    }
+
+    /// The held answer waited `longestWait`: it goes out, and later ones are not held until the
+    /// player carries out commands again.
+    private func timeOut(_ ticket: Int) {
+        guard let answer = held, answer.ticket == ticket else { return }
+        stalledAt = remote.status.commandsApplied
+        release(upTo: ticket)
     }
 
     /// Sends the held answer once `applied` reached its ticket, then reads the lines that waited
@@ -116,6 +129,7 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Says `shutdown` and closes the connection (the player is going away).
     func shutDown() {
+        waiting = []  // not carried out on a player that is going away
         release(upTo: .max)
         send([MPVConnection.shutdownLine])
         context?.close(promise: nil)

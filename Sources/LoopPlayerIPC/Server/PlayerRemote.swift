@@ -30,7 +30,11 @@ final class PlayerRemote: MPVRemote {
             // mpv's `replace`: this file alone, instead of the playlist; the same file again starts over.
             let current = player.settings
             if current.playlist.isEmpty, current.sourceName == source {
-                if case .failed = player.state { player.retry() } else { player.send(.seek(to: 0, play: true)) }
+                guard case .failed = player.state else {
+                    player.send(.seek(to: 0, play: true))
+                    return player.commandsSent
+                }
+                player.retry()
                 return nil
             }
             player.updateSettings { settings in

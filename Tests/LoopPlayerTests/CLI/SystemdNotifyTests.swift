@@ -1,4 +1,6 @@
 import Foundation
+import LoopPlayer
+@testable import LoopPlayerIPC
 import XCTest
 
 /// loopplay as a `Type=notify` service: a real datagram socket in place of systemd's, and
@@ -51,20 +53,32 @@ final class SystemdNotifyTests: XCTestCase {
         let listener = try NotifyListener()
         let clip = try TestMedia.loopClip()
         // Pings every 0.2 s (half of WATCHDOG_USEC).
-        let player = try LoopplayTool.start(["--source", clip, "--loop", "--headless"],
+        let socket = FileManager.default.temporaryDirectory.appendingPathComponent("notify-ipc-\(UUID().uuidString.prefix(8)).sock").path
+        let player = try LoopplayTool.start(["--source", clip, "--loop", "--headless", "--input-ipc-server", socket],
                                             environment: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "400000",
                                                           "WATCHDOG_PID": nil, "SDL_AUDIODRIVER": "dummy"])
         defer { stop(player.process) }
         let start = listener.messages { $0 == "READY=1" }
         XCTAssertEqual(start.last, "READY=1", "\(start)")
-        XCTAssertTrue(start.contains("STATUS=Playing \(clip)") || listener.messages(until: { $0.hasPrefix("STATUS=Playing") }).last != nil,
-                      "\(start)")
+        XCTAssertFalse(start.contains("WATCHDOG=1"), "no ping before READY: \(start)")
+        XCTAssertTrue(start.contains("STATUS=Loading \(clip)"), "\(start)")
+        let playing = start.contains("STATUS=Playing \(clip)") ? start : listener.messages { $0.hasPrefix("STATUS=") }
+        XCTAssertTrue(playing.contains("STATUS=Playing \(clip)"), "\(start) \(playing)")
         var pings = 0
         let more = listener.messages { message in
             if message == "WATCHDOG=1" { pings += 1 }
             return pings == 5
         }
         XCTAssertEqual(pings, 5, "pings while frames come: \(more)")
+        // Paused, nothing is due in the player's loop: the probe wakes it, and the pings go on.
+        XCTAssertEqual(try IPCClient(path: socket).request(["set_property", "pause", true])?["error"] as? String, "success")
+        _ = listener.messages { $0.hasPrefix("STATUS=Paused") }
+        pings = 0
+        let paused = listener.messages { message in
+            if message == "WATCHDOG=1" { pings += 1 }
+            return pings == 5
+        }
+        XCTAssertEqual(pings, 5, "pings while paused: \(paused)")
         player.process.terminate()
         let end = listener.messages { $0 == "STOPPING=1" }
         XCTAssertEqual(end.last, "STOPPING=1", "\(end)")
@@ -124,5 +138,40 @@ final class SystemdNotifyTests: XCTestCase {
             """])
         XCTAssertEqual(check.status, 0, check.output)
         XCTAssertEqual(check.output.trimmingCharacters(in: .whitespacesAndNewlines), "", "no complaint: \(check.output)")
+    }
+}
+
+/// The watchdog's rule and the environment it reads, without a socket.
+final class LivenessTests: XCTestCase {
+    func testAlivePingsNeedTheLoopToMoveAndAPictureShown() {
+        var liveness = Liveness()
+        var status = PlayerStatus()
+        status.state = .loading
+        _ = liveness.update(with: status, source: "a.mp4")
+        XCTAssertFalse(liveness.isAlive(loopPasses: 1), "loading: no picture yet")
+        status.state = .playing
+        XCTAssertEqual(liveness.update(with: status, source: "a.mp4").ready, true)
+        XCTAssertEqual(liveness.update(with: status, source: "a.mp4").ready, false, "READY once")
+        XCTAssertTrue(liveness.isAlive(loopPasses: 5))
+        XCTAssertFalse(liveness.isAlive(loopPasses: 5), "the loop did not move: stuck")
+        status.state = .paused
+        _ = liveness.update(with: status, source: "a.mp4")
+        XCTAssertTrue(liveness.isAlive(loopPasses: 6), "paused and answering")
+        status.state = .buffering
+        _ = liveness.update(with: status, source: "a.mp4")
+        XCTAssertFalse(liveness.isAlive(loopPasses: 7), "the picture starved")
+        status.state = .failed(.sourceNotFound(source: "b\nWATCHDOG=1", searched: []))
+        let text = liveness.update(with: status, source: "a.mp4").status ?? ""
+        XCTAssertFalse(text.contains("\n"), text)
+        XCTAssertFalse(liveness.isAlive(loopPasses: 8))
+    }
+
+    func testTheWatchdogIntervalIsHalfAndForThisProcessOnly() {
+        XCTAssertEqual(WatchdogSetting(environment: ["WATCHDOG_USEC": "10000000"], pid: 7).pingInterval, 5)
+        XCTAssertEqual(WatchdogSetting(environment: ["WATCHDOG_USEC": "400000", "WATCHDOG_PID": "7"], pid: 7).pingInterval, 0.2)
+        XCTAssertNil(WatchdogSetting(environment: ["WATCHDOG_USEC": "400000", "WATCHDOG_PID": "8"], pid: 7).pingInterval)
+        XCTAssertNil(WatchdogSetting(environment: ["WATCHDOG_USEC": "0"], pid: 7).pingInterval)
+        XCTAssertNil(WatchdogSetting(environment: ["WATCHDOG_USEC": "soon"], pid: 7).pingInterval)
+        XCTAssertNil(WatchdogSetting(environment: [:], pid: 7).pingInterval)
     }
 }

@@ -4,28 +4,29 @@ import Synchronization
 
 /// systemd's notify protocol (`sd_notify`), for `Type=notify` services: `READY=1` once the first
 /// picture is shown, `STATUS=` with what plays, `WATCHDOG=1` every half `WATCHDOG_USEC` **only
-/// while the player is alive** (frames keep coming, or it holds a picture by choice: paused, ended
-/// with `--keep-open`, waiting for `play`), and `STOPPING=1` on a stop. A stalled pipeline (no new
-/// picture while playing, buffering, failed) stops the pings, so the watchdog restarts the service.
+/// while the player is alive** — its run loop answers (a probe wakes it) and it shows a picture
+/// (playing, paused, ended with `--keep-open`, waiting for `play`) — and `STOPPING=1` on a stop. A
+/// stuck loop, or a pipeline that starves the picture (the player is then buffering: a decoder or
+/// network source that stopped) or failed, stops the pings, so the watchdog restarts the service.
 /// Without `NOTIFY_SOCKET` nothing is done.
-final class SystemdNotifier: Sendable {
+package final class SystemdNotifier: Sendable {
     private let socketAddress: sockaddr_un
     private let addressLength: socklen_t
     private let descriptor: Int32
     private let pingInterval: Double?
     private let liveness = Mutex(Liveness())
     private let stopped = AbortFlag()
-    private let stoppingSaid = OnceFlag()
+    private let stoppingSaid = Atomic<Bool>(false)
     private let pinger = Mutex<WorkerThread?>(nil)
 
-    /// From the environment systemd gives a service; nil without `NOTIFY_SOCKET` (or with one that
-    /// cannot be used: said once on stderr).
-    static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> SystemdNotifier? {
+    /// From the environment systemd gives a service: nil without `NOTIFY_SOCKET`; an
+    /// `invalidSetting` error for one that cannot be used.
+    package static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(PlayerError) -> SystemdNotifier? {
         guard let path = environment["NOTIFY_SOCKET"], !path.isEmpty else { return nil }
         let interval = WatchdogSetting(environment: environment, pid: getpid()).pingInterval
         guard let notifier = SystemdNotifier(path: path, pingInterval: interval) else {
-            StandardError.line("NOTIFY_SOCKET \(PrintableText.escaping(path)) cannot be used: \(String(cString: strerror(errno)))")
-            return nil
+            throw .invalidSetting(name: "NOTIFY_SOCKET", value: path, reason: String(cString: strerror(errno)))
         }
         return notifier
     }
@@ -54,19 +55,19 @@ final class SystemdNotifier: Sendable {
     deinit { close(descriptor) }
 
     /// Follows `player`: READY and STATUS from its status, and the watchdog's pings from then on.
-    func attach(to player: ExtVideoPlayer, source: String) {
-        player.onStatusChange { [weak self] status in self?.statusChanged(status, source: source) }
+    package func attach(to player: ExtVideoPlayer, source: String) {
+        player.onStatusChange { [weak self] status in self?.statusChanged(status, source: source, player: player) }
     }
 
     /// The service is stopping (SIGTERM, quit, the end): said once, and the pings end with it.
-    func stopping() {
-        guard stoppingSaid.claim() else { return }
+    package func stopping() {
+        guard !stoppingSaid.exchange(true, ordering: .acquiringAndReleasing) else { return }
         stopped.raise()
         send("STOPPING=1")
     }
 
     /// Ends the pings (joins their thread).
-    func finish() {
+    package func finish() {
         stopped.raise()
         pinger.withLock { pinger in
             defer { pinger = nil }
@@ -74,21 +75,23 @@ final class SystemdNotifier: Sendable {
         }?.join()
     }
 
-    private func statusChanged(_ status: PlayerStatus, source: String) {
+    private func statusChanged(_ status: PlayerStatus, source: String, player: ExtVideoPlayer) {
+        guard !stopped.isRaised else { return }  // nothing after STOPPING
         let (ready, text) = liveness.withLock { liveness in liveness.update(with: status, source: source) }
         if let text { send("STATUS=\(text)") }
         if ready {
             send("READY=1")
-            startPinging()
+            startPinging(player)
         }
     }
 
-    private func startPinging() {
+    private func startPinging(_ player: ExtVideoPlayer) {
         guard let pingInterval else { return }
         let thread = WorkerThread(name: "lp-watchdog") { [self] in
             var next = MonotonicCondition.now + pingInterval
             while stopped.sleep(until: next) {
-                if liveness.withLock({ $0.takeAliveness() }) { send("WATCHDOG=1") }
+                let passes = player.probeRunLoop()
+                if liveness.withLock({ $0.isAlive(loopPasses: passes) }) { send("WATCHDOG=1") }
                 next += pingInterval
             }
         }
@@ -100,7 +103,8 @@ final class SystemdNotifier: Sendable {
         _ = message.withCString { text in
             withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(descriptor, text, strlen(text), Int32(MSG_NOSIGNAL), $0, addressLength)
+                    // Never blocks the run thread: a STATUS lost to a full queue is replaced by the next.
+                    sendto(descriptor, text, strlen(text), Int32(MSG_NOSIGNAL | MSG_DONTWAIT), $0, addressLength)
                 }
             }
         }
@@ -108,10 +112,10 @@ final class SystemdNotifier: Sendable {
 }
 
 /// `WATCHDOG_USEC` (and `WATCHDOG_PID`, which must be this process if set): ping every half of it.
-struct WatchdogSetting {
-    let pingInterval: Double?
+package struct WatchdogSetting {
+    package let pingInterval: Double?
 
-    init(environment: [String: String], pid: Int32) {
+    package init(environment: [String: String], pid: Int32) {
         guard let text = environment["WATCHDOG_USEC"], let microseconds = UInt64(text), microseconds > 0,
               environment["WATCHDOG_PID"].map({ Int32($0) == pid }) ?? true else {
             pingInterval = nil
@@ -121,25 +125,20 @@ struct WatchdogSetting {
     }
 }
 
-/// Whether the player showed it is alive since the last ping, and what to say of it. Pure.
-struct Liveness {
-    private var lastPosition: Double?
-    private var progressed = false
+/// Whether the player is alive at a ping, and what to say of it. Pure.
+package struct Liveness {
     private var latest = PlayerStatus()
+    private var lastPasses: Int?
     private var announcedReady = false
     private var said: String?
 
     /// Takes a new status; returns whether READY is due now (the first picture is shown) and the
     /// STATUS text if it changed.
-    mutating func update(with status: PlayerStatus, source: String) -> (ready: Bool, status: String?) {
-        if status.state == .playing, status.position != lastPosition, !status.seeking { progressed = true }
-        lastPosition = status.position
+    package init() {}
+
+    package mutating func update(with status: PlayerStatus, source: String) -> (ready: Bool, status: String?) {
         latest = status
-        let shown: Bool = switch status.state {
-        case .playing, .paused, .ended: true
-        default: false
-        }
-        let ready = shown && !announcedReady
+        let ready = Self.showsAPicture(status.state) && !announcedReady
         if ready { announcedReady = true }
         let text = Self.describe(status, source: status.source ?? source)
         guard text != said else { return (ready, nil) }
@@ -147,19 +146,25 @@ struct Liveness {
         return (ready, text)
     }
 
-    /// True if a new picture came since the last call, or the player holds one by choice.
-    mutating func takeAliveness() -> Bool {
-        defer { progressed = false }
-        if progressed { return true }
-        switch latest.state {
-        case .paused, .ended, .ready: return true
-        case .playing: return latest.paused || latest.speed == 0
-        case .idle, .loading, .buffering, .failed: return false
+    /// Alive: the run loop made passes since the last ping (`loopPasses` moved) and a picture is
+    /// shown — buffering (the picture starved), loading, failed or idle are not.
+    package mutating func isAlive(loopPasses: Int) -> Bool {
+        defer { lastPasses = loopPasses }
+        guard let lastPasses, loopPasses != lastPasses else { return lastPasses == nil && Self.showsAPicture(latest.state) }
+        return Self.showsAPicture(latest.state)
+    }
+
+    private static func showsAPicture(_ state: PlayerState) -> Bool {
+        switch state {
+        case .ready, .playing, .paused, .ended: true
+        case .idle, .loading, .buffering, .failed: false
         }
     }
 
+    /// One line: a newline in a file name or an error would start a line of its own in the message
+    /// (a `WATCHDOG=1` smuggled in).
     private static func describe(_ status: PlayerStatus, source: String) -> String {
-        switch status.state {
+        let text = switch status.state {
         case .idle: "Idle"
         case .loading: "Loading \(source)"
         case .ready: "Ready: \(source)"
@@ -169,5 +174,6 @@ struct Liveness {
         case .ended: "Ended: \(source)"
         case let .failed(error): "Failed: \(error.description)"
         }
+        return String(text.map { $0.isNewline ? " " : $0 })
     }
 }
