@@ -25,8 +25,13 @@ package final class SystemdNotifier: Sendable {
         throws(PlayerError) -> SystemdNotifier? {
         guard let path = environment["NOTIFY_SOCKET"], !path.isEmpty else { return nil }
         let interval = WatchdogSetting(environment: environment, pid: getpid()).pingInterval
+        guard path.hasPrefix("/") || path.hasPrefix("@") else {
+            throw .invalidSetting(name: "NOTIFY_SOCKET", value: path,
+                                  reason: "an absolute socket path or an @abstract name is needed; not notifying systemd")
+        }
         guard let notifier = SystemdNotifier(path: path, pingInterval: interval) else {
-            throw .invalidSetting(name: "NOTIFY_SOCKET", value: path, reason: String(cString: strerror(errno)))
+            throw .invalidSetting(name: "NOTIFY_SOCKET", value: path,
+                                  reason: "\(String(cString: strerror(errno))); not notifying systemd")
         }
         return notifier
     }
