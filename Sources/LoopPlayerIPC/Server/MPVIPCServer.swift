@@ -36,8 +36,8 @@ public final class MPVIPCServer: Sendable {
     public init(path: String, player: ExtVideoPlayer) throws(PlayerError) {
         func failure(_ reason: String) -> PlayerError { .invalidSetting(name: "input-ipc-server", value: path, reason: reason) }
         guard !path.isEmpty else { throw failure("the path is empty") }
-        guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
-            throw failure("a socket path has at most \(MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1) bytes")
+        guard UnixSocketAddress(path) != nil else {
+            throw failure("a socket path has at most \(UnixSocketAddress.maximumPathBytes) bytes")
         }
         try Self.clearStaleSocket(at: path, failure: failure)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -139,20 +139,8 @@ public final class MPVIPCServer: Sendable {
         let socketFD = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard socketFD >= 0 else { return false }
         defer { Glibc.close(socketFD) }
-        var address = Self.address(path)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        return result != 0 && errno == ECONNREFUSED
-    }
-
-    private static func address(_ path: String) -> sockaddr_un {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-            bytes.copyBytes(from: path.utf8.prefix(bytes.count - 1))
-        }
-        return address
+        guard let address = UnixSocketAddress(path) else { return false }
+        return address.withSockaddr { connect(socketFD, $0, $1) } != 0 && errno == ECONNREFUSED
     }
 
     /// Binds in a private folder (0700) beside `path`, makes the socket 0600, and renames it into
@@ -168,7 +156,7 @@ public final class MPVIPCServer: Sendable {
         let privateFolder = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer { rmdir(privateFolder) }
         let temporary = privateFolder + "/s"
-        guard temporary.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
+        guard UnixSocketAddress(temporary) != nil else {
             throw failure("the folder's path is too long for a socket beside it")
         }
         let listener: any Channel

@@ -10,8 +10,7 @@ import Synchronization
 /// network source that stopped) or failed, stops the pings, so the watchdog restarts the service.
 /// Without `NOTIFY_SOCKET` nothing is done.
 package final class SystemdNotifier: Sendable {
-    private let socketAddress: sockaddr_un
-    private let addressLength: socklen_t
+    private let address: UnixSocketAddress
     private let descriptor: Int32
     private let pingInterval: Double?
     private let liveness = Mutex(Liveness())
@@ -37,24 +36,13 @@ package final class SystemdNotifier: Sendable {
     }
 
     private init?(path: String, pingInterval: Double?) {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard bytes.count < capacity, path.hasPrefix("/") || path.hasPrefix("@") else {
+        guard let address = UnixSocketAddress(path), path.hasPrefix("/") || path.hasPrefix("@") else {
             errno = EINVAL
             return nil
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            buffer.copyBytes(from: bytes)
-            if path.hasPrefix("@") { buffer[0] = 0 }  // an abstract socket
-        }
         let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return nil }
-        self.descriptor = descriptor
-        self.socketAddress = address
-        self.addressLength = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (path.hasPrefix("@") ? 0 : 1))
-        self.pingInterval = pingInterval
+        (self.descriptor, self.address, self.pingInterval) = (descriptor, address, pingInterval)
     }
 
     deinit { close(descriptor) }
@@ -104,13 +92,10 @@ package final class SystemdNotifier: Sendable {
     }
 
     private func send(_ message: String) {
-        var address = socketAddress
         _ = message.withCString { text in
-            withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    // Never blocks the run thread: a STATUS lost to a full queue is replaced by the next.
-                    sendto(descriptor, text, strlen(text), Int32(MSG_NOSIGNAL | MSG_DONTWAIT), $0, addressLength)
-                }
+            address.withSockaddr {
+                // Never blocks the run thread: a STATUS lost to a full queue is replaced by the next.
+                sendto(descriptor, text, strlen(text), Int32(MSG_NOSIGNAL | MSG_DONTWAIT), $0, $1)
             }
         }
     }

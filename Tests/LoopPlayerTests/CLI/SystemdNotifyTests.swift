@@ -14,13 +14,7 @@ final class SystemdNotifyTests: XCTestCase {
         init() throws {
             path = FileManager.default.temporaryDirectory.appendingPathComponent("notify-\(UUID().uuidString.prefix(8))").path
             descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.utf8.prefix($0.count - 1)) }
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            guard bound == 0 else { throw IPCClientError(description: "bind \(path): \(String(cString: strerror(errno)))") }
+            guard let address = UnixSocketAddress(path), address.withSockaddr({ bind(descriptor, $0, $1) }) == 0 else { throw IPCClientError(description: "bind \(path): \(String(cString: strerror(errno)))") }
         }
 
         deinit {
@@ -173,5 +167,38 @@ final class LivenessTests: XCTestCase {
         XCTAssertNil(WatchdogSetting(environment: ["WATCHDOG_USEC": "0"], pid: 7).pingInterval)
         XCTAssertNil(WatchdogSetting(environment: ["WATCHDOG_USEC": "soon"], pid: 7).pingInterval)
         XCTAssertNil(WatchdogSetting(environment: [:], pid: 7).pingInterval)
+    }
+}
+
+/// Socket addresses as the kernel counts them (systemd's `NOTIFY_SOCKET` may be abstract).
+final class UnixSocketAddressTests: XCTestCase {
+    func testPathsCountTheirNulAndAbstractNamesDoNot() {
+        XCTAssertEqual(UnixSocketAddress("/run/x")?.length, 2 + 6 + 1)
+        XCTAssertEqual(UnixSocketAddress("@systemd/notify")?.length, 2 + 15)
+        XCTAssertNotNil(UnixSocketAddress("/" + String(repeating: "s", count: UnixSocketAddress.maximumPathBytes - 1)))
+        XCTAssertNil(UnixSocketAddress("/" + String(repeating: "s", count: UnixSocketAddress.maximumPathBytes)))
+        XCTAssertNil(UnixSocketAddress(""))
+    }
+
+    /// An abstract notify socket receives what a path one does.
+    func testAnAbstractNotifySocketGetsReady() throws {
+        let name = "@loopplay-test-\(UUID().uuidString.prefix(8))"
+        let listener = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(listener) }
+        let address = try XCTUnwrap(UnixSocketAddress(name))
+        XCTAssertEqual(address.withSockaddr { bind(listener, $0, $1) }, 0)
+        let player = try LoopplayTool.start(["--source", "swipe", "--loop", "--headless"],
+                                            environment: ["NOTIFY_SOCKET": name, "WATCHDOG_USEC": nil, "SDL_AUDIODRIVER": "dummy"])
+        defer { stop(player.process) }
+        var seen: [String] = []
+        let deadline = Date().addingTimeInterval(20)
+        while !seen.contains("READY=1"), deadline.timeIntervalSinceNow > 0 {
+            var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, Int32(deadline.timeIntervalSinceNow * 1000) + 1) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = recv(listener, &buffer, buffer.count, 0)
+            if count > 0 { seen.append(String(decoding: buffer[..<count], as: UTF8.self)) }
+        }
+        XCTAssertTrue(seen.contains("READY=1"), "\(seen)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+@testable import LoopPlayerIPC
 
 /// A plain Unix-socket client of loopplay's IPC: writes raw bytes (half lines, huge lines, bad
 /// JSON) and reads reply lines, each read bounded by a timeout.
@@ -8,13 +9,7 @@ final class IPCClient {
 
     init(path: String) throws {
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.utf8.prefix($0.count - 1)) }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard result == 0 else {
+        guard let address = UnixSocketAddress(path), address.withSockaddr({ connect(descriptor, $0, $1) }) == 0 else {
             close(descriptor)
             throw IPCClientError(description: "connect \(path): \(String(cString: strerror(errno)))")
         }
