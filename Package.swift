@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "LoopPlayer", targets: ["LoopPlayer"]),
         .library(name: "Filters", targets: ["Filters"]),
         .library(name: "LoopPlayerIPC", targets: ["LoopPlayerIPC"]),
+        .library(name: "LoopPlayerMetrics", targets: ["LoopPlayerMetrics"]),
         .executable(name: "loopplay", targets: ["loopplay"]),
     ],
     dependencies: [
@@ -19,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // The IPC server's sockets (and the metrics endpoint's HTTP).
         .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
+        // The metrics in Prometheus's format (`loopplay --metrics-address`).
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.1.0"),
     ],
     targets: [
         .systemLibrary(
@@ -68,17 +71,24 @@ let package = Package(
             name: "LoopPlayerIPC",
             dependencies: ["LoopPlayer", .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio")]),
+        // Prometheus metrics over HTTP/1: the player's counters and status, for scrapers.
+        .target(
+            name: "LoopPlayerMetrics",
+            dependencies: ["LoopPlayer", "LoopPlayerCore", .product(name: "Prometheus", package: "swift-prometheus"),
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio")]),
         .executableTarget(
             name: "loopplay",
-            dependencies: ["LoopPlayer", "LoopPlayerIPC", "Filters",
+            dependencies: ["LoopPlayer", "LoopPlayerIPC", "LoopPlayerMetrics", "Filters",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "WindowPlayer", dependencies: ["LoopPlayer"], path: "Examples/WindowPlayer"),
         .executableTarget(name: "EmbedInSDL", dependencies: ["LoopPlayer", "CSDL"], path: "Examples/EmbedInSDL"),
         .executableTarget(name: "AnimatedOverlay", dependencies: ["LoopPlayer"], path: "Examples/AnimatedOverlay"),
         .executableTarget(name: "HeadlessFrames", dependencies: ["LoopPlayer"], path: "Examples/HeadlessFrames"),
         .executableTarget(name: "SeveralWindows", dependencies: ["LoopPlayer"], path: "Examples/SeveralWindows"),
-        .testTarget(name: "LoopPlayerTests", dependencies: ["LoopPlayer", "LoopPlayerIPC", "LoopPlayerCore", "LoopPlayerMedia",
-                                                         "LoopPlayerOutput", "Filters", "FFmpegSupport", "CFFmpeg", "CSDL"],
+        .testTarget(name: "LoopPlayerTests", dependencies: ["LoopPlayer", "LoopPlayerIPC", "LoopPlayerMetrics", "LoopPlayerCore", "LoopPlayerMedia",
+                                                         "LoopPlayerOutput", "Filters", "FFmpegSupport", "CFFmpeg", "CSDL",
+                                                         .product(name: "Prometheus", package: "swift-prometheus")],
                     exclude: ["Support/fault_server.py", "Support/mpv_client.py"]),
         .testTarget(name: "FiltersTests", dependencies: ["Filters", "LoopPlayerCore", "FFmpegSupport", "CFFmpeg"]),
         .testTarget(name: "OverlayTests", dependencies: ["Overlay", "LoopPlayerCore"]),

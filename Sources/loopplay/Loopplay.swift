@@ -4,6 +4,7 @@ import Logging
 import Filters
 import LoopPlayer
 import LoopPlayerIPC
+import LoopPlayerMetrics
 
 struct Loopplay: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -73,13 +74,18 @@ struct Loopplay: ParsableCommand {
             notifier?.finish()
         }
         let server: MPVIPCServer?
+        let metrics: MetricsServer?
         do {
             server = try control.startServer(for: player)
+            metrics = try control.startMetrics(for: player)
         } catch {
             StandardError.line(error.description)
             throw ExitCodes.code(for: error)
         }
-        defer { server?.close() }
+        defer {
+            server?.close()
+            metrics?.close()
+        }
         if picture.printFilterGraph {
             print(player.settings.filterStack.graphDescription ?? "")
             return

@@ -116,6 +116,13 @@ final class MediaPipeline: Sendable {
         return threads.launch("lp-adecode") { stage.run() }
     }
 
+    /// Packets read ahead of the decoders (picture and sound) and their bytes: the buffer level.
+    var readAhead: (packets: Int, bytes: Int) {
+        control.condition.withLock {
+            (videoPackets.countLocked + audioPackets.countLocked, videoPackets.bytesLocked + audioPackets.bytesLocked)
+        }
+    }
+
     /// A local file replaced since it was opened (copied over, renamed onto, gone).
     var sourceWasReplaced: Bool { plan.fileWasReplaced }
 

@@ -17,6 +17,9 @@ extension PlaybackEngine {
         statistics.audioDevice = sound.format
         statistics.audioUnderruns = sound.underruns - underrunsBeforeLoad
         statistics.subtitleTrack = source?.subtitles.currentTrack?.label
+        if let readAhead = item?.pipeline.readAhead {
+            (statistics.readAheadPackets, statistics.readAheadBytes) = readAhead
+        }
         return statistics
     }
 

@@ -169,7 +169,7 @@ package struct FrameScheduler: Equatable {
             passStartedAt = now
         } else if let previous = current, frame.pass > previous.pass, frame.generation == previous.generation {
             if let lastShownAt { statistics.recordSeam(intervalMs: (now - lastShownAt) * 1000) }
-            if let passStartedAt { statistics.loopPeriodsMs.append((now - passStartedAt) * 1000) }
+            if let passStartedAt { statistics.recordLoopPeriod(ms: (now - passStartedAt) * 1000) }
             passStartedAt = now
         } else if current == nil || frame.generation != current?.generation {
             passStartedAt = frame.positionInPass < frame.duration ? now : nil

@@ -16,11 +16,14 @@ public struct PlaybackStatistics: Sendable, Equatable, Codable {
     public var nominalFrameIntervalMs: Double = 0
     /// One pass of the loop, measured from the timeline (nil until the first pass was read).
     public var loopDurationMs: Double?
-    /// Presentation interval at each wrap (last frame of pass k → first frame of pass k+1), as measured.
+    /// Presentation interval at each wrap (last frame of pass k → first frame of pass k+1), as
+    /// measured: the latest `keptMeasurements` (a loop that runs for weeks does not grow).
     public var seamIntervalsMs: [Double] = []
+    /// Seams measured in all (`seamIntervalsMs` keeps the latest only).
+    public var seamsMeasured = 0
     /// Largest |seam interval − nominal frame interval|.
     public var seamMaxDeviationMs: Double = 0
-    /// Time between the first frames of consecutive passes, as presented.
+    /// Time between the first frames of consecutive passes, as presented (the latest `keptMeasurements`).
     public var loopPeriodsMs: [Double] = []
     /// From the start of opening to the first frame on screen.
     public var firstFrameMs: Double?
@@ -43,6 +46,13 @@ public struct PlaybackStatistics: Sendable, Equatable, Codable {
     public var avOffsetSamples = 0
     /// The subtitle track shown at the end (its label), if any.
     public var subtitleTrack: String?
+    /// Packets read ahead and waiting for the decoders (picture and sound): the source's buffer level.
+    public var readAheadPackets = 0
+    /// The bytes of those packets.
+    public var readAheadBytes = 0
+
+    /// Seam intervals and loop periods kept: the latest thousand.
+    public static let keptMeasurements = 1000
 
     package init() {}
 
@@ -53,7 +63,15 @@ public struct PlaybackStatistics: Sendable, Equatable, Codable {
     }
 
     package mutating func recordSeam(intervalMs: Double) {
-        seamIntervalsMs.append(intervalMs)
+        Self.keepLatest(&seamIntervalsMs, adding: intervalMs)
+        seamsMeasured += 1
         seamMaxDeviationMs = max(seamMaxDeviationMs, abs(intervalMs - nominalFrameIntervalMs))
+    }
+
+    package mutating func recordLoopPeriod(ms: Double) { Self.keepLatest(&loopPeriodsMs, adding: ms) }
+
+    private static func keepLatest(_ measurements: inout [Double], adding value: Double) {
+        if measurements.count >= keptMeasurements { measurements.removeFirst(measurements.count - keptMeasurements + 1) }
+        measurements.append(value)
     }
 }

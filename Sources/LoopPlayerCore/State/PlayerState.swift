@@ -17,3 +17,22 @@ public enum PlayerState: Sendable, Equatable {
     /// The source could not be played; the error is also drawn in the player area.
     case failed(PlayerError)
 }
+
+extension PlayerState {
+    /// The state's one-word name (`playing`, `failed`…), as IPC properties and metrics labels say it.
+    public var name: String {
+        switch self {
+        case .idle: "idle"
+        case .loading: "loading"
+        case .ready: "ready"
+        case .playing: "playing"
+        case .paused: "paused"
+        case .buffering: "buffering"
+        case .ended: "ended"
+        case .failed: "failed"
+        }
+    }
+
+    /// Every state's name, in the order of the cycle.
+    public static let names = ["idle", "loading", "ready", "playing", "paused", "buffering", "ended", "failed"]
+}

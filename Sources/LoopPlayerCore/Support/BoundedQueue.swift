@@ -90,6 +90,9 @@ package final class BoundedQueue<Element: ~Copyable>: @unchecked Sendable {  // 
     /// The count, for a `giveUp` test running under the shared lock.
     package var countLocked: Int { storedCount }
 
+    /// The bytes held, under the shared lock.
+    package var bytesLocked: Int { storedBytes }
+
     package var isClosed: Bool { condition.withLock { closed } }
 
     /// Drops every element (a seek: what was read before it is stale).

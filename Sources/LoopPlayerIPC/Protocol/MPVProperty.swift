@@ -62,7 +62,7 @@ package enum MPVProperty: String, CaseIterable, Sendable {
         case .idleActive: return .success(.bool(status.state == .idle))
         case .propertyList: return .success(.array(Self.allCases.map { .string($0.rawValue) }))
         case .commandList: return .success(.array(MPVCommandName.allCases.map { .object(["name": .string($0.rawValue)]) }))
-        case .loopplayState: return .success(.string(Self.stateName(status.state)))
+        case .loopplayState: return .success(.string(status.state.name))
         }
     }
 
@@ -133,18 +133,5 @@ package enum MPVProperty: String, CaseIterable, Sendable {
     static func fileName(of source: String) -> String {
         if let url = URL(string: source), url.scheme != nil, !url.lastPathComponent.isEmpty { return url.lastPathComponent }
         return (source as NSString).lastPathComponent
-    }
-
-    static func stateName(_ state: PlayerState) -> String {
-        switch state {
-        case .idle: "idle"
-        case .loading: "loading"
-        case .ready: "ready"
-        case .playing: "playing"
-        case .paused: "paused"
-        case .buffering: "buffering"
-        case .ended: "ended"
-        case .failed: "failed"
-        }
     }
 }

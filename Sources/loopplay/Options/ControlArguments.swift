@@ -1,6 +1,7 @@
 import ArgumentParser
 import LoopPlayer
 import LoopPlayerIPC
+import LoopPlayerMetrics
 
 /// How other programs drive a running loopplay.
 struct ControlArguments: ParsableArguments {
@@ -8,8 +9,24 @@ struct ControlArguments: ParsableArguments {
                                + "the socket is the user's alone (0600).", valueName: "path"))
     var inputIpcServer: String?
 
+    @Option(help: ArgumentHelp("Serve Prometheus metrics at http://HOST:PORT/metrics (:PORT for every interface; "
+                               + "port 0: one chosen by the system, said on stderr).", valueName: "host:port"))
+    var metricsAddress: String?
+
     func validate() throws {
         if inputIpcServer?.isEmpty == true { throw ValidationError("--input-ipc-server needs a socket path") }
+        if let metricsAddress {
+            do { _ = try MetricsAddress(parsing: metricsAddress) } catch { throw ValidationError(error.description) }
+        }
+    }
+
+    /// The metrics endpoint for `player`, if one was asked for.
+    func startMetrics(for player: ExtVideoPlayer) throws(PlayerError) -> MetricsServer? {
+        guard let metricsAddress else { return nil }
+        let address = try MetricsAddress(parsing: metricsAddress)
+        let server = try MetricsServer(address: address, metrics: PlayerMetrics(player: player))
+        if address.port == 0 { StandardError.line("metrics at \(server.address.metricsURL)") }
+        return server
     }
 
     /// The IPC server for `player`, if one was asked for.

@@ -13,7 +13,8 @@ enum RawHTTP {
         var seconds: Double
     }
 
-    static func get(port: Int, path: String, headers: [String: String] = [:], timeout: Double = 5) -> Response {
+    static func get(port: Int, path: String, method: String = "GET", headers: [String: String] = [:],
+                    timeout: Double = 5) -> Response {
         let started = Date()
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return Response(status: 0, headers: [:], body: [], ending: .refused, seconds: 0) }
@@ -26,7 +27,7 @@ enum RawHTTP {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { return Response(status: 0, headers: [:], body: [], ending: .refused, seconds: 0) }
-        var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         request += "\r\n"
         _ = request.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
@@ -56,4 +57,20 @@ enum RawHTTP {
         }
         return Response(status: status, headers: fields, body: Array(received[split.upperBound...]), ending: ending, seconds: seconds)
     }
+}
+
+/// A loopback TCP port nobody listens on now (the system's choice, let go at once).
+func unusedLoopbackPort() -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+            bind(fd, pointer, length) == 0 ? getsockname(fd, pointer, &length) : -1
+        }
+    }
+    return Int(UInt16(bigEndian: address.sin_port))
 }

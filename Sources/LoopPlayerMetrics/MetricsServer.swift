@@ -1,0 +1,148 @@
+import LoopPlayer
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// Serves a player's metrics to Prometheus at `http://HOST:PORT/metrics` (what `loopplay
+/// --metrics-address` opens), on one thread of its own, with swift-nio's HTTP/1 server.
+///
+/// `GET`/`HEAD /metrics` answers the text format (version 0.0.4); `/` says where the metrics are;
+/// other paths get 404, other methods 405. A connection idle for `idleTimeout` is closed, and at
+/// most `maximumConnections` are served at once (more are closed at once).
+public final class MetricsServer: Sendable {
+    /// Connections served at once.
+    public static let maximumConnections = 32
+    /// A connection with no request for this long is closed.
+    public static let idleTimeout = TimeAmount.seconds(30)
+
+    /// Where the server listens (the port chosen by the system when 0 was asked for).
+    public let address: MetricsAddress
+    private let group: MultiThreadedEventLoopGroup
+    private let listener: any Channel
+    private let closed = Mutex(false)
+
+    /// Listens at `address` for `metrics`. Throws `invalidSetting` (named `metrics-address`) when
+    /// the address cannot be listened on (a port in use, a host that is not this machine's).
+    public init(address: MetricsAddress, metrics: PlayerMetrics) throws(PlayerError) {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let connections = ConnectionCount()
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 64)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                guard connections.open() else { return channel.close() }
+                channel.closeFuture.whenComplete { _ in connections.closed() }
+                return channel.eventLoop.makeCompletedFuture {
+                    let operations = channel.pipeline.syncOperations
+                    try operations.addHandler(IdleStateHandler(readTimeout: Self.idleTimeout))
+                    try operations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try operations.addHandler(MetricsHTTPHandler(metrics: metrics))
+                }
+            }
+        do {
+            listener = try bootstrap.bind(host: address.host, port: address.port).wait()
+        } catch {
+            try? group.syncShutdownGracefully()
+            throw .invalidSetting(name: "metrics-address", value: address.description,
+                                  reason: "cannot listen there (\(Self.describe(error)))")
+        }
+        self.group = group
+        let port = listener.localAddress?.port ?? address.port
+        self.address = MetricsAddress(host: address.host, port: port)
+    }
+
+    /// Stops listening and closes every connection.
+    public func close() {
+        guard closed.withLock({ closed in
+            defer { closed = true }
+            return !closed
+        }) else { return }
+        try? listener.close().wait()
+        try? group.syncShutdownGracefully()
+    }
+
+    deinit { close() }
+
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
+        if let error = error as? SocketAddressError, case .unknown = error { return "the host is not known" }
+        return "\(error)"
+    }
+}
+
+/// Connections open, counted where they open and close (the server's one loop, and its close).
+private final class ConnectionCount: Sendable {
+    private let count = Atomic<Int>(0)
+
+    /// Counts one more if there is room.
+    func open() -> Bool {
+        if count.add(1, ordering: .relaxed).newValue <= MetricsServer.maximumConnections { return true }
+        count.subtract(1, ordering: .relaxed)
+        return false
+    }
+
+    func closed() { count.subtract(1, ordering: .relaxed) }
+}
+
+/// Answers one HTTP request at a time on a connection (HTTP/1.1 keep-alive as Prometheus uses it).
+private final class MetricsHTTPHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let metrics: PlayerMetrics
+    private var request: HTTPRequestHead?
+
+    init(metrics: PlayerMetrics) { self.metrics = metrics }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case let .head(head): request = head
+        case .body: break  // a scrape has no body; one sent is read past, not kept
+        case .end:
+            guard let request else { return }
+            self.request = nil
+            respond(to: request, context: context)
+        }
+    }
+
+    /// A request HTTP/1 cannot parse was answered 400 by NIO's error handler: the connection ends.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) { context.close(promise: nil) }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent { context.close(promise: nil) } else { context.fireUserInboundEventTriggered(event) }
+    }
+
+    private func respond(to request: HTTPRequestHead, context: ChannelHandlerContext) {
+        let path = request.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        var headers = HTTPHeaders()
+        let status: HTTPResponseStatus
+        let body: [UInt8]
+        if request.method != .GET, request.method != .HEAD {
+            (status, body) = (.methodNotAllowed, Array("only GET and HEAD\n".utf8))
+            headers.add(name: "Allow", value: "GET, HEAD")
+        } else if path == "/metrics" {
+            (status, body) = (.ok, metrics.exposition())
+            headers.add(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")
+        } else if path == "/" {
+            (status, body) = (.ok, Array("loopplay: the metrics are at /metrics\n".utf8))
+        } else {
+            (status, body) = (.notFound, Array("not found: the metrics are at /metrics\n".utf8))
+        }
+        if headers["Content-Type"].isEmpty { headers.add(name: "Content-Type", value: "text/plain; charset=utf-8") }
+        headers.add(name: "Content-Length", value: String(body.count))
+        let keepAlive = request.isKeepAlive
+        headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: request.version, status: status, headers: headers))),
+                      promise: nil)
+        if request.method != .HEAD {
+            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
+        }
+        let written = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
+        if !keepAlive {
+            let channel = context.channel
+            written.futureResult.whenComplete { _ in channel.close(promise: nil) }
+        }
+    }
+}
