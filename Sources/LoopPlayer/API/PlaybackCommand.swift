@@ -62,6 +62,10 @@ public enum PlaybackCommand: Sendable {
     /// Writes the picture on screen (overlays and subtitles included) as a PNG file, off the
     /// playback thread; a failure is logged.
     case screenshot(to: String)
+    /// Shows a short message over the picture (mpv's `show-text`) for `duration` seconds (nil:
+    /// the window's `osdDuration`), then fades it out; not when `level` is above the window's
+    /// `osdLevel` (level 1 shows unless `osdLevel` is 0). It replaces the message shown.
+    case showText(String, duration: Double? = nil, level: Int = 1)
     /// Adds a vector overlay layer on top (removing the others first if `clear`). The builder is
     /// called whenever the player area or the picture's place in it changes, never with an empty area.
     case addVector(any ShapeLayerBuilderProtocol, clear: Bool = false)

@@ -303,6 +303,7 @@ final class PlayerSession: EngineController {
         case let .subtitles(language): try? engine.setSubtitles(language.map(SubtitleChoice.language) ?? .off)
         case let .subtitleTrackNumber(number): try? engine.setSubtitles(number.map(SubtitleChoice.number) ?? .off)
         case let .screenshot(path): engine.writeSnapshotInBackground(to: path)
+        case let .showText(text, duration, level): engine.showMessage(text, duration: duration, level: level)
         case let .addVector(builder, clear): engine.addVector(builder, clear: clear)
         case .removeAllVectors: engine.removeAllVectors()
         case .next: playlist?.next()

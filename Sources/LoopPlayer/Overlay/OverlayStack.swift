@@ -1,4 +1,5 @@
 import Foundation
+import LoopPlayerCore
 import Overlay
 
 /// The overlays above the picture, turned into the planes of each scene. Main thread (the player's).
@@ -9,7 +10,7 @@ import Overlay
 /// - A layer is rasterised again only when its layer or the geometry changed, or — while it is
 ///   animated — when the time moved; each new raster gets a new revision, so outputs upload a plane
 ///   only then. Animation time is seconds on the player's clock since the layer was added.
-/// - The error text of a failed source is one more plane, on top.
+/// - The error text of a failed source is one more plane, and a short message (mpv's OSD) is the top one.
 final class OverlayStack {
     struct ErrorStyle: Equatable {
         var color: Color
@@ -44,6 +45,8 @@ final class OverlayStack {
     private var error: (message: String, style: ErrorStyle)?
     private var errorPlane: (plane: OverlayPlane, geometry: LayerGeometry, message: String, style: ErrorStyle)?
     private var subtitlePlane: OverlayPlane?
+    private var message: OnScreenMessage?
+    private var messagePlane: (plane: OverlayPlane?, geometry: LayerGeometry, message: OnScreenMessage, opacity: Double)?
     /// Other players' scenes drawn over the vector layers, and the revision of each put in a scene.
     private var insets: [(inset: PlayerInset, shown: Int?)] = []
     private var failures: [OverlayError] = []
@@ -80,6 +83,15 @@ final class OverlayStack {
 
     var showsError: Bool { error != nil }
 
+    /// Shows `message` (replacing the one shown) until it has faded out; nil removes it.
+    func showMessage(_ message: OnScreenMessage?) {
+        self.message = message
+        messagePlane = nil
+    }
+
+    /// When the message must be drawn again (its fade's next step or its end), if one is shown.
+    func messageDeadline(after now: Double) -> Double? { message?.nextChange(after: now) }
+
     /// The subtitles' plane (rasterised by the subtitle renderer), or nil.
     func setSubtitles(_ plane: OverlayPlane?) { subtitlePlane = plane }
 
@@ -111,7 +123,25 @@ final class OverlayStack {
         }
         if let subtitlePlane { planes.append(subtitlePlane) }
         if let errorPlane = errorText(in: geometry) { planes.append(errorPlane) }
+        if let messagePlane = messageText(in: geometry, at: now) { planes.append(messagePlane) }
         return planes
+    }
+
+    private func messageText(in geometry: LayerGeometry, at now: Double) -> OverlayPlane? {
+        guard let message else { return nil }
+        guard let opacity = message.opacity(at: now) else {
+            self.message = nil
+            messagePlane = nil
+            return nil
+        }
+        if let cached = messagePlane, cached.geometry == geometry, cached.message == message, cached.opacity == opacity {
+            return cached.plane
+        }
+        let plane = rasterizer.renderMessage(message.text, opacity: opacity, in: geometry).map {
+            OverlayPlane(layer: .message, revision: revision(), image: $0)
+        }
+        messagePlane = (plane, geometry, message, opacity)
+        return plane
     }
 
     private func plane(for entry: Entry, in geometry: LayerGeometry, at now: Double) -> OverlayPlane? {

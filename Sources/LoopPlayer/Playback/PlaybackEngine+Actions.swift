@@ -24,12 +24,14 @@ extension PlaybackEngine {
         return .none
     }
 
-    /// Does what a key (or a host) asked for.
+    /// Does what a key (or a host) asked for, and says what it did on screen.
     package func perform(_ action: PlayerAction) {
+        var seekTarget: Double?
+        var snapshotPath: String?
         switch action {
         case .quit: quitRequested = true
         case .togglePause: setPaused(!isPaused)
-        case let .seek(delta): seek(by: delta)
+        case let .seek(delta): seekTarget = seek(to: position + delta)
         case .toggleLoop: setLooping(!isLooping)
         case .toggleFullscreen: output.toggleFullscreen()
         case let .adjustContrast(delta):
@@ -45,7 +47,11 @@ extension PlaybackEngine {
             stack.removeAll()
             try? setFilters(stack)
         case .snapshot:
-            if case let .window(options) = configuration.output { writeSnapshotInBackground(to: options.snapshotPath()) }
+            if case let .window(options) = configuration.output {
+                let path = options.snapshotPath()
+                writeSnapshotInBackground(to: path)
+                snapshotPath = path
+            }
         case .toggleMute: setMuted(!isMuted)
         case let .adjustVolume(delta): setVolume(volume + delta)
         case let .scaleSpeed(factor): setSpeed((speed * factor * 100).rounded() / 100)
@@ -56,5 +62,6 @@ extension PlaybackEngine {
         case .nextItem: report(.stepRequested(1))
         case .previousItem: report(.stepRequested(-1))
         }
+        if let text = message(after: action, seekTarget: seekTarget, snapshotPath: snapshotPath) { showMessage(text) }
     }
 }

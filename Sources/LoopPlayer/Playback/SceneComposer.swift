@@ -49,10 +49,12 @@ final class SceneComposer {
         return LayerGeometry(width: width, height: height, videoRect: videoRect, scale: output.scale)
     }
 
-    /// When animated overlays need drawing next, if they do.
+    /// When overlays need drawing next, if they do: an animation's next image, a message's fade step or end.
     var animationDeadline: Double? {
-        guard overlays.isAnimating(at: clock.now) else { return nil }
-        return (drawnAt ?? clock.now) + 1 / Self.animationRate
+        let message = overlays.messageDeadline(after: drawnAt ?? clock.now)
+        guard overlays.isAnimating(at: clock.now) else { return message }
+        let animation = (drawnAt ?? clock.now) + 1 / Self.animationRate
+        return min(animation, message ?? animation)
     }
 
     /// Whether the overlays must be drawn again on their own: an inset's player showed a new scene,

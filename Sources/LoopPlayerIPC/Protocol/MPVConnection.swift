@@ -74,6 +74,25 @@ package struct MPVConnection {
         return output
     }
 
+    /// `show-text TEXT [DURATION_MS [LEVEL]]`: mpv's duration in milliseconds (-1: the OSD's own),
+    /// up to an hour; levels 0…3. (mpv's `${property}` expansion is not done: the text shows as sent.)
+    static func showText(_ arguments: [JSONValue]) -> Result<[MPVAction], MPVError> {
+        guard (1...3).contains(arguments.count), let text = arguments[0].text else { return .failure(.invalidParameter) }
+        var duration: Double?
+        if arguments.count > 1 {
+            guard let milliseconds = arguments[1].integer, milliseconds == -1 || (0...3_600_000).contains(milliseconds) else {
+                return .failure(.invalidParameter)
+            }
+            duration = milliseconds == -1 ? nil : Double(milliseconds) / 1000
+        }
+        var level = 1
+        if arguments.count > 2 {
+            guard let chosen = arguments[2].integer, (0...3).contains(chosen) else { return .failure(.invalidParameter) }
+            level = Int(chosen)
+        }
+        return .success([.send(.showText(text, duration: duration, level: level))])
+    }
+
     /// Runs one command; its reply's data (nil: none) or error. Events it causes at once (an
     /// observed property's first value) go to `output` after the reply.
     private mutating func run(_ name: String, _ arguments: [JSONValue], status: PlayerStatus, accepts: Bool,
@@ -133,8 +152,7 @@ package struct MPVConnection {
         case .screenshotToFile:
             guard let path = first, !path.isEmpty, arguments.count <= 2 else { return .failure(.invalidParameter) }
             return take(.success([.send(.screenshot(to: path))]))
-        case .showText:
-            return .failure(.notImplemented)  // loopplay has no on-screen display yet
+        case .showText: return take(Self.showText(arguments))
         case .quit:
             guard arguments.count <= 1 else { return .failure(.invalidParameter) }
             let code = arguments.isEmpty ? 0 : arguments[0].integer

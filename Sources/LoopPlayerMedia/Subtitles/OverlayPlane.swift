@@ -10,6 +10,8 @@ package struct OverlayPlane: Sendable {
         case inset(Int)
         case subtitles
         case error
+        /// A short message (mpv's OSD): in the window, not in snapshots.
+        case message
     }
 
     package let layer: Layer

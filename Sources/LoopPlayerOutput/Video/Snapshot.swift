@@ -86,7 +86,10 @@ package enum Snapshot {
         }
         canvas.withUnsafeMutableBufferPointer { pixels in
             guard let base = pixels.baseAddress else { return }
-            for plane in scene.planes { plane.image.composite(ontoBGRA: base, width: width, height: height, stride: width * 4) }
+            // A message (OSD) is for whoever watches the window, not part of the picture (as in mpv's screenshots).
+            for plane in scene.planes where plane.layer != .message {
+                plane.image.composite(ontoBGRA: base, width: width, height: height, stride: width * 4)
+            }
         }
         return canvas
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LoopPlayerCore
 
 /// How the player's own window looks and reacts. The window opens when the player starts running
 /// (before its source opens) and stays open across sources and failures.
@@ -21,6 +22,21 @@ public struct WindowOptions: Sendable, Equatable {
     public var snapshotPath: @Sendable () -> String
     /// The title for a source without a fixed `title`, from the source's file name.
     public var titleForSource: @Sendable (String) -> String = { $0 }
+    /// Which messages show over the picture (mpv's `--osd-level`): 0 none, 1 (the default) what a
+    /// key did and texts asked for at level 1; up to 3 for texts asked for at higher levels.
+    public var osdLevel = 1 {
+        didSet { osdLevel = osdLevel.clamped(to: Self.osdLevels) }
+    }
+    /// How long a message stays before it fades out, in seconds (mpv's `--osd-duration`, 1 s).
+    public var osdDuration = WindowOptions.defaultOSDDuration {
+        didSet { osdDuration = osdDuration.isFinite ? osdDuration.clamped(to: Self.osdDurations) : Self.defaultOSDDuration }
+    }
+    /// The OSD levels there are.
+    public static let osdLevels = 0...3
+    /// The message durations accepted (longer or shorter ones are clamped).
+    public static let osdDurations = 0.0...3600.0
+    /// A message's duration unless one is chosen.
+    public static let defaultOSDDuration = 1.0
     /// No title bar or frame (a wall's panels, a kiosk).
     package var borderless = false
 
@@ -48,7 +64,7 @@ public struct WindowOptions: Sendable, Equatable {
         lhs.title == rhs.title && lhs.size?.width == rhs.size?.width && lhs.size?.height == rhs.size?.height
             && lhs.position?.x == rhs.position?.x && lhs.position?.y == rhs.position?.y
             && lhs.fullscreen == rhs.fullscreen && lhs.output == rhs.output && lhs.inputMap == rhs.inputMap
-            && lhs.borderless == rhs.borderless
+            && lhs.borderless == rhs.borderless && lhs.osdLevel == rhs.osdLevel && lhs.osdDuration == rhs.osdDuration
     }
 }
 

@@ -64,6 +64,30 @@ package final class OverlayRasterizer {
         }
     }
 
+    /// A short message (mpv's OSD) in the area's top-left corner: white with a dark outline, sized
+    /// to the area's height (as mpv scales its OSD), at `opacity`. Nil when the area or the text is empty.
+    package func renderMessage(_ message: String, opacity: Double, in geometry: LayerGeometry) -> OverlayImage? {
+        let bounds = geometry.bounds
+        let scale = Self.clampedScale(geometry.scale)
+        let height = Double(bounds.height)
+        // mpv: 55 units of a 720-line screen, which draw about 5 % of the height; readable at 12 px.
+        let pixels = min(max(height * 0.05, 12), 96)
+        let margin = max(height * 0.035, 4)
+        let text = TextContent(message, fontSize: pixels / scale, color: .white, alignment: .left,
+                               anchor: .point(CGPoint(x: Double(bounds.minX) + margin, y: Double(bounds.minY) + margin)),
+                               wrapWidth: max(Double(bounds.width) - 2 * margin, 1),
+                               legibility: TextLegibility(outlineWidth: max(pixels / scale / 12, 1.5), outlineColor: .black,
+                                                          shadowOffset: 0))
+        do {
+            var layer = ShapeLayer(text: text)
+            layer.opacity = min(max(opacity, 0), 1)
+            try layer.validate()
+            return try rasterize(layer, in: geometry)
+        } catch {
+            return nil
+        }
+    }
+
     /// Forgets parsed SVG documents (they are also re-read whenever their file changes).
     package func removeCachedDocuments() { svgDocuments.removeAll() }
 

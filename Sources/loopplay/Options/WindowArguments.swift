@@ -34,6 +34,14 @@ struct WindowArguments: ParsableArguments {
     @Flag(help: "No window: decode and present offscreen.")
     var headless = false
 
+    @Option(help: ArgumentHelp("Messages over the picture, as mpv's: 0 none, 1 what a key did and show-text (default), "
+                               + "2 and 3 for show-text at those levels.", valueName: "0-3"))
+    var osdLevel = 1
+
+    @Option(help: ArgumentHelp("How long a message stays before it fades, in milliseconds (default 1000, at most 3600000).",
+                               valueName: "ms"))
+    var osdDuration = 1000
+
     static let windowSides = 1...16384
 
     func validate() throws {
@@ -45,6 +53,12 @@ struct WindowArguments: ParsableArguments {
             if parsed.size != nil, windowSize != nil { throw ValidationError("--geometry and --window-size both give the size: use one") }
         }
         _ = try pictureInPicture()
+        guard WindowOptions.osdLevels.contains(osdLevel) else {
+            throw ValidationError("--osd-level \(osdLevel) is out of range: 0 to 3")
+        }
+        guard (0...Int(WindowOptions.osdDurations.upperBound * 1000)).contains(osdDuration) else {
+            throw ValidationError("--osd-duration \(osdDuration) is out of range: 0 to \(Int(WindowOptions.osdDurations.upperBound * 1000)) ms")
+        }
     }
 
     var options: WindowOptions {
@@ -56,6 +70,8 @@ struct WindowArguments: ParsableArguments {
                                     snapshotPath: { "loopplay-\(Int(Date().timeIntervalSince1970 * 1000)).png" })
         options.titleForSource = { "\($0) — loopplay" }
         options.borderless = borderless
+        options.osdLevel = osdLevel
+        options.osdDuration = Double(osdDuration) / 1000
         return options
     }
 

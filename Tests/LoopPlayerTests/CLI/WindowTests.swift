@@ -142,8 +142,8 @@ final class WindowTests: XCTestCase {
         let stats = directory.appendingPathComponent("stats.json").path
         let title = "lptest-keys"
         // --events says when a key paused it; the position published every 0.1 s, paused too, is the
-        // player's own clock going on.
-        let player = try LoopplayTool.start(["--source", TestMedia.loopClip(), "--loop", "--title", title,
+        // player's own clock going on. No messages: the paused picture is compared (OSDTests has them).
+        let player = try LoopplayTool.start(["--source", TestMedia.loopClip(), "--loop", "--title", title, "--osd-level", "0",
                                              "--stats-json", stats, "--events", "--time-publishing", "0.1"],
                                             environment: ["DISPLAY": display.name], directory: directory.path)
         defer { if player.process.isRunning { player.process.terminate() }; player.process.waitUntilExit() }

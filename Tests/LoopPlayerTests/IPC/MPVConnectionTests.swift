@@ -106,7 +106,19 @@ final class MPVConnectionTests: XCTestCase {
         XCTAssertTrue(connection.handle(line: "", status: playing()).lines.isEmpty)
         XCTAssertTrue(connection.handle(line: "  # a comment", status: playing()).lines.isEmpty)
         XCTAssertTrue(connection.handle(line: "cycle pause", status: playing()).lines.isEmpty, "text commands get no reply")
-        XCTAssertEqual(reply(#"{"command": ["show-text", "hello"]}"#)?["error"] as? String, "operation not implemented")
+        for good in [#"["show-text", "hello"]"#, #"["show-text", "hello", 2000]"#, #"["show-text", "hello", "-1", "2"]"#] {
+            XCTAssertEqual(reply(#"{"command": \#(good)}"#)?["error"] as? String, "success", good)
+        }
+        for bad in [#"["show-text"]"#, #"["show-text", "hello", "soon"]"#, #"["show-text", "hello", 5000000]"#,
+                    #"["show-text", "hello", 100, 7]"#, #"["show-text", 5]"#, #"["show-text", "a", 1, 1, 1]"#] {
+            XCTAssertEqual(reply(#"{"command": \#(bad)}"#)?["error"] as? String, "invalid parameter", bad)
+        }
+        var shower = MPVConnection(clientName: "ipc-1")
+        let actions = shower.handle(line: #"{"command": ["show-text", "hi", 2500, 2]}"#, status: playing()).actions
+        guard case let .send(.showText(text, duration, level))? = actions.first else { return XCTFail("\(actions)") }
+        XCTAssertEqual(text, "hi")
+        XCTAssertEqual(duration, 2.5)
+        XCTAssertEqual(level, 2)
         var idle = PlayerStatus()
         idle.state = .idle
         let unavailable = reply(#"{"command": ["get_property_string", "duration"]}"#, idle)
