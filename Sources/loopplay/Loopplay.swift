@@ -27,6 +27,7 @@ struct Loopplay: ParsableCommand {
     @OptionGroup(title: "Network") var network: NetworkArguments
     @OptionGroup(title: "Output") var report: ReportArguments
     @OptionGroup(title: "Control") var control: ControlArguments
+    @OptionGroup(title: "Config") var configuration: ConfigArguments
 
     private static let warnings = WarningPrinter()
 
@@ -179,7 +180,9 @@ struct Loopplay: ParsableCommand {
         close(descriptor)
     }
 
-    private func makePlayer() throws -> ExtVideoPlayer {
+    /// The settings the options describe. `filters`: also the filter stack (checked by FFmpeg,
+    /// whose log goes through the library once a player exists).
+    func videoSettings(filters: Bool) throws -> VideoSettings {
         var settings = VideoSettings(
             sourceName: sources.resolved, ext: sources.ext, timePublishing: report.timePublishing,
             // `--loop-playlist` with one source loops it, as mpv does.
@@ -199,6 +202,14 @@ struct Loopplay: ParsableCommand {
         if let frameCache = runLimits.frameCache { settings.frameCacheMegabytes = frameCache }
         try network.apply(to: &settings)
         settings.pictureInPicture = try window.pictureInPicture()
+        if filters {
+            do { settings.filters = try picture.filters() } catch { throw ValidationError(error.description) }
+        }
+        return settings
+    }
+
+    private func makePlayer() throws -> ExtVideoPlayer {
+        var settings = try videoSettings(filters: false)
         let player = ExtVideoPlayer(settings: settings)
         player.audioOutput = try sound.options
         player.subtitleOptions = try subtitles.options()
@@ -207,6 +218,7 @@ struct Loopplay: ParsableCommand {
         // Checked once the player routes FFmpeg's log, so FFmpeg's own complaint stays out of the way.
         do { settings.filters = try picture.filters() } catch { throw ValidationError(error.description) }
         player.settings = settings
+        ConfigReload.attach(player)
         let (events, source) = (report.events, sources.naming)
         player.onPlayerEventChange { batch in
             Self.warnings.print(batch, source: source)

@@ -1,14 +1,15 @@
 import Foundation
 import Synchronization
 
-/// SIGINT, SIGTERM (a service manager's stop) and SIGHUP (a closed terminal; there is no
-/// configuration to reload yet) end loopplay cleanly in every mode: the first one
+/// SIGINT, SIGTERM (a service manager's stop) and SIGHUP (a closed terminal; with a config file
+/// it reloads it instead: `onHangUp`) end loopplay cleanly in every mode: the first one
 /// stops the player (threads joined, the sound device closed, `--stats-json` written); a second one
 /// a second or more later exits at once (`timeout` sends its SIGTERM twice at once: to the child,
 /// then to its process group). The signals are blocked in every thread and taken by one thread with `sigwait`,
 /// so no code runs in a signal handler.
 enum SignalWatch {
     private static let stopper = Mutex<(@Sendable () -> Void)?>(nil)
+    private static let hangUp = Mutex<(@Sendable () -> Void)?>(nil)
     private static let received = Atomic<Int32>(0)
     private static let firstAt = Mutex<Double?>(nil)
 
@@ -30,6 +31,10 @@ enum SignalWatch {
             var signals = watched
             var caught: Int32 = 0
             while sigwait(&signals, &caught) == 0 {
+                if caught == SIGHUP, let reload = hangUp.withLock({ $0 }) {
+                    reload()
+                    continue
+                }
                 let now = ProcessInfo.processInfo.systemUptime
                 let first = firstAt.withLock { first in
                     defer { first = first ?? now }
@@ -51,6 +56,11 @@ enum SignalWatch {
     static func onSignal(_ stop: @escaping @Sendable () -> Void) {
         stopper.withLock { $0 = stop }
         if wasReceived { stop() }
+    }
+
+    /// What SIGHUP does instead of stopping (reading the config again); runs on the signal thread.
+    static func onHangUp(_ action: @escaping @Sendable () -> Void) {
+        hangUp.withLock { $0 = action }
     }
 
     /// A signal came: nothing new should start.

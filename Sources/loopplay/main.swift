@@ -4,9 +4,16 @@ import LoopPlayer
 // `--time-publishing` takes an optional value (`--time-publishing` alone means every second), which
 // swift-argument-parser cannot express: supply the default before parsing.
 SignalWatch.start()
-let arguments = TimePublishingArgument.withDefaultInterval(Array(CommandLine.arguments.dropFirst()))
+let commandLine = Array(CommandLine.arguments.dropFirst())
 do {
-    var command = try Loopplay.parseAsRoot(arguments)
+    // The config files' settings go first: the command line's come after them and win.
+    let config: LoadedConfig
+    do { config = try LoadedConfig.load(commandLine: commandLine) } catch let error as ConfigError {
+        StandardError.line(error.description)
+        Loopplay.exit(withError: ExitCode(ExitCode.validationFailure.rawValue))
+    }
+    ConfigReload.start(with: config, commandLine: commandLine)
+    var command = try Loopplay.parseAsRoot(TimePublishingArgument.withDefaultInterval(config.arguments + commandLine))
     try command.run()
 } catch {
     let code = Loopplay.exitCode(for: error)

@@ -1,0 +1,156 @@
+import ArgumentParser
+import Foundation
+import LoopPlayer
+
+/// The config files' settings as loopplay reads them at start and on SIGHUP:
+/// `$XDG_CONFIG_HOME/loopplay/loopplay.conf` (`~/.config/…` without XDG_CONFIG_HOME; skipped with
+/// `--no-config`), then `--config FILE`; a later file's setting replaces an earlier one, and the
+/// command line's replaces both. Each line is checked alone, so an error names its file and line.
+struct LoadedConfig: Sendable {
+    /// The files read, in order.
+    var files: [String] = []
+    /// The settings in effect, in order (overridden ones dropped).
+    var entries: [ConfigEntry] = []
+    /// The settings as arguments, to go before the command line's.
+    var arguments: [String] = []
+
+    /// Options that may be given several times: every line adds one.
+    static let repeatable: Set<String> = ["filter", "overlay", "overlay-text", "sub-file"]
+    /// Options that make no sense in a file.
+    static let refused: Set<String> = ["config", "no-config", "help", "h", "version"]
+
+    /// The default file's path, where it would be.
+    static var defaultPath: String? {
+        let environment = ProcessInfo.processInfo.environment
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/loopplay/loopplay.conf" }
+        guard let home = environment["HOME"], !home.isEmpty else { return nil }
+        return home + "/.config/loopplay/loopplay.conf"
+    }
+
+    /// Reads the files the command line asks for (none for `--help`). Throws a `ConfigError` for a
+    /// bad line or a named file that cannot be read.
+    static func load(commandLine: [String]) throws -> LoadedConfig {
+        let scan = CommandLineScan(commandLine)
+        guard !scan.asksForHelp else { return LoadedConfig() }
+        var paths: [(path: String, required: Bool)] = []
+        if !scan.noConfig, let defaultPath { paths.append((defaultPath, false)) }
+        if let named = scan.configFile { paths.append((named, true)) }
+        var loaded = LoadedConfig()
+        var all: [ConfigEntry] = []
+        for (path, required) in paths {
+            guard let text = try read(path, required: required) else { continue }
+            loaded.files.append(path)
+            all += try ConfigFile.entries(in: text, file: path)
+        }
+        let sourceOnCommandLine = (try? Loopplay.parse(TimePublishingArgument.withDefaultInterval(commandLine)))?
+            .sources.isGiven ?? false
+        var kept: [ConfigEntry] = []
+        for entry in all {
+            guard !refused.contains(entry.name) else {
+                throw ConfigError(place: entry.place, reason: "'\(entry.name)' cannot be set in a config file")
+            }
+            // The command line wins: its options, and its sources over the file's.
+            if scan.names.contains(entry.name) { continue }
+            if sourceOnCommandLine, ["source", "playlist"].contains(entry.name) { continue }
+            if !repeatable.contains(entry.name) { kept.removeAll { $0.name == entry.name } }
+            kept.append(entry)
+        }
+        for entry in kept {
+            if let argument = try argument(for: entry) { loaded.arguments.append(argument) }
+            loaded.entries.append(entry)
+        }
+        return loaded
+    }
+
+    /// What each setting is set to, by name (repeatable ones joined), to compare two loads.
+    var values: [String: [String]] {
+        entries.reduce(into: [:]) { values, entry in values[entry.name, default: []].append(entry.value ?? "yes") }
+    }
+
+    /// A file's text; nil for an optional file that is not there.
+    private static func read(_ path: String, required: Bool) throws -> String? {
+        var status = stat()
+        if stat(path, &status) != 0 {
+            guard required || errno != ENOENT else { return nil }
+            throw ConfigError(place: path, reason: "cannot be read (\(String(cString: strerror(errno))))")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw ConfigError(place: path, reason: "is not a regular file") }
+        guard Int(status.st_size) <= ConfigFile.maximumBytes else {
+            throw ConfigError(place: path, reason: "is larger than \(ConfigFile.maximumBytes >> 20) MiB")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigError(place: path, reason: "cannot be read (\(String(cString: strerror(errno))))")
+        }
+        guard let text = String(validating: data, as: UTF8.self) else { throw ConfigError(place: path, reason: "is not UTF-8 text") }
+        return text
+    }
+
+    /// The argument a setting stands for (nil: a flag set to no), checked by loopplay's own parser.
+    private static func argument(for entry: ConfigEntry) throws -> String? {
+        let option = "--" + entry.name
+        guard let value = entry.value else {
+            try check([option], entry)
+            return option
+        }
+        let argument = option + "=" + value
+        if (try? check([argument], entry)) != nil { return argument }
+        // A flag written as mpv.conf writes one: `fullscreen=yes`, `loop=no`.
+        switch value.lowercased() {
+        case "yes", "true", "1", "on":
+            try check([option], entry)
+            return option
+        case "no", "false", "0", "off":
+            try check([option], entry)
+            return nil
+        default:
+            if (try? check([option], entry)) != nil {
+                throw ConfigError(place: entry.place, reason: "'\(entry.name)' is a flag: write \(entry.name), \(entry.name)=yes or \(entry.name)=no")
+            }
+            try check([argument], entry)
+            return argument
+        }
+    }
+
+    /// Parses `arguments` as loopplay would; its error as the setting's.
+    private static func check(_ arguments: [String], _ entry: ConfigEntry) throws(ConfigError) {
+        do {
+            _ = try Loopplay.parseAsRoot(TimePublishingArgument.withDefaultInterval(arguments))
+        } catch {
+            let message = Loopplay.message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "invalid"
+            var reason = message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message
+            if reason.hasPrefix("Unknown option") { reason = "unknown option '\(entry.name)'" }
+            throw ConfigError(place: entry.place, reason: reason)
+        }
+    }
+}
+
+/// What the command line says about config files, read before it is parsed.
+struct CommandLineScan {
+    var names: Set<String> = []
+    var configFile: String?
+    var noConfig = false
+    var asksForHelp = false
+
+    init(_ arguments: [String]) {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--" { break }
+            if argument == "-h" || argument == "--help" || argument == "--version" { asksForHelp = true }
+            guard argument.hasPrefix("--") else { continue }
+            let body = argument.dropFirst(2)
+            let name = String(body.prefix { $0 != "=" })
+            names.insert(name)
+            if name == "no-config" { noConfig = true }
+            if name == "config" {
+                if body.contains("=") {
+                    configFile = String(body.drop { $0 != "=" }.dropFirst())
+                } else if index < arguments.count {
+                    configFile = arguments[index]
+                    index += 1
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import XCTest
+
+/// `loopplay.conf`: read from $XDG_CONFIG_HOME and `--config`, the command line winning, each bad
+/// line one error naming its file and line, and SIGHUP reloading what can change while playing.
+final class ConfigFileTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("loopplay"), withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
+
+    private func write(_ text: String, to name: String = "loopplay/loopplay.conf") throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// loopplay with an IPC socket, its config folder ours; returns it once the socket answers.
+    private func start(_ arguments: [String]) throws -> (process: Process, stderr: PipeText, socket: String) {
+        let socket = folder.appendingPathComponent("s.sock").path
+        let started = try LoopplayTool.start(["--headless", "--input-ipc-server", socket] + arguments,
+                                             environment: ["XDG_CONFIG_HOME": folder.path, "SDL_AUDIODRIVER": "dummy"])
+        let stderr = PipeText(started.stderr)
+        guard waitFor(timeout: 20, { (try? IPCClient(path: socket)) != nil }) else {
+            stop(started.process)
+            throw IPCClientError(description: "no socket: \(stderr.text)")
+        }
+        return (started.process, stderr, socket)
+    }
+
+    private func property(_ name: String, _ socket: String) throws -> Any? {
+        let client = try IPCClient(path: socket)
+        try client.send(#"{"command": ["get_property", "\#(name)"]}"# + "\n")
+        return client.reply()?["data"]
+    }
+
+    func testTheFileSetsOptionsAndTheCommandLineWins() throws {
+        let clip = try TestMedia.testPattern("config-30.mp4", frames: 30, codec: TestMedia.h264)
+        _ = try write("""
+            # a kiosk's settings
+            loop
+            volume = 50
+            speed=1.5
+            mute=no
+            title="Lobby # east"
+            source=\(clip)
+
+            """)
+        let player = try start(["--speed", "2"])
+        defer { stop(player.process) }
+        // Volume and speed are commands, carried out once the source has opened.
+        XCTAssertTrue(waitFor(timeout: 10) { (try? self.property("speed", player.socket) as? Double) == 2 }, "the command line wins")
+        XCTAssertEqual(try property("volume", player.socket) as? Double, 50)
+        XCTAssertEqual(try property("loop-file", player.socket) as? String, "inf")
+        XCTAssertEqual(try property("mute", player.socket) as? Bool, false)
+        XCTAssertEqual(try property("path", player.socket) as? String, clip)
+
+        // --no-config: the default file is not read; --config FILE is, after it.
+        let other = try write("volume=30\n", to: "other.conf")
+        let skipped = try LoopplayTool.run(["--no-config", "--headless", "--frames", "3", "--stats-json", "-", clip],
+                                           environment: ["XDG_CONFIG_HOME": folder.path])
+        XCTAssertEqual(skipped.status, 0, skipped.stderr)
+        XCTAssertEqual(LoopplayTool.json(skipped.stdout)?["loopsCompleted"] as? Int, 0, "no loop from the file")
+        let named = try LoopplayTool.run(["--config", other, "--headless", "--frames", "40", "--stats-json", "-"],
+                                         environment: ["XDG_CONFIG_HOME": folder.path])
+        XCTAssertEqual(named.status, 0, named.stderr)
+        XCTAssertEqual(LoopplayTool.json(named.stdout)?["source"] as? String, clip, "the default file's source")
+        XCTAssertGreaterThanOrEqual(LoopplayTool.json(named.stdout)?["loopsCompleted"] as? Int ?? 0, 1, "and its loop")
+    }
+
+    func testABadLineIsOneErrorNamingFileAndLine() throws {
+        let cases: [(String, String)] = [
+            ("loop\nbogus=1\n", "2: unknown option 'bogus'"),
+            ("osd-level=9\n", "1: --osd-level 9 is out of range: 0 to 3"),
+            ("fullscreen=maybe\n", "1: 'fullscreen' is a flag: write fullscreen, fullscreen=yes or fullscreen=no"),
+            ("\n\n[kiosk]\n", "3: profiles ([name]) are not supported"),
+            ("config=other.conf\n", "1: 'config' cannot be set in a config file"),
+            ("volume=loud\n", "1: The value 'loud' is invalid for '--volume <volume>'"),
+            ("title=\"open\n", "1: the quote is not closed"),
+            ("=5\n", "1: a setting needs a name: NAME=VALUE or NAME"),
+            ("vol ume=5\n", "1: 'vol ume' is not an option name"),
+            ("metrics-address=nowhere\n", "1: invalid metrics-address 'nowhere': give HOST:PORT, e.g. 127.0.0.1:9100"),
+        ]
+        for (text, expected) in cases {
+            let path = try write(text, to: "bad.conf")
+            let result = try LoopplayTool.run(["--config", path, "--headless", "--frames", "1", "swipe"],
+                                              environment: ["XDG_CONFIG_HOME": folder.path])
+            XCTAssertEqual(result.status, 64, text)
+            XCTAssertEqual(result.stderr, "loopplay: \(path):\(expected)\n", text)
+        }
+        let missing = try LoopplayTool.run(["--config", "/nonexistent/x.conf", "swipe"])
+        XCTAssertEqual(missing.status, 64)
+        XCTAssertEqual(missing.stderr, "loopplay: /nonexistent/x.conf: cannot be read (No such file or directory)\n")
+        // --help still answers with a bad default file.
+        _ = try write("bogus\n")
+        let help = try LoopplayTool.run(["--help"], environment: ["XDG_CONFIG_HOME": folder.path])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdout.contains("--config <file>"), help.stdout)
+    }
+
+    func testSIGHUPReloadsWhatCanChangeAndNamesTheRest() throws {
+        let first = try TestMedia.testPattern("config-30.mp4", frames: 30, codec: TestMedia.h264)
+        let second = try TestMedia.redThenBlue()
+        _ = try write("loop\nvolume=50\nsource=\(first)\n")
+        let player = try start([])
+        defer { stop(player.process) }
+        XCTAssertEqual(try property("path", player.socket) as? String, first)
+
+        // A new source, volume and contrast apply at once; a window option needs a restart.
+        _ = try write("loop\nvolume=20\ncontrast=1.5\nfullscreen\nsource=\(second)\n")
+        kill(player.process.processIdentifier, SIGHUP)
+        XCTAssertTrue(player.stderr.waitUntil(timeout: 10) { $0.contains("reloaded") }, player.stderr.text)
+        XCTAssertTrue(player.stderr.text.contains(
+            "loopplay: reloaded \(folder.path)/loopplay/loopplay.conf: contrast, source, volume changed; fullscreen needs a restart\n"),
+            player.stderr.text)
+        XCTAssertTrue(waitFor(timeout: 10) { (try? self.property("path", player.socket) as? String) == second })
+        XCTAssertTrue(waitFor(timeout: 10) { (try? self.property("volume", player.socket) as? Double) == 20 },
+                      "the volume, once the new source has opened")
+        XCTAssertEqual(try property("contrast", player.socket) as? Double, 50)
+
+        // A bad file changes nothing, and loopplay plays on.
+        _ = try write("loop\nvolume=90\nbogus\n")
+        kill(player.process.processIdentifier, SIGHUP)
+        XCTAssertTrue(player.stderr.waitUntil(timeout: 10) { $0.contains("the settings in use stay") }, player.stderr.text)
+        XCTAssertTrue(player.stderr.text.contains(":3: unknown option 'bogus'; the settings in use stay\n"), player.stderr.text)
+        XCTAssertEqual(try property("volume", player.socket) as? Double, 20)
+        XCTAssertTrue(player.process.isRunning, "SIGHUP with a config file reloads, it does not stop")
+
+        player.process.terminate()
+        XCTAssertTrue(waitFor(timeout: 10) { !player.process.isRunning })
+        XCTAssertEqual(player.process.terminationStatus, 0)
+    }
+
+    /// Without a config file, SIGHUP (a closed terminal) ends loopplay as before.
+    func testSIGHUPWithoutAConfigFileStops() throws {
+        let player = try start(["--no-config", "--loop", "swipe"])
+        kill(player.process.processIdentifier, SIGHUP)
+        XCTAssertTrue(waitFor(timeout: 10) { !player.process.isRunning })
+        XCTAssertEqual(player.process.terminationStatus, 0)
+    }
+}
