@@ -14,7 +14,7 @@ command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 swift package generate-documentation --enable-experimental-combined-documentation \
-  --target LoopPlayerCore --target LoopPlayerMedia --target LoopPlayerOutput --target LoopPlayer --target LoopPlayerIPC 2>&1 | tee "$log" | tail -2
+  --target LoopPlayerCore --target LoopPlayerMedia --target LoopPlayerOutput --target LoopPlayer --target LoopPlayerIPC --target LoopPlayerMetrics 2>&1 | tee "$log" | tail -2
 if grep -q "warning:" "$log"; then
   grep "warning:" "$log" | sort -u >&2
   echo "docs.sh: DocC warnings (above)" >&2

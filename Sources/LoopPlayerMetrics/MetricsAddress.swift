@@ -3,9 +3,12 @@ import LoopPlayer
 /// Where metrics are served: `HOST:PORT` as Prometheus's exporters take it (`127.0.0.1:9100`,
 /// `[::1]:9100`, `localhost:9100`; `:9100` for every interface; port 0 lets the system choose).
 public struct MetricsAddress: Sendable, Equatable, CustomStringConvertible {
+    /// A name or an address (`0.0.0.0`: every interface).
     public var host: String
+    /// 0…65535; 0 lets the system choose.
     public var port: Int
 
+    /// Where to listen, as given.
     public init(host: String, port: Int) {
         self.host = host
         self.port = port
