@@ -2,7 +2,7 @@
 # Benchmarks, not tests: loopplay against ffplay, mpv and `ffmpeg -f null` on the same machine in the
 # same run, with ../shared/bench (fixtures, Xvfb, watchers). Results go to docs/benchmarks.md by hand.
 #
-#   scripts/bench.sh [seam|cpu|throughput|firstframe|kernels|filters|layers|audio|opus|overlay|subtitles|several|scale|realtime|cache|ipc|all]   (default all; about 60 minutes)
+#   scripts/bench.sh [seam|cpu|throughput|firstframe|kernels|filters|layers|audio|opus|overlay|subtitles|several|scale|realtime|cache|ipc|service|all]   (default all; about 60 minutes)
 #   BEFORE=path/to/older/loopplay scripts/bench.sh before-after   (the same checks on two builds, interleaved; about 8 minutes)
 # Env: F=/tmp/lp-fixtures  OUT=/tmp/lp-bench-loopplay  DISP=:7 (below :10, see the bench README)
 #      LP=path/to/loopplay: measure that build instead of building the release one (sound checks only)
@@ -332,6 +332,26 @@ if [[ $what == ipc || $what == all ]]; then
       [[ $mode == on ]] && { python3 scripts/bench/ipc_client.py "$I/lp.sock" 28 & client=$!; }
       OUT=$I/$mode-cpu-$round CUSTOM_CMD="$LP --loop $extra" PLAYERS=custom "$BENCH/baseline.sh" -d 20 "$HD" | grep custom || true
       [[ $mode == on ]] && { wait $client || true; }
+    done
+  done
+fi
+
+if [[ $what == service || $what == all ]]; then
+  # Everything a service runs with on: the IPC with a busy client, the metrics endpoint scraped once a
+  # second, against the same build with neither, alternating.
+  echo "## With and without IPC + metrics (a busy IPC client, a scrape a second): seam (25 s of the 640x360 clip), CPU and RSS (20 s of 1080p30)"
+  V=$OUT/service; mkdir -p "$V"
+  port=19471
+  for round in 1 2 3; do
+    for mode in off on; do
+      extra=""; [[ $mode == on ]] && extra="--input-ipc-server $V/lp.sock --metrics-address 127.0.0.1:$port"
+      echo "### round $round, service $mode"
+      [[ $mode == on ]] && { python3 scripts/bench/ipc_client.py "$V/lp.sock" 33 & client=$!; python3 scripts/bench/scraper.py $port 33 & scraper=$!; }
+      OUT=$V/$mode-seam-$round CUSTOM_CMD="$LP --loop $extra" PLAYERS=custom "$BENCH/seam.sh" -d 25 "$SWIPE" | grep -E "custom|interval|frames" || true
+      [[ $mode == on ]] && { wait $client $scraper || true; }
+      [[ $mode == on ]] && { python3 scripts/bench/ipc_client.py "$V/lp.sock" 28 & client=$!; python3 scripts/bench/scraper.py $port 28 & scraper=$!; }
+      OUT=$V/$mode-cpu-$round CUSTOM_CMD="$LP --loop $extra" PLAYERS=custom "$BENCH/baseline.sh" -d 20 "$HD" | grep custom || true
+      [[ $mode == on ]] && { wait $client $scraper || true; }
     done
   done
 fi

@@ -8,13 +8,18 @@ import Synchronization
 /// --metrics-address` opens), on one thread of its own, with swift-nio's HTTP/1 server.
 ///
 /// `GET`/`HEAD /metrics` answers the text format (version 0.0.4); `/` says where the metrics are;
-/// other paths get 404, other methods 405. A connection idle for `idleTimeout` is closed, and at
-/// most `maximumConnections` are served at once (more are closed at once).
+/// other paths get 404, other methods 405. A request must arrive whole within `requestTimeout` and a
+/// kept-alive connection may wait `idleTimeout` for the next; at most `maximumConnections` are served
+/// at once (more are closed at once); a client that does not read its answers is not read from
+/// either (back pressure), so none can grow the memory.
 public final class MetricsServer: Sendable {
     /// Connections served at once.
     public static let maximumConnections = 32
-    /// A connection with no request for this long is closed.
+    /// A kept-alive connection with no request for this long is closed.
     public static let idleTimeout = TimeAmount.seconds(30)
+    /// A request not received whole this long after it began (or after the connection opened) ends
+    /// its connection: a client sending a byte now and then cannot hold a place.
+    public static let requestTimeout = TimeAmount.seconds(10)
 
     /// Where the server listens (the port chosen by the system when 0 was asked for).
     public let address: MetricsAddress
@@ -30,12 +35,13 @@ public final class MetricsServer: Sendable {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 64)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: 64 << 10, high: 256 << 10))
             .childChannelInitializer { channel in
                 guard connections.open() else { return channel.close() }
                 channel.closeFuture.whenComplete { _ in connections.closed() }
                 return channel.eventLoop.makeCompletedFuture {
                     let operations = channel.pipeline.syncOperations
-                    try operations.addHandler(IdleStateHandler(readTimeout: Self.idleTimeout))
+                    try operations.addHandler(BackPressureHandler())
                     try operations.configureHTTPServerPipeline(withErrorHandling: true)
                     try operations.addHandler(MetricsHTTPHandler(metrics: metrics))
                 }
@@ -92,25 +98,43 @@ private final class MetricsHTTPHandler: ChannelInboundHandler {
 
     private let metrics: PlayerMetrics
     private var request: HTTPRequestHead?
+    /// Closes the connection unless the awaited request arrives in time.
+    private var deadline: Scheduled<Void>?
 
     init(metrics: PlayerMetrics) { self.metrics = metrics }
 
+    func channelActive(context: ChannelHandlerContext) {
+        arm(MetricsServer.requestTimeout, context: context)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        context.fireChannelInactive()
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case let .head(head): request = head
+        case let .head(head):
+            request = head
+            arm(MetricsServer.requestTimeout, context: context)
         case .body: break  // a scrape has no body; one sent is read past, not kept
         case .end:
             guard let request else { return }
             self.request = nil
             respond(to: request, context: context)
+            arm(MetricsServer.idleTimeout, context: context)
         }
     }
 
     /// A request HTTP/1 cannot parse was answered 400 by NIO's error handler: the connection ends.
     func errorCaught(context: ChannelHandlerContext, error: any Error) { context.close(promise: nil) }
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if event is IdleStateHandler.IdleStateEvent { context.close(promise: nil) } else { context.fireUserInboundEventTriggered(event) }
+    /// The connection ends `after` from now unless this is called again first.
+    private func arm(_ after: TimeAmount, context: ChannelHandlerContext) {
+        deadline?.cancel()
+        let channel = context.channel
+        deadline = context.eventLoop.scheduleTask(in: after) { channel.close(promise: nil) }
     }
 
     private func respond(to request: HTTPRequestHead, context: ChannelHandlerContext) {

@@ -8,8 +8,8 @@ import Synchronization
 /// may share with its own metrics. `update()` brings them up to date; `MetricsServer` calls it
 /// before each scrape.
 ///
-/// The engine counts per item and per run; the counters here only ever rise (a count that went
-/// back, a new item's, is added on), as Prometheus expects of a counter.
+/// The counters follow `PlaybackStatistics.sinceStart` (every source the player loaded), so they
+/// only ever rise, as Prometheus expects; a new player's counts starting again are added on.
 public final class PlayerMetrics: Sendable {
     /// The registry the metrics are in.
     public let registry: PrometheusCollectorRegistry
@@ -49,7 +49,7 @@ struct MetricsRecorder: ~Copyable {
     private var seamsRecorded = 0
 
     /// The engine's cumulative counts and where each is read from.
-    private static let counted: [(name: String, help: String, value: @Sendable (PlaybackStatistics) -> Int)] = [
+    private static let counted: [(name: String, help: String, value: @Sendable (PlaybackStatistics.Totals) -> Int)] = [
         ("loopplay_frames_presented_total", "Frames shown on screen.", { $0.framesPresented }),
         ("loopplay_frames_dropped_total", "Frames skipped because they were late by more than one frame.", { $0.framesDropped }),
         ("loopplay_frames_decoded_total", "Video frames the decoder produced.", { $0.framesDecoded }),
@@ -80,7 +80,7 @@ struct MetricsRecorder: ~Copyable {
     }
 
     mutating func record(_ statistics: PlaybackStatistics, _ status: PlayerStatus, process: ProcessReading) {
-        for index in counters.indices { counters[index].follow(Double(Self.counted[index].value(statistics))) }
+        for index in counters.indices { counters[index].follow(Double(Self.counted[index].value(statistics.sinceStart))) }
         for (kind, count) in statistics.errors {
             if errorCounters[kind] == nil {
                 errorCounters[kind] = RisingCounter(registry.makeCounter(
@@ -95,19 +95,21 @@ struct MetricsRecorder: ~Copyable {
         recordSource(status.source)
     }
 
-    /// The seams measured since the last reading (those still kept), into the histogram.
+    /// The seams measured since the last reading (those still kept: the current source's), into
+    /// the histogram.
     private mutating func recordSeams(_ statistics: PlaybackStatistics) {
-        if statistics.seamsMeasured < seamsRecorded { seamsRecorded = 0 }  // a new run counts again
-        let new = min(statistics.seamsMeasured - seamsRecorded, statistics.seamIntervalsMs.count)
+        let measured = statistics.sinceStart.seamsMeasured
+        if measured < seamsRecorded { seamsRecorded = 0 }  // another player's counts
+        let new = min(measured - seamsRecorded, statistics.seamIntervalsMs.count)
         for intervalMs in statistics.seamIntervalsMs.suffix(new) {
             seamDeviation.record(abs(intervalMs - statistics.nominalFrameIntervalMs) / 1000)
         }
-        seamsRecorded = statistics.seamsMeasured
+        seamsRecorded = measured
     }
 
     /// `loopplay_source_info{source="…"} 1` for the source playing: one series, replaced when it changes.
     private mutating func recordSource(_ source: String?) {
-        let source = source.map { String($0.prefix(1024)) } ?? ""
+        let source = source.map { String(Self.publishable($0).prefix(1024)) } ?? ""
         guard sourceInfo?.source != source else { return }
         if let old = sourceInfo { registry.unregisterGauge(old.gauge) }
         let gauge = registry.makeGauge(
@@ -115,6 +117,16 @@ struct MetricsRecorder: ~Copyable {
             labels: [("source", source)])
         gauge.set(to: 1)
         sourceInfo = (source, gauge)
+    }
+}
+
+extension MetricsRecorder {
+    /// A source as it may be shown to whoever scrapes: a URL without its user, password, query and
+    /// fragment (signed tokens, credentials); a path as it is.
+    static func publishable(_ source: String) -> String {
+        guard var parts = URLComponents(string: source), parts.scheme != nil, parts.host != nil else { return source }
+        (parts.user, parts.password, parts.query, parts.fragment) = (nil, nil, nil, nil)
+        return parts.string ?? source
     }
 }
 
@@ -128,7 +140,12 @@ struct RisingCounter {
 
     mutating func follow(_ value: Double) {
         let rise = value >= last ? value - last : value
-        if rise > 0 { counter.increment(by: rise) }
+        // Whole counts stay integers in the output (`13`, not `13.0`).
+        if rise > 0, rise < 1e15, rise == rise.rounded() {
+            counter.increment(by: Int64(rise))
+        } else if rise > 0, rise.isFinite {
+            counter.increment(by: rise)
+        }
         last = value
     }
 }

@@ -5,6 +5,6 @@ enum JSONLines {
     static func write(_ object: [String: Any]) {
         guard var data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
         data.append(0x0A)
-        FileHandle.standardOutput.write(data)
+        StandardStreams.out(data)
     }
 }

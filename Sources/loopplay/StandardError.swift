@@ -8,7 +8,7 @@ import LoopPlayer
 enum StandardError {
     static func line(_ message: String) {
         let text = PrintableText.escaping(message.trimmingCharacters(in: .newlines))
-        FileHandle.standardError.write(Data("loopplay: \(text)\n".utf8))
+        StandardStreams.err(Data("loopplay: \(text)\n".utf8))
     }
 }
 

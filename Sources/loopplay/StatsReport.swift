@@ -36,7 +36,7 @@ struct StatsReport: Encodable {
         var data = encoded()
         data.append(0x0A)
         if destination == "-" {
-            FileHandle.standardOutput.write(data)
+            StandardStreams.out(data)
         } else {
             try data.write(to: URL(fileURLWithPath: destination))
         }

@@ -13,7 +13,7 @@ do {
         Loopplay.exit(withError: ExitCode(ExitCode.validationFailure.rawValue))
     }
     ConfigReload.start(with: config, commandLine: commandLine)
-    var command = try Loopplay.parseAsRoot(TimePublishingArgument.withDefaultInterval(config.arguments + commandLine))
+    var command = try Loopplay.parseAsRoot(config.argumentsBefore(commandLine))
     try command.run()
 } catch {
     let code = Loopplay.exitCode(for: error)

@@ -64,7 +64,8 @@ public enum PlaybackCommand: Sendable {
     case screenshot(to: String)
     /// Shows a short message over the picture (mpv's `show-text`) for `duration` seconds (nil:
     /// the window's `osdDuration`), then fades it out; not when `level` is above the window's
-    /// `osdLevel` (level 1 shows unless `osdLevel` is 0). It replaces the message shown.
+    /// `osdLevel` (level 1 shows unless `osdLevel` is 0). It replaces the message shown; an empty
+    /// text removes it.
     case showText(String, duration: Double? = nil, level: Int = 1)
     /// Adds a vector overlay layer on top (removing the others first if `clear`). The builder is
     /// called whenever the player area or the picture's place in it changes, never with an empty area.
@@ -95,10 +96,11 @@ public enum PlaybackCommand: Sendable {
     /// Does nothing (the model needed it between two equal commands; we do not).
     case idle
 
-    /// Commands that choose the playlist's item: applied even while no source is ready.
-    var isPlaylistCommand: Bool {
+    /// Commands applied even while no source is ready: those that choose the playlist's item, and a
+    /// message (`Loading…` over a source that opens slowly, or over one that failed).
+    var appliesWithoutSource: Bool {
         switch self {
-        case .next, .previous, .playItem, .insert, .remove: true
+        case .next, .previous, .playItem, .insert, .remove, .showText: true
         default: false
         }
     }

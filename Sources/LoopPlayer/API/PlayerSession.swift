@@ -223,7 +223,7 @@ final class PlayerSession: EngineController {
         }
         // After `apply`: a new source is not ready yet. Playlist commands change the source: they
         // need no ready one (a failed item is skipped with `next`).
-        applyQueuedCommands(playlistOnly: !engine.isReady)
+        applyQueuedCommands(withoutSourceOnly: !engine.isReady)
         refreshStatus()
         let now = engine.clock.now
         for batch in batcher.flush(at: now) { deliver(batch) }
@@ -242,14 +242,14 @@ final class PlayerSession: EngineController {
         if engine.state == .playing || engine.state == .buffering { engine.setPaused(true) }
     }
 
-    private func applyQueuedCommands(playlistOnly: Bool = false) {
+    private func applyQueuedCommands(withoutSourceOnly: Bool = false) {
         let commands = player.shared.withLock { shared in
-            guard playlistOnly else {
+            guard withoutSourceOnly else {
                 defer { shared.commands.removeAll() }
                 return shared.commands
             }
-            let taken = shared.commands.filter(\.command.isPlaylistCommand)
-            shared.commands.removeAll(where: \.command.isPlaylistCommand)
+            let taken = shared.commands.filter(\.command.appliesWithoutSource)
+            shared.commands.removeAll(where: \.command.appliesWithoutSource)
             return taken
         }
         guard let highest = commands.last?.number else { return }

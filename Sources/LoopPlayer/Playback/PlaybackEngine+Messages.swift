@@ -11,11 +11,12 @@ extension PlaybackEngine {
     }
 
     /// Shows `text` for `duration` seconds (nil: the window's `osdDuration`) when `level` is within
-    /// the window's `osdLevel`; it replaces the message shown.
+    /// the window's `osdLevel`; it replaces the message shown. An empty text removes it.
     package func showMessage(_ text: String, duration: Double? = nil, level: Int = 1) {
         let options = messageOptions
-        guard level <= options.level, !text.isEmpty else { return }
-        scene.overlays.showMessage(OnScreenMessage(text, shownAt: clock.now, duration: duration ?? options.duration))
+        guard level <= options.level else { return }
+        scene.overlays.showMessage(text.isEmpty ? nil
+            : OnScreenMessage(text, shownAt: clock.now, duration: duration ?? options.duration))
         redraw()
     }
 
@@ -42,7 +43,8 @@ extension PlaybackEngine {
     /// `00:01:05 / 00:04:00 (27 %)`, as mpv's seek message (the position alone when the length is unknown).
     static func describePosition(_ position: Double, duration: Double?) -> String {
         func clock(_ seconds: Double) -> String {
-            let whole = Int(max(0, seconds.isFinite ? seconds : 0))
+            // At most 99 999 hours: a length a damaged file announces cannot overflow the conversion.
+            let whole = Int(min(max(0, seconds.isFinite ? seconds : 0), 359_999_999))
             return String(format: "%02d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
         }
         guard let duration, duration.isFinite, duration > 0 else { return clock(position) }

@@ -17,6 +17,7 @@ extension PlaybackEngine {
         statistics.audioDevice = sound.format
         statistics.audioUnderruns = sound.underruns - underrunsBeforeLoad
         statistics.subtitleTrack = source?.subtitles.currentTrack?.label
+        statistics.sinceStart = earlierLoads + PlaybackStatistics.Totals(of: statistics)
         if let readAhead = item?.pipeline.readAhead {
             (statistics.readAheadPackets, statistics.readAheadBytes) = readAhead
         }

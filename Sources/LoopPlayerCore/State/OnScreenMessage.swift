@@ -19,24 +19,33 @@ package struct OnScreenMessage: Sendable, Equatable {
     }
 
     /// When the message has gone.
-    package var endsAt: Double { shownAt + duration + Self.fadeDuration }
+    package var endsAt: Double { fadeStart + Self.fadeDuration }
 
-    /// Its opacity at `now`, in `1 / fadeSteps` steps (so each step is drawn once); nil once gone.
-    package func opacity(at now: Double) -> Double? {
-        let fading = now - shownAt - duration
-        guard fading < Self.fadeDuration else { return nil }
-        guard fading > 0 else { return 1 }
-        let step = (fading / Self.fadeDuration * Double(Self.fadeSteps)).rounded(.down)
-        return 1 - (step + 1) / Double(Self.fadeSteps + 1)
+    private var fadeStart: Double { shownAt + duration }
+
+    /// The fade step at `now`: 0 before the fade, 1…`fadeSteps` during it, nil once gone. Both
+    /// `opacity` and `nextChange` read this one number, so they never disagree.
+    private func step(at now: Double) -> Int? {
+        guard now < endsAt else { return nil }
+        guard now >= fadeStart else { return 0 }
+        let step = Int(((now - fadeStart) / Self.fadeDuration * Double(Self.fadeSteps)).rounded(.down)) + 1
+        return min(step, Self.fadeSteps)
     }
 
-    /// When it must be drawn again after `now`: its next fade step, or its end.
+    /// When fade step `step` (1…`fadeSteps`) begins.
+    private func startOfStep(_ step: Int) -> Double {
+        fadeStart + Double(step - 1) * Self.fadeDuration / Double(Self.fadeSteps)
+    }
+
+    /// Its opacity at `now`, in `1 / (fadeSteps + 1)` steps (each step drawn once); nil once gone.
+    package func opacity(at now: Double) -> Double? {
+        step(at: now).map { 1 - Double($0) / Double(Self.fadeSteps + 1) }
+    }
+
+    /// When it must be drawn again after `now` (always later than `now`): its next fade step, or its end.
     package func nextChange(after now: Double) -> Double? {
-        let fadeStart = shownAt + duration
-        guard now < endsAt else { return nil }
-        guard now >= fadeStart else { return fadeStart }
-        let stepLength = Self.fadeDuration / Double(Self.fadeSteps)
-        let stepsDone = ((now - fadeStart) / stepLength).rounded(.down)
-        return min(fadeStart + (stepsDone + 1) * stepLength, endsAt)
+        guard let step = step(at: now) else { return nil }
+        let next = step < Self.fadeSteps ? startOfStep(step + 1) : endsAt
+        return max(next, now.nextUp)
     }
 }

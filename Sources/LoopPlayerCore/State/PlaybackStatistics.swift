@@ -51,6 +51,49 @@ public struct PlaybackStatistics: Sendable, Equatable, Codable {
     /// The bytes of those packets.
     public var readAheadBytes = 0
 
+    /// The counts since the player was made, over every source it loaded (the fields above start
+    /// again with each new source): what a monitor follows.
+    public var sinceStart = Totals()
+
+    /// Counts that only rise over a player's life.
+    public struct Totals: Sendable, Equatable, Codable {
+        public var framesPresented = 0
+        public var framesDropped = 0
+        public var framesDecoded = 0
+        public var framesReplayed = 0
+        public var loopsCompleted = 0
+        public var decodeErrors = 0
+        public var audioUnderruns = 0
+        public var seamsMeasured = 0
+
+        package init() {}
+
+        /// The counts of `statistics`, one source's.
+        package init(of statistics: PlaybackStatistics) {
+            framesPresented = statistics.framesPresented
+            framesDropped = statistics.framesDropped
+            framesDecoded = statistics.framesDecoded
+            framesReplayed = statistics.framesReplayed
+            loopsCompleted = statistics.loopsCompleted
+            decodeErrors = statistics.decodeErrors
+            audioUnderruns = statistics.audioUnderruns
+            seamsMeasured = statistics.seamsMeasured
+        }
+
+        package static func + (a: Totals, b: Totals) -> Totals {
+            var sum = Totals()
+            sum.framesPresented = a.framesPresented + b.framesPresented
+            sum.framesDropped = a.framesDropped + b.framesDropped
+            sum.framesDecoded = a.framesDecoded + b.framesDecoded
+            sum.framesReplayed = a.framesReplayed + b.framesReplayed
+            sum.loopsCompleted = a.loopsCompleted + b.loopsCompleted
+            sum.decodeErrors = a.decodeErrors + b.decodeErrors
+            sum.audioUnderruns = a.audioUnderruns + b.audioUnderruns
+            sum.seamsMeasured = a.seamsMeasured + b.seamsMeasured
+            return sum
+        }
+    }
+
     /// Seam intervals and loop periods kept: the latest thousand.
     public static let keptMeasurements = 1000
 

@@ -22,8 +22,8 @@ public struct WindowOptions: Sendable, Equatable {
     public var snapshotPath: @Sendable () -> String
     /// The title for a source without a fixed `title`, from the source's file name.
     public var titleForSource: @Sendable (String) -> String = { $0 }
-    /// Which messages show over the picture (mpv's `--osd-level`): 0 none, 1 (the default) what a
-    /// key did and texts asked for at level 1; up to 3 for texts asked for at higher levels.
+    /// Which messages show over the picture (mpv's `--osd-level`): 0 only texts asked for at level
+    /// 0, 1 (the default) also what a key did and texts at level 1; up to 3 for texts at higher levels.
     public var osdLevel = 1 {
         didSet { osdLevel = osdLevel.clamped(to: Self.osdLevels) }
     }

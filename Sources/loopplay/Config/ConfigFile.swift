@@ -30,10 +30,13 @@ enum ConfigFile {
     /// The settings written in `text`, in order; throws the first line that is not one.
     static func entries(in text: String, file: String) throws(ConfigError) -> [ConfigEntry] {
         var entries: [ConfigEntry] = []
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // A byte-order mark (an editor's) is no part of the first name.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+        // `\r\n` is one Character in Swift: split on every kind of line end.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        for (index, rawLine) in lines.enumerated() {
             let place = "\(file):\(index + 1)"
             var line = Substring(rawLine.trimmingCharacters(in: .whitespaces))
-            if line.hasSuffix("\r") { line = line.dropLast() }
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
             if line.hasPrefix("[") { throw ConfigError(place: place, reason: "profiles ([name]) are not supported") }
             if line.hasPrefix("--") { line = line.dropFirst(2) }

@@ -6,85 +6,138 @@ import Synchronization
 /// SIGHUP reads the config files again, as a service's `systemctl reload` asks: settings that can
 /// change while playing change (the source or playlist, looping, volume, filters…), the others are
 /// named as needing a restart, and a bad file changes nothing. One line on stderr says which.
-/// Only when loopplay started with a config file; otherwise SIGHUP (a closed terminal) ends it.
+///
+/// Only the settings whose lines changed are touched: what a remote control changed meanwhile (a
+/// `loadfile`, the volume) stays unless the file changes that very setting. SIGHUP reloads when a
+/// file was named with `--config`, or when a default file was read and stderr is not a terminal (a
+/// service); a terminal's SIGHUP (it was closed) ends loopplay as before.
 enum ConfigReload {
     private struct State: Sendable {
         var config: LoadedConfig
         let commandLine: [String]
         var player: ExtVideoPlayer?
+        /// A SIGHUP came before the player existed: reload once it does.
+        var pending = false
     }
 
     private static let state = Mutex<State?>(nil)
 
-    /// Settings a running player takes through its settings.
-    static let settingsLive: Set<String> = [
-        "source", "playlist", "ext", "loop", "loop-playlist", "gravity", "brightness", "contrast", "filter", "vf", "crop",
-        "overlay", "overlay-text", "error-color", "error-font-size", "hls-bitrate", "network-timeout", "allowed-hosts",
-        "allowed-schemes", "frame-cache", "mute",
-    ]
-    /// Settings a running player takes as commands.
-    static let commandLive: Set<String> = ["volume", "speed", "audio-track", "sid", "slang"]
+    /// The settings a running player takes through its `VideoSettings`, and the fields each changes.
+    static let settingsLive: [String: @Sendable (inout VideoSettings, VideoSettings) -> Void] = {
+        let source: @Sendable (inout VideoSettings, VideoSettings) -> Void = { running, new in
+            (running.sourceName, running.playlist, running.ext) = (new.sourceName, new.playlist, new.ext)
+        }
+        let filters: @Sendable (inout VideoSettings, VideoSettings) -> Void = { $0.filters = $1.filters }
+        let layers: @Sendable (inout VideoSettings, VideoSettings) -> Void = { $0.vectorLayers = $1.vectorLayers }
+        let errorText: @Sendable (inout VideoSettings, VideoSettings) -> Void = { running, new in
+            (running.errorColor, running.errorFontSize) = (new.errorColor, new.errorFontSize)
+        }
+        let network: @Sendable (inout VideoSettings, VideoSettings) -> Void = { running, new in
+            (running.hlsVariant, running.networkTimeout, running.allowedSources) = (new.hlsVariant, new.networkTimeout, new.allowedSources)
+        }
+        return [
+            "source": source, "playlist": source, "ext": source,
+            "loop": { $0.loop = $1.loop },
+            "loop-playlist": { running, new in
+                (running.loop, running.loopPlaylist, running.loopPlaylistPasses) = (new.loop, new.loopPlaylist, new.loopPlaylistPasses)
+            },
+            "gravity": { $0.gravity = $1.gravity },
+            "brightness": { $0.brightness = $1.brightness },
+            "contrast": { $0.contrast = $1.contrast },
+            "filter": filters, "vf": filters, "crop": filters,
+            "overlay": layers, "overlay-text": layers,
+            "error-color": errorText, "error-font-size": errorText,
+            "hls-bitrate": network, "network-timeout": network, "allowed-hosts": network, "allowed-schemes": network,
+            "frame-cache": { $0.frameCacheMegabytes = $1.frameCacheMegabytes },
+            "mute": { $0.mute = $1.mute },
+        ]
+    }()
 
-    /// Remembers what was read at start; SIGHUP reloads from now on if a file was read.
+    /// Remembers what was read at start; SIGHUP reloads from now on if it should (see above).
     static func start(with config: LoadedConfig, commandLine: [String]) {
-        guard !config.files.isEmpty else { return }
+        guard !config.files.isEmpty, config.named || isatty(STDERR_FILENO) == 0 else { return }
         state.withLock { $0 = State(config: config, commandLine: commandLine) }
         SignalWatch.onHangUp { reload() }
     }
 
-    /// The player the settings go to.
+    /// The player the settings go to; a reload asked for before it existed happens now.
     static func attach(_ player: ExtVideoPlayer) {
-        state.withLock { $0?.player = player }
+        let pending = state.withLock { state -> Bool in
+            state?.player = player
+            defer { state?.pending = false }
+            return state?.pending ?? false
+        }
+        if pending { reload() }
     }
 
     static func reload() {
-        guard let current = state.withLock({ $0 }) else { return }
+        let current = state.withLock { state -> State? in
+            if state?.player == nil { state?.pending = true }
+            return state
+        }
+        guard let current, current.player != nil else { return }
         let outcome = apply(current)
         state.withLock { $0?.config = outcome.config }
         StandardError.line(outcome.line)
     }
 
     private static func apply(_ current: State) -> (config: LoadedConfig, line: String) {
+        func refused(_ error: any Error) -> (LoadedConfig, String) {
+            (current.config, "reload: \(describe(error)); the settings in use stay")
+        }
         let config: LoadedConfig
         let command: Loopplay
         do {
             config = try LoadedConfig.load(commandLine: current.commandLine)
-            command = try Loopplay.parse(TimePublishingArgument.withDefaultInterval(config.arguments + current.commandLine))
+            command = try Loopplay.parse(config.argumentsBefore(current.commandLine))
         } catch {
-            return (current.config, "reload: \(describe(error)); the settings in use stay")
+            return refused(error)
         }
         let files = config.files.joined(separator: ", ")
         let (old, new) = (current.config.values, config.values)
         let changed = Set(old.keys).union(new.keys).filter { old[$0] != new[$0] }.sorted()
         guard !changed.isEmpty else { return (config, "reloaded \(files): nothing changed") }
-        guard let player = current.player else { return (config, "reloaded \(files): the player is not running yet") }
+        guard let player = current.player else { return (current.config, "reload: the player is not running yet") }
         var applied: [String] = []
         var restart: [String] = []
+        var commands: [PlaybackCommand] = []
         do {
-            if changed.contains(where: settingsLive.contains) {
-                var settings = try command.videoSettings(filters: true)
-                let running = player.settings
-                // What only a restart changes stays as it is.
-                (settings.events, settings.timePublishing) = (running.events, running.timePublishing)
-                player.settings = settings
+            let live = changed.compactMap { settingsLive[$0] }
+            if !live.isEmpty {
+                let wanted = try command.videoSettings(filters: true)
+                var checked: Result<Void, PlayerError> = .success(())
+                player.updateSettings { running in
+                    var next = running
+                    live.forEach { $0(&next, wanted) }
+                    do throws(PlayerError) {
+                        try next.validate()
+                        running = next
+                    } catch {
+                        checked = .failure(error)
+                    }
+                }
+                try checked.get()
             }
             for name in changed {
-                if settingsLive.contains(name) {
+                if settingsLive[name] != nil {
                     applied.append(name)
-                } else if commandLive.contains(name), let sent = try commands(for: name, in: command), !sent.isEmpty {
-                    sent.forEach(player.send)
+                } else if let sent = try Self.commands(for: name, in: command) {
+                    commands += sent
                     applied.append(name)
                 } else {
                     restart.append(name)
                 }
             }
         } catch {
-            return (current.config, "reload: \(describe(error)); the settings in use stay")
+            return refused(error)
         }
+        commands.forEach(player.send)
         var line = "reloaded \(files): "
         if !applied.isEmpty { line += applied.joined(separator: ", ") + " changed" }
-        if !restart.isEmpty { line += (applied.isEmpty ? "" : "; ") + restart.joined(separator: ", ")
-            + (restart.count == 1 ? " needs" : " need") + " a restart" }
+        if !restart.isEmpty {
+            line += (applied.isEmpty ? "" : "; ") + restart.joined(separator: ", ") + (restart.count == 1 ? " needs" : " need")
+                + " a restart"
+        }
         return (config, line)
     }
 
@@ -113,6 +166,7 @@ enum ConfigReload {
 
     private static func describe(_ error: any Error) -> String {
         if let error = error as? ConfigError { return error.description }
+        if let error = error as? PlayerError { return error.description }
         let message = Loopplay.message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "invalid"
         return message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message
     }

@@ -13,6 +13,8 @@ struct LoadedConfig: Sendable {
     var entries: [ConfigEntry] = []
     /// The settings as arguments, to go before the command line's.
     var arguments: [String] = []
+    /// The files were named with `--config` (not only the default one found).
+    var named = false
 
     /// Options that may be given several times: every line adds one.
     static let repeatable: Set<String> = ["filter", "overlay", "overlay-text", "sub-file"]
@@ -36,14 +38,14 @@ struct LoadedConfig: Sendable {
         if !scan.noConfig, let defaultPath { paths.append((defaultPath, false)) }
         if let named = scan.configFile { paths.append((named, true)) }
         var loaded = LoadedConfig()
+        loaded.named = scan.configFile != nil
         var all: [ConfigEntry] = []
         for (path, required) in paths {
             guard let text = try read(path, required: required) else { continue }
             loaded.files.append(path)
             all += try ConfigFile.entries(in: text, file: path)
         }
-        let sourceOnCommandLine = (try? Loopplay.parse(TimePublishingArgument.withDefaultInterval(commandLine)))?
-            .sources.isGiven ?? false
+        let sourceOnCommandLine = scan.givesSource
         var kept: [ConfigEntry] = []
         for entry in all {
             guard !refused.contains(entry.name) else {
@@ -62,16 +64,23 @@ struct LoadedConfig: Sendable {
         return loaded
     }
 
+    /// The files' arguments followed by the command line's, each completed on its own (a bare
+    /// `time-publishing` in a file must not take the command line's first source as its value).
+    func argumentsBefore(_ commandLine: [String]) -> [String] {
+        TimePublishingArgument.withDefaultInterval(arguments) + TimePublishingArgument.withDefaultInterval(commandLine)
+    }
+
     /// What each setting is set to, by name (repeatable ones joined), to compare two loads.
     var values: [String: [String]] {
         entries.reduce(into: [:]) { values, entry in values[entry.name, default: []].append(entry.value ?? "yes") }
     }
 
-    /// A file's text; nil for an optional file that is not there.
+    /// A file's text; nil for the default file when it is not there (or its folder cannot be
+    /// searched: another user's home).
     private static func read(_ path: String, required: Bool) throws -> String? {
         var status = stat()
         if stat(path, &status) != 0 {
-            guard required || errno != ENOENT else { return nil }
+            guard required else { return nil }
             throw ConfigError(place: path, reason: "cannot be read (\(String(cString: strerror(errno))))")
         }
         guard status.st_mode & S_IFMT == S_IFREG else { throw ConfigError(place: path, reason: "is not a regular file") }
@@ -124,33 +133,56 @@ struct LoadedConfig: Sendable {
     }
 }
 
-/// What the command line says about config files, read before it is parsed.
+/// What the command line says before it is parsed: the options it gives (they win over the
+/// files'), whether it names a source, and the config files to read.
 struct CommandLineScan {
     var names: Set<String> = []
     var configFile: String?
     var noConfig = false
     var asksForHelp = false
+    /// `--source`, `--playlist` or a positional source.
+    var givesSource = false
 
     init(_ arguments: [String]) {
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            if argument == "--" { break }
+            if argument == "--" {
+                givesSource = givesSource || index < arguments.count
+                break
+            }
             if argument == "-h" || argument == "--help" || argument == "--version" { asksForHelp = true }
+            guard argument.hasPrefix("-"), argument.count > 1 else {
+                givesSource = true  // not an option, nor an option's value (those are skipped below)
+                continue
+            }
             guard argument.hasPrefix("--") else { continue }
             let body = argument.dropFirst(2)
             let name = String(body.prefix { $0 != "=" })
             names.insert(name)
+            if name == "source" || name == "playlist" { givesSource = true }
             if name == "no-config" { noConfig = true }
-            if name == "config" {
-                if body.contains("=") {
-                    configFile = String(body.drop { $0 != "=" }.dropFirst())
-                } else if index < arguments.count {
-                    configFile = arguments[index]
-                    index += 1
-                }
+            guard !body.contains("="), Self.takesValue(name), index < arguments.count else {
+                if name == "config", body.contains("=") { configFile = String(body.drop { $0 != "=" }.dropFirst()) }
+                continue
             }
+            if name == "config" { configFile = arguments[index] }
+            // `--time-publishing` alone takes the default interval: its value only when it looks like one.
+            if name == "time-publishing", TimePublishingArgument.withDefaultInterval([argument, arguments[index]]).count == 3 {
+                continue
+            }
+            index += 1
+        }
+    }
+
+    /// Whether `--name` takes a value (as the next argument), asked of loopplay's own parser.
+    static func takesValue(_ name: String) -> Bool {
+        do {
+            _ = try Loopplay.parse(["--" + name])
+            return false
+        } catch {
+            return Loopplay.message(for: error).contains("Missing value")
         }
     }
 }

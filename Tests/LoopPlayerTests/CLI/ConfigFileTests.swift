@@ -57,7 +57,7 @@ final class ConfigFileTests: XCTestCase {
         XCTAssertEqual(try property("volume", player.socket) as? Double, 50)
         XCTAssertEqual(try property("loop-file", player.socket) as? String, "inf")
         XCTAssertEqual(try property("mute", player.socket) as? Bool, false)
-        XCTAssertEqual(try property("path", player.socket) as? String, clip)
+        XCTAssertTrue(waitFor(timeout: 10) { (try? self.property("path", player.socket) as? String) == clip })
 
         // --no-config: the default file is not read; --config FILE is, after it.
         let other = try write("volume=30\n", to: "other.conf")
@@ -108,7 +108,7 @@ final class ConfigFileTests: XCTestCase {
         _ = try write("loop\nvolume=50\nsource=\(first)\n")
         let player = try start([])
         defer { stop(player.process) }
-        XCTAssertEqual(try property("path", player.socket) as? String, first)
+        XCTAssertTrue(waitFor(timeout: 10) { (try? self.property("path", player.socket) as? String) == first })
 
         // A new source, volume and contrast apply at once; a window option needs a restart.
         _ = try write("loop\nvolume=20\ncontrast=1.5\nfullscreen\nsource=\(second)\n")
@@ -133,6 +133,40 @@ final class ConfigFileTests: XCTestCase {
         player.process.terminate()
         XCTAssertTrue(waitFor(timeout: 10) { !player.process.isRunning })
         XCTAssertEqual(player.process.terminationStatus, 0)
+    }
+
+    /// Windows line ends and an editor's byte-order mark; a bare `time-publishing` in the file does
+    /// not take the command line's source (whose name looks like a number) as its value.
+    func testCRLFAndAByteOrderMarkAndABareOptionalValue() throws {
+        let clip = try TestMedia.testPattern("config-30.mp4", frames: 30, codec: TestMedia.h264)
+        let numbered = folder.appendingPathComponent("2024-lobby.mp4").path
+        try FileManager.default.copyItem(atPath: clip, toPath: numbered)
+        _ = try write("\u{FEFF}# lobby\r\nloop\r\ntime-publishing\r\n")
+        let result = try LoopplayTool.run(["--headless", "--frames", "40", "--stats-json", "-", numbered],
+                                          environment: ["XDG_CONFIG_HOME": folder.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertGreaterThanOrEqual(LoopplayTool.json(result.stdout)?["loopsCompleted"] as? Int ?? 0, 1, "loop from the CRLF file")
+        XCTAssertTrue(result.stdout.contains("{\"time\":"), "time-publishing from the file")
+    }
+
+    /// A reload touches only what its file changed: a source a remote control loaded stays when
+    /// only the volume line changed.
+    func testAReloadKeepsWhatTheRemoteControlChanged() throws {
+        let first = try TestMedia.testPattern("config-30.mp4", frames: 30, codec: TestMedia.h264)
+        let loaded = try TestMedia.redThenBlue()
+        let config = try write("loop\nvolume=50\nsource=\(first)\n", to: "kiosk.conf")
+        let player = try start(["--config", config])
+        defer { stop(player.process) }
+        let client = try IPCClient(path: player.socket)
+        try client.send(#"{"command": ["loadfile", "\#(loaded)"], "request_id": 1}"# + "\n")
+        XCTAssertEqual(client.reply()?["error"] as? String, "success")
+        XCTAssertTrue(waitFor(timeout: 10) { (try? self.property("path", player.socket) as? String) == loaded })
+        _ = try write("loop\nvolume=30\nsource=\(first)\n", to: "kiosk.conf")
+        kill(player.process.processIdentifier, SIGHUP)
+        XCTAssertTrue(player.stderr.waitUntil(timeout: 10) { $0.contains("reloaded") }, player.stderr.text)
+        XCTAssertTrue(player.stderr.text.contains("reloaded \(config): volume changed\n"), player.stderr.text)
+        XCTAssertTrue(waitFor(timeout: 10) { (try? self.property("volume", player.socket) as? Double) == 30 })
+        XCTAssertEqual(try property("path", player.socket) as? String, loaded, "the loaded source stays")
     }
 
     /// Without a config file, SIGHUP (a closed terminal) ends loopplay as before.

@@ -194,6 +194,37 @@ final class MetricsTests: XCTestCase {
         XCTAssertNotNil(failed, "\(scrape(player.port).samples) \(player.stderr.text)")
     }
 
+    /// A client that sends a byte now and then cannot hold a connection; one that sends requests and
+    /// never reads does not make the player buffer answers without end.
+    func testSlowAndGreedyClientsAreCutOff() throws {
+        let player = try startPlayer()
+        defer { stop(player.process) }
+        let slow = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(slow) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(player.port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(slow, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        XCTAssertEqual(connected, 0)
+        _ = "GET /met".withCString { send(slow, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        // The request never completes: the server closes the connection (after its request timeout).
+        var poller = pollfd(fd: slow, events: Int16(POLLIN), revents: 0)
+        XCTAssertEqual(poll(&poller, 1, 30_000), 1, "closed within its request timeout")
+        var byte: UInt8 = 0
+        XCTAssertLessThanOrEqual(recv(slow, &byte, 1, 0), 0, "closed, nothing sent")
+        XCTAssertEqual(RawHTTP.get(port: player.port, path: "/metrics").status, 200, "others are served meanwhile")
+        XCTAssertTrue(player.process.isRunning)
+    }
+
+    func testSourceLabelsKeepNoCredentialsOrTokens() {
+        XCTAssertEqual(MetricsRecorder.publishable("https://user:secret@cdn.example.com/live/master.m3u8?token=abc#x"),
+                       "https://cdn.example.com/live/master.m3u8")
+        XCTAssertEqual(MetricsRecorder.publishable("/srv/loop \"1\".mp4"), "/srv/loop \"1\".mp4")
+    }
+
     func testAddressesAreParsedAsExportersTakeThem() throws {
         XCTAssertEqual(try MetricsAddress(parsing: "127.0.0.1:9100"), MetricsAddress(host: "127.0.0.1", port: 9100))
         XCTAssertEqual(try MetricsAddress(parsing: "[::1]:0"), MetricsAddress(host: "::1", port: 0))
@@ -210,7 +241,7 @@ final class MetricsTests: XCTestCase {
         let registry = PrometheusCollectorRegistry()
         var counter = RisingCounter(registry.makeCounter(descriptor: .named("t_total", "test")))
         for value in [0.0, 5, 9, 2, 4, 4] { counter.follow(value) }
-        XCTAssertTrue(registry.emitToString().contains("t_total 13"), registry.emitToString())
+        XCTAssertTrue(registry.emitToString().split(separator: "\n").contains("t_total 13"), registry.emitToString())
     }
 
     private func promtoolPath() throws -> String { try toolPath("promtool") }

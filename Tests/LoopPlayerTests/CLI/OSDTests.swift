@@ -54,16 +54,17 @@ final class OSDTests: XCTestCase {
     }
 
     func testAKeyAndShowTextAppearThenFadeAndStayOutOfSnapshots() throws {
-        let session = try start()
+        // Messages stay 4 s: long enough to be caught by screen captures on a loaded machine.
+        let session = try start(["--osd-duration", "4000"])
         defer { stop(session.process) }
         XCTAssertEqual(try session.whitePixels(), 0, "no message before a key")
 
         try session.display.press(["9"], window: session.title)  // volume down: "Volume: 98 %"
         XCTAssertTrue(try waitFor(timeout: 10) { try session.whitePixels() > 30 }, "the key's message appears")
-        XCTAssertTrue(try waitFor(timeout: 10) { try session.whitePixels() == 0 }, "and goes after its second")
+        XCTAssertTrue(try waitFor(timeout: 20) { try session.whitePixels() == 0 }, "and goes after its time")
 
         let client = try IPCClient(path: session.socket)
-        try client.send(#"{"command": ["show-text", "HELLO WORLD", 3000], "request_id": 1}"# + "\n")
+        try client.send(#"{"command": ["show-text", "HELLO WORLD", 600000], "request_id": 1}"# + "\n")
         XCTAssertEqual(client.reply()?["error"] as? String, "success")
         XCTAssertTrue(try waitFor(timeout: 10) { try session.whitePixels() > 30 }, "show-text appears")
         // A snapshot taken while it shows has the picture alone, as mpv's screenshots.
@@ -79,8 +80,11 @@ final class OSDTests: XCTestCase {
             for x in 0..<image.width / 2 where image.pixel(x, y).allSatisfy({ $0 > 200 }) { white += 1 }
         }
         XCTAssertEqual(white, 0, "no message in the snapshot")
-        XCTAssertTrue(try session.whitePixels() > 30, "still shown (3 s)")
-        XCTAssertTrue(try waitFor(timeout: 15) { try session.whitePixels() == 0 }, "show-text goes after its time")
+        XCTAssertTrue(try session.whitePixels() > 30, "still shown (10 minutes)")
+        // An empty show-text takes it away.
+        try client.send(#"{"command": ["show-text", ""], "request_id": 3}"# + "\n")
+        XCTAssertEqual(client.reply()?["error"] as? String, "success")
+        XCTAssertTrue(try waitFor(timeout: 10) { try session.whitePixels() == 0 }, "an empty show-text removes the message")
     }
 
     func testLevelZeroShowsNoMessage() throws {
@@ -122,11 +126,26 @@ final class OSDTests: XCTestCase {
         XCTAssertEqual(message.nextChange(after: 11.001) ?? 0, 11 + 0.25 / 8, accuracy: 1e-9)
         XCTAssertEqual(OnScreenMessage("x", shownAt: 0, duration: .infinity).duration, 1, "not finite: the default")
         XCTAssertEqual(OnScreenMessage("x", shownAt: 0, duration: 1e12).duration, OnScreenMessage.longestDuration)
+        // The next change is always later than now, and a message is gone exactly when nothing is due:
+        // at any time, on the fade's step edges too (where two formulas once disagreed).
+        for shownAt in stride(from: 0.0, to: 3, by: 0.1) {
+            let message = OnScreenMessage("x", shownAt: shownAt, duration: 1)
+            for now in stride(from: shownAt, to: message.endsAt + 0.1, by: 0.25 / 8 / 4) {
+                let next = message.nextChange(after: now)
+                if let next { XCTAssertGreaterThan(next, now, "\(shownAt) \(now)") }
+                XCTAssertEqual(next == nil, message.opacity(at: now) == nil, "\(shownAt) \(now)")
+            }
+        }
+        XCTAssertGreaterThan(OnScreenMessage("x", shownAt: 0.8, duration: 1).nextChange(after: 2.01875) ?? 0, 2.01875)
+        let faint = OnScreenMessage("x", shownAt: 1.3, duration: 1)
+        XCTAssertEqual(faint.opacity(at: 2.55) == nil, faint.nextChange(after: 2.55) == nil)
     }
 
     func testSeekMessagesSayWhereAsMpvDoes() {
         XCTAssertEqual(PlaybackEngine.describePosition(65, duration: 240), "00:01:05 / 00:04:00 (27 %)")
         XCTAssertEqual(PlaybackEngine.describePosition(3725, duration: nil), "01:02:05")
         XCTAssertEqual(PlaybackEngine.describePosition(.nan, duration: 10), "00:00:00 / 00:00:10 (0 %)")
+        // A length a damaged file announces does not overflow the conversion.
+        XCTAssertEqual(PlaybackEngine.describePosition(5, duration: 1e300), "00:00:05 / 99999:59:59 (0 %)")
     }
 }

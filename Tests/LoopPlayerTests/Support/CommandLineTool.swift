@@ -38,6 +38,8 @@ enum LoopplayTool {
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
+        // The developer's own loopplay.conf stays out of the tests (a test that wants one sets this).
+        merged["XDG_CONFIG_HOME"] = emptyConfigHome
         for (key, value) in environment { merged[key] = value }
         process.environment = merged
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
@@ -48,6 +50,13 @@ enum LoopplayTool {
         try process.run()
         return (process, stdout, stderr)
     }
+
+    /// A folder with no loopplay.conf in it.
+    static let emptyConfigHome: String = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("no-config-\(UUID().uuidString.prefix(8))")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.path
+    }()
 
     static func json(_ text: String) -> [String: Any]? {
         let line = text.split(separator: "\n").last { $0.hasPrefix("{") }.map(String.init) ?? ""
