@@ -187,7 +187,7 @@ struct Loopplay: ParsableCommand {
             sourceName: sources.resolved, ext: sources.ext, timePublishing: report.timePublishing,
             // `--loop-playlist` with one source loops it, as mpv does.
             loop: sources.loop || (runLimits.loops != nil && !sources.countsListPasses)
-                || (sources.loopPlaylist && !sources.isPlaylist),
+                || (sources.loopPlaylist && !sources.isPlaylist) || runLimits.syncEpoch != nil,
             events: report.events ? .all : .only([.errorAny]))
         if sources.isPlaylist {
             let items = try sources.sources()
@@ -202,6 +202,7 @@ struct Loopplay: ParsableCommand {
         if let frameCache = runLimits.frameCache { settings.frameCacheMegabytes = frameCache }
         try network.apply(to: &settings)
         settings.pictureInPicture = try window.pictureInPicture()
+        settings.syncEpoch = runLimits.syncEpochSeconds
         if filters {
             do { settings.filters = try picture.filters() } catch { throw ValidationError(error.description) }
         }
@@ -232,7 +233,7 @@ struct Loopplay: ParsableCommand {
     }
 
     private func stopCondition(fallback: Bool) -> StopCondition {
-        runLimits.stopCondition(fallback: fallback, headless: window.headless, looping: sources.loop,
+        runLimits.stopCondition(fallback: fallback, headless: window.headless, looping: sources.loop || runLimits.syncEpoch != nil,
                                 countsListPasses: sources.countsListPasses, remote: control.inputIpcServer != nil)
     }
 

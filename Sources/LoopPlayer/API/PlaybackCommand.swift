@@ -96,6 +96,21 @@ public enum PlaybackCommand: Sendable {
     /// Does nothing (the model needed it between two equal commands; we do not).
     case idle
 
+    /// The command's name when it would take a player off a shared timeline (`SyncTimeline`).
+    var leavesTheTimeline: String? {
+        switch self {
+        case .pause: "pause"
+        case .togglePause: "togglePause"
+        case .seek: "seek"
+        case .seekBy: "seekBy"
+        case .begin: "begin"
+        case .end: "end"
+        case .unloop: "unloop"
+        case .playbackSpeed: "playbackSpeed"
+        default: nil
+        }
+    }
+
     /// Commands applied even while no source is ready: those that choose the playlist's item, and a
     /// message (`Loading…` over a source that opens slowly, or over one that failed).
     var appliesWithoutSource: Bool {

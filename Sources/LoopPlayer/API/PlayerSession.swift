@@ -61,6 +61,7 @@ final class PlayerSession: EngineController {
         configuration.pictureInPicture = settings.pictureInPicture
         configuration.frameCacheBytes = settings.frameCacheMegabytes << 20
         configuration.pictureSizeLimit = settings.pictureSizeLimit
+        configuration.syncTimeline = settings.syncEpoch.map(SharedTimeline.init(epoch:))
         if let custom { return PlaybackEngine(configuration: configuration, output: custom) }
         return try PlaybackEngine(configuration: configuration)
     }
@@ -262,6 +263,7 @@ final class PlayerSession: EngineController {
     }
 
     private func perform(_ command: PlaybackCommand) {
+        if let name = command.leavesTheTimeline, engine.refusedWhileSynced(name) { return }
         switch command {
         case .play: engine.setPaused(false)
         case .pause: engine.setPaused(true)
@@ -376,6 +378,7 @@ final class PlayerSession: EngineController {
         }
         if settings.networkOptions != previous.networkOptions { engine.setNetworkOptions(settings.networkOptions) }
         if settings.pictureInPicture != previous.pictureInPicture { engine.setPictureInPicture(settings.pictureInPicture) }
+        if settings.syncEpoch != previous.syncEpoch { engine.setSyncTimeline(settings.syncEpoch.map(SharedTimeline.init(epoch:))) }
         if settings.frameCacheMegabytes != previous.frameCacheMegabytes {
             engine.setFrameCache(bytes: settings.frameCacheMegabytes << 20)
         }

@@ -30,6 +30,8 @@ package struct EngineConfiguration: Sendable, Equatable {
     /// Bytes of decoded pictures a looping local file may keep so that it is decoded once
     /// (`FrameCache`); 0: every pass is decoded.
     package var frameCacheBytes = 0
+    /// The shared timeline the loop follows (`SyncTimeline`); nil: its own.
+    package var syncTimeline: SharedTimeline?
     /// The largest picture decoded: a larger one is `unsupportedVideoSize` (`PictureSizeLimit`).
     package var pictureSizeLimit = VideoSizeLimit.standard
 

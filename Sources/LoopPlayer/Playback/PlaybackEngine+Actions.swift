@@ -29,6 +29,15 @@ extension PlaybackEngine {
         var seekTarget: Double?
         var snapshotPath: String?
         switch action {
+        case .togglePause, .seek, .toggleLoop, .scaleSpeed, .resetSpeed:
+            // Off the shared timeline only if every screen did it: said on screen, not done.
+            if configuration.syncTimeline != nil {
+                showMessage("Synced: the shared timeline keeps playing")
+                return
+            }
+        default: break
+        }
+        switch action {
         case .quit: quitRequested = true
         case .togglePause: setPaused(!isPaused)
         case let .seek(delta): seekTarget = seek(to: position + delta)

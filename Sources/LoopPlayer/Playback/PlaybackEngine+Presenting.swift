@@ -15,6 +15,7 @@ extension PlaybackEngine {
             }
         }
         refreshPausedPicture(presenter)
+        keepInStep()
         let step = presenter.next(from: item.pipeline.frames, stop: itemStop) { refiltered($0) }
         switch step {
         case let .show(frame):
@@ -63,6 +64,7 @@ extension PlaybackEngine {
             return item.pipeline.sound.audibleMediaTime(at: now)
         }
         if let wrapped = presenter.shown(frame, heard: heard) { loopCompleted(wrapped) }
+        noteSyncOffset(presenter)
         if item.firstFrameMs == nil {
             item.firstFrameMs = (realClock.now - item.loadStartedAt) * 1000
             // The run's: from the load to its first frame (a queued item was opened long before

@@ -65,7 +65,8 @@ final class Presenter {
         let now = clock.now
         let wrapped = scheduler.shown(frame.schedulerFrame, at: now)
         current = frame
-        guard !clock.isVirtual, !scheduler.isPaused, scheduler.isAnchored else {
+        // On a shared timeline the picture keeps the system clock's time, not the sound's.
+        guard !clock.isVirtual, !scheduler.isPaused, scheduler.isAnchored, !scheduler.isPinned else {
             follower.release()
             return wrapped
         }
@@ -94,6 +95,14 @@ final class Presenter {
     }
 
     func setLooping(_ looping: Bool) { scheduler.setLooping(looping) }
+
+    /// Frames are due by a shared timeline: media time `media` is shown at clock time `clock`.
+    func pin(media: Double, clock: Double) { scheduler.pin(media: media, clock: clock) }
+
+    func unpin() { scheduler.unpin() }
+
+    /// The last frame's time on screen minus its time on the shared timeline, in seconds.
+    var lastSyncOffset: Double? { scheduler.lastSyncOffset }
 
     /// The switch to a replaced file's new content counts as a wrap; returns the loops completed.
     func countSwitchAsWrap() -> Int { scheduler.countSwitchAsWrap() }

@@ -78,6 +78,39 @@ public struct Loop: Setting, Equatable {
     public func apply(to settings: inout VideoSettings) { settings.loop = true }
 }
 
+/// Plays the loop on a timeline shared by every player given the same epoch — the screens of a
+/// video wall, on one machine or many: pass *k* starts at `epoch + k × length` on the system clock,
+/// so all of them show the same frame at the same moment. Keep the machines' clocks in step with
+/// chrony or PTP (docs/sync.md). A player that starts late, or again, joins where the timeline is
+/// (a seek) within a second; it does not pause, seek or change speed on its own (those commands are
+/// refused with an error event). Needs `Loop()`, a local file or a VOD stream, no `Playlist`.
+///
+/// ```swift
+/// VideoSettings { SourceName("wall.mp4"); Loop(); SyncTimeline(epoch: 1_798_761_600) }
+/// ```
+public struct SyncTimeline: Setting, Equatable {
+    /// Epochs accepted: 1970 to 2262, in Unix seconds.
+    public static let validRange = SharedTimeline.epochRange
+    package var epoch: Double
+    /// A timeline starting at `epoch`, Unix seconds (`CLOCK_REALTIME`; fractions allowed).
+    public init(epoch: Double) { self.epoch = epoch }
+    /// A timeline starting at `date`.
+    public init(epoch date: Date) { epoch = date.timeIntervalSince1970 }
+    /// Sets the shared timeline's epoch.
+    public func apply(to settings: inout VideoSettings) { settings.syncEpoch = epoch }
+
+    /// Throws `invalidSetting` for an epoch out of range or not finite, without `Loop()`, or with a playlist.
+    public static func validate(_ epoch: Double, looping: Bool, playlist: Bool) throws(PlayerError) {
+        try checkRange(epoch, validRange, setting: "SyncTimeline", unit: "Unix seconds")
+        guard looping else {
+            throw .invalidSetting(name: "SyncTimeline", value: String(epoch), reason: "a shared timeline is a loop's: add Loop()")
+        }
+        guard !playlist else {
+            throw .invalidSetting(name: "SyncTimeline", value: String(epoch), reason: "a playlist cannot follow a shared timeline yet")
+        }
+    }
+}
+
 /// Plays sources one after the other without a gap (the next one is opened and decoded while the
 /// current one plays): `Playlist { SourceName("a.mp4"); SourceName("b.mp4") }` or
 /// `Playlist(["a.mp4", "b.mp4"])`. Each entry is resolved like `SourceName` (with `Ext`). `Loop()`

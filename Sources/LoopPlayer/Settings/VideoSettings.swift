@@ -66,6 +66,8 @@ public struct VideoSettings: Sendable, Equatable {
     public var networkTimeout: Double = NetworkTimeout.defaultValue
     /// The sources the player may open.
     public var allowedSources: AllowedSources = .standard
+    /// The shared timeline's epoch, Unix seconds (`SyncTimeline`); nil: the player's own timeline.
+    public var syncEpoch: Double?
     /// MiB of decoded pictures a short loop may keep to be decoded once (`FrameCache`); 0: off.
     public var frameCacheMegabytes = FrameCache.defaultValue
     /// Vector overlay layers present from the first frame (`VectorLayers { … }`).
@@ -121,6 +123,7 @@ public struct VideoSettings: Sendable, Equatable {
         try NetworkTimeout.validate(networkTimeout)
         try FrameCache.validate(frameCacheMegabytes)
         try pictureInPicture?.validate()
+        if let syncEpoch { try SyncTimeline.validate(syncEpoch, looping: loop, playlist: !playlist.isEmpty) }
     }
 
     /// The network options these settings describe.

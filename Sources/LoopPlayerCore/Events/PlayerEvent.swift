@@ -42,6 +42,9 @@ public enum PlayerEvent: Sendable, Equatable {
     case startedPiP
     /// The picture-in-picture window closed (`stopPiP`, the user closed it, or the player stopped).
     case stoppedPiP
+    /// On a shared timeline (`SyncTimeline`): waiting for its epoch, in step with it, or out of step
+    /// (a frame shown more than a frame interval from its time on the timeline) — said when it changes.
+    case sync(SyncStatus)
 
     /// The filter that admits this event.
     public var filter: PlayerEventFilter {
@@ -64,8 +67,19 @@ public enum PlayerEvent: Sendable, Equatable {
         case .playlistEnded: .playlistEnded
         case .startedPiP: .startedPiP
         case .stoppedPiP: .stoppedPiP
+        case .sync: .syncAny
         }
     }
+}
+
+/// Where a player on a shared timeline stands.
+public enum SyncStatus: Sendable, Equatable {
+    /// The timeline starts this many seconds from now; the first frame waits for it.
+    case waitingForEpoch(seconds: Double)
+    /// Frames are shown within a frame interval of their time on the timeline (this one's offset).
+    case inStep(offsetMs: Double)
+    /// The last frame was shown this far from its time on the timeline (more than a frame interval).
+    case outOfStep(offsetMs: Double)
 }
 
 /// The model's `AVPlayerItem.Status`.
@@ -116,6 +130,8 @@ public enum PlayerEventFilter: String, Sendable, Hashable, CaseIterable {
     case startedPiP
     /// Admits `stoppedPiP`.
     case stoppedPiP
+    /// Admits `sync` events.
+    case syncAny
 }
 
 extension PlayerEvent {
@@ -142,6 +158,9 @@ extension PlayerEvent {
         case .playlistEnded: ["type": "playlistEnded"]
         case .startedPiP: ["type": "startedPiP"]
         case .stoppedPiP: ["type": "stoppedPiP"]
+        case let .sync(.waitingForEpoch(seconds)): ["type": "sync", "status": "waitingForEpoch", "seconds": seconds]
+        case let .sync(.inStep(offset)): ["type": "sync", "status": "inStep", "offsetMs": offset]
+        case let .sync(.outOfStep(offset)): ["type": "sync", "status": "outOfStep", "offsetMs": offset]
         }
     }
 }

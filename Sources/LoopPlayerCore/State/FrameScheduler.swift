@@ -84,6 +84,11 @@ package struct FrameScheduler: Equatable {
     package private(set) var anchor: (media: Double, clock: Double)?
     /// The anchor was set for the frame about to be shown; it moves to when that frame really appears.
     private var anchorIsProvisional = false
+    /// The anchor is set from outside (a shared timeline) and nothing here moves it: not a stall,
+    /// not a pause, not the sound's clock.
+    package private(set) var isPinned = false
+    /// The last frame's time on screen minus its time on the pinned timeline, in seconds.
+    package private(set) var lastSyncOffset: Double?
     private var pausedAt: Double?
     private var passStartedAt: Double?
     /// The queue was found empty since the last frame shown: lateness then is the source's, not ours.
@@ -145,7 +150,7 @@ package struct FrameScheduler: Equatable {
                 statistics.framesDropped += 1
                 return .drop
             }
-            if lateness > Self.stallThreshold {
+            if lateness > Self.stallThreshold, !isPinned {
                 anchor = (frame.time, now)
                 anchorIsProvisional = true
             }
@@ -157,6 +162,10 @@ package struct FrameScheduler: Equatable {
     @discardableResult
     package mutating func shown(_ frame: Frame, at now: Double) -> Int? {
         let wrapped = countWrap(to: frame)
+        if isPinned, let due = dueTime(of: frame) {
+            lastSyncOffset = now - due
+            statistics.recordSyncOffset(ms: (now - due) * 1000)
+        }
         if startedAt == nil { startedAt = now }
         if isPaused { pausedAt = now }  // a picture shown while paused (after a seek) starts the pause anew
         if anchorIsProvisional {
@@ -214,7 +223,7 @@ package struct FrameScheduler: Equatable {
         if paused {
             pausedAt = now
         } else if let pausedAt {
-            if let anchor {
+            if let anchor, !isPinned {
                 // Only the paused time after the anchor was set counts (a speed change or the first
                 // frame may have re-anchored during the pause).
                 self.anchor = (anchor.media, anchor.clock + (now - max(pausedAt, anchor.clock)))
@@ -228,7 +237,7 @@ package struct FrameScheduler: Equatable {
     }
 
     package mutating func setSpeed(_ newSpeed: Double, at now: Double) {
-        if anchor != nil { anchor = (mediaTime(at: now), now) }
+        if anchor != nil, !isPinned { anchor = (mediaTime(at: now), now) }
         speed = max(0, newSpeed)
     }
 
@@ -252,9 +261,24 @@ package struct FrameScheduler: Equatable {
 
     package mutating func recordAVOffset(ms: Double) { statistics.recordAVOffset(ms: ms) }
 
+    /// Pins media time `media` to clock time `clock` (a shared timeline's): frames are due by it,
+    /// and nothing else moves it until `unpin()`. Set it again as often as the mapping moves.
+    package mutating func pin(media: Double, clock: Double) {
+        anchor = (media, clock)
+        anchorIsProvisional = false
+        isPinned = true
+    }
+
+    /// Back to the player's own clock: the next frame anchors it.
+    package mutating func unpin() {
+        guard isPinned else { return }
+        isPinned = false
+        anchor = nil
+    }
+
     /// Moves the anchor by `seconds` of clock time (following the sound's clock).
     package mutating func shiftAnchor(by seconds: Double) {
-        guard let anchor else { return }
+        guard let anchor, !isPinned else { return }
         self.anchor = (anchor.media, anchor.clock + seconds)
     }
 
@@ -323,6 +347,6 @@ package struct FrameScheduler: Equatable {
             && a.speed == b.speed && a.looping == b.looping && a.startedAt == b.startedAt
             && a.lastShownAt == b.lastShownAt && a.generation == b.generation && a.anchor?.media == b.anchor?.media
             && a.anchor?.clock == b.anchor?.clock && a.anchorIsProvisional == b.anchorIsProvisional
-            && a.starved == b.starved && a.previousItemShownAt == b.previousItemShownAt
+            && a.starved == b.starved && a.previousItemShownAt == b.previousItemShownAt && a.isPinned == b.isPinned
     }
 }

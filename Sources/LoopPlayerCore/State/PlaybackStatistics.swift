@@ -44,6 +44,13 @@ public struct PlaybackStatistics: Sendable, Equatable, Codable {
     public var avOffsetMaxMs: Double?
     /// How many frames the picture-minus-sound offset was measured on.
     public var avOffsetSamples = 0
+    /// On a shared timeline (`SyncTimeline`): each frame's time on screen minus its time on the
+    /// timeline, mean and largest magnitude, and how many frames were measured.
+    public var syncOffsetMeanMs: Double?
+    /// The largest |shown − due on the shared timeline|, in milliseconds (nil: not synced).
+    public var syncOffsetMaxMs: Double?
+    /// How many frames the shared-timeline offset was measured on.
+    public var syncOffsetSamples = 0
     /// The subtitle track shown at the end (its label), if any.
     public var subtitleTrack: String?
     /// Packets read ahead and waiting for the decoders (picture and sound): the source's buffer level.
@@ -103,6 +110,12 @@ public struct PlaybackStatistics: Sendable, Equatable, Codable {
         avOffsetMeanMs = ((avOffsetMeanMs ?? 0) * Double(avOffsetSamples) + ms) / Double(avOffsetSamples + 1)
         avOffsetMaxMs = max(avOffsetMaxMs ?? 0, abs(ms))
         avOffsetSamples += 1
+    }
+
+    package mutating func recordSyncOffset(ms: Double) {
+        syncOffsetMeanMs = ((syncOffsetMeanMs ?? 0) * Double(syncOffsetSamples) + ms) / Double(syncOffsetSamples + 1)
+        syncOffsetMaxMs = max(syncOffsetMaxMs ?? 0, abs(ms))
+        syncOffsetSamples += 1
     }
 
     package mutating func recordSeam(intervalMs: Double) {

@@ -34,12 +34,22 @@ struct RunArguments: ParsableArguments {
     @Option(help: "Write statistics as one JSON object to PATH at exit (- for stdout).")
     var statsJson: String?
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Play the loop on a timeline shared by every player given the same epoch (a video wall): "
+                               + "Unix seconds, an RFC 3339 time or now+S; implies --loop. Keep the machines' clocks "
+                               + "in step with chrony or PTP (docs/sync.md).", valueName: "time"))
+    var syncEpoch: String?
+
+    /// `--sync-epoch` as Unix seconds (checked by `validate`).
+    var syncEpochSeconds: Double? { syncEpoch.flatMap { try? SyncEpochArgument.parse($0) } }
+
     func validate() throws {
         if let statsJson, statsJson != "-" { try Loopplay.checkWritable(statsJson, flag: "--stats-json") }
         if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration must be a positive number of seconds") }
         if let loops, loops < 1 { throw ValidationError("--loops must be at least 1") }
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
         guard snapshotAt >= 0, snapshotAt.isFinite else { throw ValidationError("--snapshot-at must be 0 or more seconds") }
+        if let syncEpoch { _ = try SyncEpochArgument.parse(syncEpoch) }
         if let frameCache, !FrameCache.validRange.contains(frameCache) {
             throw ValidationError("--frame-cache must be \(FrameCache.validRange.lowerBound)…\(FrameCache.validRange.upperBound) MiB")
         }

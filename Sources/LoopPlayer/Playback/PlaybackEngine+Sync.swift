@@ -1,0 +1,124 @@
+/// A loop on a shared timeline (`SyncTimeline`): the picture is shown when the system clock says,
+/// so players on several machines whose clocks chrony or PTP keep in step show the same frame.
+/// Engine thread only.
+///
+/// - Joining: before its first frame (and again when the loop's exact length becomes known, the
+///   system clock was stepped, or a replaced file's new content takes over), the source seeks to where the timeline will be a moment later and
+///   pins the presenter's clock: frame *f* of pass *k* is due at `epoch + k × length + f / fps`.
+/// - Each iteration the pin follows the system clock (its offset from the monotonic clock moves
+///   with NTP's slewing); the sound is not followed, the picture is.
+/// - `sync` events say when a frame was shown more than a frame interval off the timeline, and when
+///   it is back in step; `--stats-json` has the offsets.
+extension PlaybackEngine {
+    /// Where the current source joined the timeline.
+    struct SyncJoin {
+        /// The item that joined: another one (a replaced file's new content) joins anew, its length
+        /// deciding where it is on the timeline, the same on every screen.
+        var item: ObjectIdentifier
+        var timeline: SharedTimeline
+        /// The loop's length the join used.
+        var period: Double
+        /// The timeline's pass the player's pass `playerPass` is.
+        var timelinePass: Int
+        var playerPass: Int
+        /// The system clock minus the monotonic clock at the join.
+        var clockOffset: Double
+    }
+
+    /// The system clock may move this much against the monotonic clock (NTP slewing) before a join
+    /// is made again (a step: someone set the clock).
+    static let clockStepLimit = 0.25
+    /// How far ahead of the timeline a join seeks: time to decode from the keyframe before it.
+    static let joinLead = 0.4
+
+    /// The player follows a shared timeline.
+    var isSynced: Bool { configuration.syncTimeline != nil && syncJoin != nil }
+
+    /// Follows `timeline` from now on (nil: the player's own clock again).
+    package func setSyncTimeline(_ timeline: SharedTimeline?) {
+        configuration.syncTimeline = timeline
+        syncJoin = nil
+        syncStatus = nil
+        if timeline == nil { item?.presenter?.unpin() }
+        waiter.wake()
+    }
+
+    /// Keeps the current source on the shared timeline: joins it, or moves the pin with the
+    /// system clock. Called before each presenting decision.
+    func keepInStep() {
+        guard let timeline = configuration.syncTimeline, !clock.isVirtual, let item, let presenter = item.presenter,
+              let info = item.info, !isFailed else { return }
+        guard let period = duration, period.isFinite, period > 0 else {
+            refuseSync(for: item, reason: "the source has no length to loop on (a live stream)")
+            return
+        }
+        let systemNow = SharedTimeline.systemNow
+        let clockOffset = systemNow - clock.now
+        if let join = syncJoin, join.item == ObjectIdentifier(item), join.timeline == timeline, abs(join.period - period) < 1e-6,
+           abs(join.clockOffset - clockOffset) < Self.clockStepLimit {
+            pin(presenter, join, clockOffset: clockOffset)
+            return
+        }
+        // Join: seek to where the timeline will be once the seek has decoded, then pin.
+        let place = timeline.joinPlace(at: systemNow, period: period, lead: Self.joinLead, lastFrame: info.nominalFrameInterval)
+        let playerPass = pictureSpot?.pass ?? 0
+        guard seek(to: place.position) != nil else { return }
+        let join = SyncJoin(item: ObjectIdentifier(item), timeline: timeline, period: period, timelinePass: place.pass, playerPass: playerPass,
+                            clockOffset: clockOffset)
+        syncJoin = join
+        pin(presenter, join, clockOffset: clockOffset)
+        logger.debug("joined the shared timeline: its pass \(place.pass) at \(place.position) s is the player's pass \(playerPass) (length \(period) s)")
+        if systemNow < timeline.epoch, syncStatus == nil {
+            say(.waitingForEpoch(seconds: timeline.epoch - systemNow))
+            logger.notice("waiting \(Int((timeline.epoch - systemNow).rounded())) s for the shared timeline's epoch")
+        }
+    }
+
+    /// After a frame was shown: in step or out of step, said when it changes.
+    func noteSyncOffset(_ presenter: Presenter) {
+        guard isSynced, let offset = presenter.lastSyncOffset, let interval = item?.info?.nominalFrameInterval else { return }
+        let offsetMs = (offset * 1000 * 10).rounded() / 10
+        if abs(offset) > interval {
+            if case .outOfStep? = syncStatus { return }
+            if let frame = presenter.current {
+                logger.debug("out of step by \(offsetMs) ms: pass \(frame.pass) at \(frame.positionInPass) s (time \(frame.time), generation \(frame.generation))")
+            }
+            say(.outOfStep(offsetMs: offsetMs))
+        } else {
+            if case .inStep? = syncStatus { return }
+            say(.inStep(offsetMs: offsetMs))
+        }
+    }
+
+    /// A command that would take this player off the shared timeline (pause, seek, speed, looping
+    /// off): refused with an error event. True when refused.
+    func refusedWhileSynced(_ command: String) -> Bool {
+        guard configuration.syncTimeline != nil else { return false }
+        let error = PlayerError.invalidSetting(name: command, value: "",
+                                               reason: "the player follows a shared timeline (SyncTimeline): every screen would have to do it")
+        record(error)
+        emit(.error(error))
+        return true
+    }
+
+    private func pin(_ presenter: Presenter, _ join: SyncJoin, clockOffset: Double) {
+        // Media time of the player's pass start ↔ the monotonic time the timeline's pass starts.
+        presenter.pin(media: Double(join.playerPass) * join.period,
+                      clock: join.timeline.start(ofPass: join.timelinePass, period: join.period) - clockOffset)
+    }
+
+    private func say(_ status: SyncStatus) {
+        syncStatus = status
+        emit(.sync(status))
+    }
+
+    /// The source cannot follow the timeline: said once, and it plays on its own clock.
+    private func refuseSync(for item: PlaybackItem, reason: String) {
+        guard syncRefusedFor != item.location else { return }
+        syncRefusedFor = item.location
+        let error = PlayerError.invalidSetting(name: "SyncTimeline", value: String(configuration.syncTimeline?.epoch ?? 0),
+                                               reason: reason)
+        record(error)
+        emit(.error(error))
+    }
+}
