@@ -9,6 +9,7 @@ struct StatsReport: Encodable {
 
     private enum Keys: String, CodingKey {
         case source, outcome, loopDurationMs, firstFrameMs, audioDevice, avOffsetMeanMs, avOffsetMaxMs, subtitleTrack
+        case syncOffsetMeanMs, syncOffsetMaxMs
     }
 
     /// The statistics' own keys plus `source` and `outcome`; fields not known yet are `null`,
@@ -24,6 +25,8 @@ struct StatsReport: Encodable {
         if statistics.avOffsetMeanMs == nil { try container.encodeNil(forKey: .avOffsetMeanMs) }
         if statistics.avOffsetMaxMs == nil { try container.encodeNil(forKey: .avOffsetMaxMs) }
         if statistics.subtitleTrack == nil { try container.encodeNil(forKey: .subtitleTrack) }
+        if statistics.syncOffsetMeanMs == nil { try container.encodeNil(forKey: .syncOffsetMeanMs) }
+        if statistics.syncOffsetMaxMs == nil { try container.encodeNil(forKey: .syncOffsetMaxMs) }
     }
 
     func encoded() -> Data {

@@ -6,7 +6,9 @@ final class LoopplayCommandTests: XCTestCase {
     private let statsKeys = ["framesDecoded", "framesPresented", "framesDropped", "loopsCompleted",
                              "nominalFrameIntervalMs", "loopDurationMs", "seamIntervalsMs", "seamMaxDeviationMs",
                              "loopPeriodsMs", "firstFrameMs", "peakRSSBytes", "cpuSeconds", "audioDevice",
-                             "audioUnderruns", "avOffsetMeanMs", "avOffsetMaxMs", "avOffsetSamples"]
+                             "audioUnderruns", "avOffsetMeanMs", "avOffsetMaxMs", "avOffsetSamples",
+                             "syncOffsetMeanMs", "syncOffsetMaxMs", "syncOffsetSamples", "seamsMeasured", "sinceStart",
+                             "readAheadPackets", "readAheadBytes"]
 
     func testLoopsWritesEveryStatisticAndExitsZero() throws {
         let result = try LoopplayTool.run(["--source", TestMedia.loopClip(), "--headless", "--untimed", "--loops", "3",
