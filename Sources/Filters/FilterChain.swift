@@ -164,6 +164,7 @@ package final class FilterChain: @unchecked Sendable {
     /// Parses a raw chain without configuring it (no picture size needed): catches unknown filters,
     /// unknown options and syntax errors.
     package static func checkSyntax(_ chain: String) throws(FilterError) {
+        try VideoFilter.ffmpeg(chain).validate()  // its length first: a huge chain is not parsed at all
         var graph = avfilter_graph_alloc()
         defer { avfilter_graph_free(&graph) }
         var inputs: UnsafeMutablePointer<AVFilterInOut>?
@@ -172,6 +173,9 @@ package final class FilterChain: @unchecked Sendable {
         avfilter_inout_free(&inputs)
         avfilter_inout_free(&outputs)
         if status < 0 { throw FilterError(filter: chain, reason: ffmpegErrorText(status)) }
+        if let graph, Int(graph.pointee.nb_filters) > FilterStack.maximumFilters {
+            throw FilterError(filter: VideoFilter.ffmpeg(chain).shortName, reason: "a chain has at most \(FilterStack.maximumFilters) filters")
+        }
     }
 
     static func adjustmentGraph(_ adjustment: ColorAdjustment) -> String {

@@ -62,6 +62,12 @@ public struct FilterStack: Sendable {
 
     /// Checks every typed filter's parameters (graphs are checked when built).
     public func validate() throws(FilterError) {
+        guard stages.count <= Self.maximumFilters else {
+            throw FilterError(filter: "\(stages.count) filters", reason: "a stack has at most \(Self.maximumFilters) filters")
+        }
         for case let .filter(filter) in stages { try filter.validate() }
     }
+
+    /// The most filters a stack, or one libavfilter chain, may hold.
+    public static let maximumFilters = 256
 }

@@ -103,6 +103,9 @@ public enum VideoFilter: Sendable, Equatable, Hashable {
         }
     }
 
+    /// The filter's name cut to 64 characters for a message (a raw chain may be a megabyte long).
+    var shortName: String { name.count > 64 ? String(name.prefix(64)) + "…" : name }
+
     /// The RGB colour matrix this filter is, if it is one (it can then run on YUV pictures directly).
     var rgbMatrix: ColorMatrix? {
         switch self {
@@ -155,7 +158,15 @@ public enum VideoFilter: Sendable, Equatable, Hashable {
         case let .vignette(angle): try check((0...(Double.pi / 2)).contains(angle), "angle must be 0…π/2")
         case let .denoise(strength): try check((0...50).contains(strength), "strength must be 0…50")
         case let .crop(x, y, width, height): try check(x >= 0 && y >= 0 && width > 0 && height > 0, "a crop needs a positive size")
-        case let .ffmpeg(chain): try check(!chain.trimmingCharacters(in: .whitespaces).isEmpty, "the filter is empty")
+        case let .ffmpeg(chain):
+            try check(!chain.trimmingCharacters(in: .whitespaces).isEmpty, "the filter is empty")
+            // libavfilter configures a chain recursively: a chain of 170 000 overflowed the decoder
+            // thread's stack, 20 000 took 6.9 GB. Counted by its separators (escaped ones too: a
+            // long chain is refused a little early, never let through).
+            let separators = chain.reduce(0) { $1 == "," || $1 == ";" ? $0 + 1 : $0 }
+            if separators >= FilterStack.maximumFilters {
+                throw FilterError(filter: shortName, reason: "a chain has at most \(FilterStack.maximumFilters) filters")
+            }
         case .grayscale, .invert, .curves, .edgeDetection, .flipHorizontal, .flipVertical, .rotate: break
         }
     }

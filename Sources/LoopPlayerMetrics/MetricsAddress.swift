@@ -1,9 +1,9 @@
 import LoopPlayer
 
 /// Where metrics are served: `HOST:PORT` as Prometheus's exporters take it (`127.0.0.1:9100`,
-/// `[::1]:9100`, `localhost:9100`; `:9100` for every interface; port 0 lets the system choose).
+/// `[::1]:9100`, `localhost:9100`; `:9100` for every interface, IPv6 and IPv4; port 0 lets the system choose).
 public struct MetricsAddress: Sendable, Equatable, CustomStringConvertible {
-    /// A name or an address (`0.0.0.0`: every interface).
+    /// A name or an address (`::`: every interface, IPv6 and IPv4).
     public var host: String
     /// 0…65535; 0 lets the system choose.
     public var port: Int
@@ -30,7 +30,8 @@ public struct MetricsAddress: Sendable, Equatable, CustomStringConvertible {
             throw failure("an IPv6 host is written in brackets: [ADDRESS]:PORT")
         }
         guard !host.contains(where: { $0.isWhitespace || $0 == "/" }) else { throw failure("the host is not a name or an address") }
-        self.init(host: host.isEmpty ? "0.0.0.0" : host, port: port)
+        // Every interface: IPv6's any address, which takes IPv4 too on Linux (dual stack).
+        self.init(host: host.isEmpty ? "::" : host, port: port)
     }
 
     /// `HOST:PORT`, with an IPv6 host in brackets.

@@ -9,9 +9,9 @@ import Synchronization
 ///
 /// `GET`/`HEAD /metrics` answers the text format (version 0.0.4); `/` says where the metrics are;
 /// other paths get 404, other methods 405. A request must arrive whole within `requestTimeout` and a
-/// kept-alive connection may wait `idleTimeout` for the next; at most `maximumConnections` are served
-/// at once (more are closed at once); a client that does not read its answers is not read from
-/// either (back pressure), so none can grow the memory.
+/// kept-alive connection may wait `idleTimeout` for the next; at most `maximumConnections` are open
+/// at once, a new one closing the oldest (so idle connections cannot lock a scraper out); a client
+/// that does not read its answers is not read from either (back pressure), so none can grow the memory.
 public final class MetricsServer: Sendable {
     /// Connections served at once.
     public static let maximumConnections = 32
@@ -31,14 +31,14 @@ public final class MetricsServer: Sendable {
     /// the address cannot be listened on (a port in use, a host that is not this machine's).
     public init(address: MetricsAddress, metrics: PlayerMetrics) throws(PlayerError) {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let connections = ConnectionCount()
+        let connections = ConnectionTable()
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 64)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 64 << 10, high: 256 << 10))
             .childChannelInitializer { channel in
-                guard connections.open() else { return channel.close() }
-                channel.closeFuture.whenComplete { _ in connections.closed() }
+                connections.open(channel)
+                channel.closeFuture.whenComplete { _ in connections.closed(channel) }
                 return channel.eventLoop.makeCompletedFuture {
                     let operations = channel.pipeline.syncOperations
                     try operations.addHandler(BackPressureHandler())
@@ -47,7 +47,11 @@ public final class MetricsServer: Sendable {
                 }
             }
         do {
-            listener = try bootstrap.bind(host: address.host, port: address.port).wait()
+            do {
+                listener = try bootstrap.bind(host: address.host, port: address.port).wait()
+            } catch where address.host == "::" {
+                listener = try bootstrap.bind(host: "0.0.0.0", port: address.port).wait()  // a machine without IPv6
+            }
         } catch {
             try? group.syncShutdownGracefully()
             throw .invalidSetting(name: "metrics-address", value: address.description,
@@ -72,23 +76,26 @@ public final class MetricsServer: Sendable {
 
     private static func describe(_ error: any Error) -> String {
         if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
-        if let error = error as? SocketAddressError, case .unknown = error { return "the host is not known" }
+        if error is SocketAddressError { return "the host is not known" }
         return "\(error)"
     }
 }
 
-/// Connections open, counted where they open and close (the server's one loop, and its close).
-private final class ConnectionCount: Sendable {
-    private let count = Atomic<Int>(0)
+/// The connections open, oldest first: a new one past `maximumConnections` closes the oldest.
+private final class ConnectionTable: Sendable {
+    private let channels = Mutex<[any Channel]>([])
 
-    /// Counts one more if there is room.
-    func open() -> Bool {
-        if count.add(1, ordering: .relaxed).newValue <= MetricsServer.maximumConnections { return true }
-        count.subtract(1, ordering: .relaxed)
-        return false
+    func open(_ channel: any Channel) {
+        let evicted = channels.withLock { open -> (any Channel)? in
+            open.append(channel)
+            return open.count > MetricsServer.maximumConnections ? open.removeFirst() : nil
+        }
+        evicted?.close(promise: nil)
     }
 
-    func closed() { count.subtract(1, ordering: .relaxed) }
+    func closed(_ channel: any Channel) {
+        channels.withLock { open in open.removeAll { $0 === channel } }
+    }
 }
 
 /// Answers one HTTP request at a time on a connection (HTTP/1.1 keep-alive as Prometheus uses it).

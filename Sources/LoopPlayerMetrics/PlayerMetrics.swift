@@ -109,7 +109,8 @@ struct MetricsRecorder: ~Copyable {
 
     /// `loopplay_source_info{source="…"} 1` for the source playing: one series, replaced when it changes.
     private mutating func recordSource(_ source: String?) {
-        let source = source.map { String(Self.publishable($0).prefix(1024)) } ?? ""
+        // Control characters (a NUL or newline a remote control's loadfile may carry) escaped as elsewhere.
+        let source = source.map { String(PrintableText.escaping(Self.publishable($0)).prefix(1024)) } ?? ""
         guard sourceInfo?.source != source else { return }
         if let old = sourceInfo { registry.unregisterGauge(old.gauge) }
         let gauge = registry.makeGauge(
@@ -195,7 +196,8 @@ private struct Gauges {
         volume.set(to: Double(status.volume))
         speed.set(to: status.speed)
         residentMemory.set(to: Double(process.residentBytes))
-        peakResidentMemory.set(to: Double(statistics.peakRSSBytes))
+        // The peak read a moment before the current size may be below it: the peak is at least it.
+        peakResidentMemory.set(to: Double(max(statistics.peakRSSBytes, process.residentBytes)))
         startTime.set(to: process.startTime)
     }
 }

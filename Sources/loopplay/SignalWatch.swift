@@ -9,7 +9,15 @@ import Synchronization
 /// so no code runs in a signal handler.
 enum SignalWatch {
     private static let stopper = Mutex<(@Sendable () -> Void)?>(nil)
-    private static let hangUp = Mutex<(@Sendable () -> Void)?>(nil)
+    /// What SIGHUP does: not decided yet (`nil`, until the config files were read), reload, or stop.
+    private static let hangUp = Mutex<HangUp?>(nil)
+
+    private enum HangUp {
+        case reload(@Sendable () -> Void)
+        case stop
+        /// One came before it was decided.
+        case pending
+    }
     private static let received = Atomic<Int32>(0)
     private static let firstAt = Mutex<Double?>(nil)
 
@@ -31,9 +39,22 @@ enum SignalWatch {
             var signals = watched
             var caught: Int32 = 0
             while sigwait(&signals, &caught) == 0 {
-                if caught == SIGHUP, let reload = hangUp.withLock({ $0 }) {
-                    reload()
-                    continue
+                if caught == SIGHUP {
+                    let action = hangUp.withLock { state -> HangUp? in
+                        switch state {
+                        case nil, .pending?:
+                            state = .pending
+                            return .pending
+                        case let decided?: return decided
+                        }
+                    }
+                    switch action {
+                    case .pending?: continue  // decided once the config files are read
+                    case let .reload(reload)?:
+                        reload()
+                        continue
+                    case .stop?, nil: break
+                    }
                 }
                 let now = ProcessInfo.processInfo.systemUptime
                 let first = firstAt.withLock { first in
@@ -45,7 +66,10 @@ enum SignalWatch {
                     if now - first >= 1 { exit(128 + caught) }
                     continue  // the same stop, said twice
                 }
-                stopper.withLock { $0 }?()
+                // Nothing started yet (the command line or the config is still being read): nothing to
+                // stop cleanly either, so the process ends now, as a signal's default would.
+                guard let stop = stopper.withLock({ $0 }) else { exit(128 + caught) }
+                stop()
             }
         }
         watcher.name = "lp-signals"
@@ -58,9 +82,16 @@ enum SignalWatch {
         if wasReceived { stop() }
     }
 
-    /// What SIGHUP does instead of stopping (reading the config again); runs on the signal thread.
-    static func onHangUp(_ action: @escaping @Sendable () -> Void) {
-        hangUp.withLock { $0 = action }
+    /// Decides what SIGHUP does: `reload` (reading the config again, on the signal thread) or, when
+    /// nil, stop as SIGTERM does. A SIGHUP that came before is acted on now.
+    static func onHangUp(_ reload: (@Sendable () -> Void)?) {
+        let earlier = hangUp.withLock { state -> Bool in
+            defer { state = reload.map(HangUp.reload) ?? .stop }
+            if case .pending? = state { return true }
+            return false
+        }
+        guard earlier else { return }
+        if let reload { reload() } else { kill(getpid(), SIGHUP) }
     }
 
     /// A signal came: nothing new should start.

@@ -84,6 +84,17 @@ final class TextRenderingTests: XCTestCase {
         XCTAssertTrue(image.allPixels.contains { isNearly($0.pixel, 255, 0, 0) }, "text in the given colour")
     }
 
+    /// Pango refuses a whole text holding a Unicode noncharacter: it is drawn with U+FFFD in its place.
+    func testANoncharacterDoesNotHideTheText() throws {
+        let geometry = LayerGeometry(width: 640, height: 360)
+        let plain = try XCTUnwrap(rasterizer.renderMessage("HELLO WORLD", opacity: 1, in: geometry))
+        for code in [0xFFFF, 0xFDD0, 0x10FFFF] as [UInt32] {
+            let text = "HELLO" + String(Character(try XCTUnwrap(Unicode.Scalar(code)))) + " WORLD"
+            let image = try XCTUnwrap(rasterizer.renderMessage(text, opacity: 1, in: geometry), text.debugDescription)
+            XCTAssertGreaterThan(image.width, plain.width / 2, text.debugDescription)
+        }
+    }
+
     func testLongErrorTextWrapsToTheAreaWidth() throws {
         let narrow = LayerGeometry(width: 200, height: 400)
         let short = try XCTUnwrap(rasterizer.renderErrorText("Error", color: .red, fontSize: 17, in: narrow))

@@ -92,6 +92,11 @@ final class PangoTextEngine {
         cairo_restore(cr)
     }
 
+    /// U+FDD0…U+FDEF and the last two code points of every plane.
+    static func isNoncharacter(_ scalar: Unicode.Scalar) -> Bool {
+        (0xFDD0...0xFDEF).contains(scalar.value) || scalar.value & 0xFFFE == 0xFFFE
+    }
+
     private func configure(_ layout: OpaquePointer, _ text: TextContent, pixelSize: Double) {
         guard let font = pango_font_description_new() else { return }
         defer { pango_font_description_free(font) }
@@ -101,8 +106,11 @@ final class PangoTextEngine {
         pango_font_description_set_absolute_size(font, pixelSize * Double(PANGO_SCALE))
         pango_layout_set_font_description(layout, font)
 
-        // Pango warns about (and cuts at) NUL characters; a bounded length keeps layout time bounded.
-        let string = String(text.string.prefix(TextContent.maximumLength).filter { $0 != "\0" })
+        // Pango warns about (and cuts at) NUL characters, and refuses the whole text for a Unicode
+        // noncharacter (U+FFFE, U+FDD0…): those become U+FFFD. A bounded length keeps layout time bounded.
+        let string = String(String.UnicodeScalarView(text.string.prefix(TextContent.maximumLength).unicodeScalars.compactMap {
+            $0 == "\0" ? nil : Self.isNoncharacter($0) ? "\u{FFFD}" : $0
+        }))
         pango_layout_set_text(layout, string, Int32(string.utf8.count))
         if let width = wrapWidth(of: text) {
             pango_layout_set_width(layout, Int32(width * Double(PANGO_SCALE)))

@@ -14,6 +14,8 @@ import Synchronization
 enum ConfigReload {
     private struct State: Sendable {
         var config: LoadedConfig
+        /// The settings the player started with: a setting only a restart changes is compared with these.
+        let startup: [String: [String]]
         let commandLine: [String]
         var player: ExtVideoPlayer?
         /// A SIGHUP came before the player existed: reload once it does.
@@ -55,8 +57,11 @@ enum ConfigReload {
 
     /// Remembers what was read at start; SIGHUP reloads from now on if it should (see above).
     static func start(with config: LoadedConfig, commandLine: [String]) {
-        guard !config.files.isEmpty, config.named || isatty(STDERR_FILENO) == 0 else { return }
-        state.withLock { $0 = State(config: config, commandLine: commandLine) }
+        guard !config.files.isEmpty, config.named || isatty(STDERR_FILENO) == 0 else {
+            SignalWatch.onHangUp(nil)
+            return
+        }
+        state.withLock { $0 = State(config: config, startup: config.values, commandLine: commandLine) }
         SignalWatch.onHangUp { reload() }
     }
 
@@ -95,8 +100,18 @@ enum ConfigReload {
         }
         let files = config.files.joined(separator: ", ")
         let (old, new) = (current.config.values, config.values)
-        let changed = Set(old.keys).union(new.keys).filter { old[$0] != new[$0] }.sorted()
-        guard !changed.isEmpty else { return (config, "reloaded \(files): nothing changed") }
+        // Live settings change from what the last reload set; the others are compared with what the
+        // player started with (removing a line that needed a restart needs none).
+        let names = Set(old.keys).union(new.keys).union(current.startup.keys)
+        let changed = names.filter { name in
+            Self.isLive(name) ? old[name] != new[name] : current.startup[name] != new[name] && old[name] != new[name]
+        }.sorted()
+        let restartStill = names.filter { !Self.isLive($0) && current.startup[$0] != new[$0] }.sorted()
+        guard !changed.isEmpty else {
+            let pending = restartStill.isEmpty ? "" : "; " + restartStill.joined(separator: ", ")
+                + (restartStill.count == 1 ? " needs" : " need") + " a restart"
+            return (config, "reloaded \(files): nothing changed" + pending)
+        }
         guard let player = current.player else { return (current.config, "reload: the player is not running yet") }
         var applied: [String] = []
         var restart: [String] = []
@@ -105,6 +120,13 @@ enum ConfigReload {
             let live = changed.compactMap { settingsLive[$0] }
             if !live.isEmpty {
                 let wanted = try command.videoSettings(filters: true)
+                // A local source that is not there would fail the player (and end it without a remote
+                // control): refused here, as a bad line is.
+                if changed.contains(where: { ["source", "playlist", "ext"].contains($0) }) {
+                    for source in wanted.playlist.isEmpty ? [wanted.sourceName ?? ""] : wanted.playlist {
+                        _ = try SourceResolver.standard().resolve(source, ext: wanted.ext)
+                    }
+                }
                 var checked: Result<Void, PlayerError> = .success(())
                 player.updateSettings { running in
                     var next = running
@@ -118,7 +140,7 @@ enum ConfigReload {
                 }
                 try checked.get()
             }
-            for name in changed {
+            for name in changed where Self.isLive(name) {
                 if settingsLive[name] != nil {
                     applied.append(name)
                 } else if let sent = try Self.commands(for: name, in: command) {
@@ -128,6 +150,7 @@ enum ConfigReload {
                     restart.append(name)
                 }
             }
+            restart += restartStill.filter { !restart.contains($0) }
         } catch {
             return refused(error)
         }
@@ -139,6 +162,11 @@ enum ConfigReload {
                 + " a restart"
         }
         return (config, line)
+    }
+
+    /// A setting a running player takes.
+    private static func isLive(_ name: String) -> Bool {
+        settingsLive[name] != nil || ["volume", "speed", "audio-track", "sid", "slang"].contains(name)
     }
 
     /// The commands that set `name` as `command` has it (nil: not settable while playing).

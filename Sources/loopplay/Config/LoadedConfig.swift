@@ -34,6 +34,7 @@ struct LoadedConfig: Sendable {
     static func load(commandLine: [String]) throws -> LoadedConfig {
         let scan = CommandLineScan(commandLine)
         guard !scan.asksForHelp else { return LoadedConfig() }
+        if let problem = scan.configProblem { throw ConfigError(place: "--config", reason: problem) }
         var paths: [(path: String, required: Bool)] = []
         if !scan.noConfig, let defaultPath { paths.append((defaultPath, false)) }
         if let named = scan.configFile { paths.append((named, true)) }
@@ -44,6 +45,9 @@ struct LoadedConfig: Sendable {
             guard let text = try read(path, required: required) else { continue }
             loaded.files.append(path)
             all += try ConfigFile.entries(in: text, file: path)
+            if all.count > maximumSettings {
+                throw ConfigError(place: path, reason: "more than \(maximumSettings) settings (a config file is a few lines)")
+            }
         }
         let sourceOnCommandLine = scan.givesSource
         var kept: [ConfigEntry] = []
@@ -57,11 +61,29 @@ struct LoadedConfig: Sendable {
             if !repeatable.contains(entry.name) { kept.removeAll { $0.name == entry.name } }
             kept.append(entry)
         }
+        var kinds = OptionKinds()
         for entry in kept {
-            if let argument = try argument(for: entry) { loaded.arguments.append(argument) }
+            if let argument = try argument(for: entry, kinds: &kinds) { loaded.arguments.append(argument) }
             loaded.entries.append(entry)
         }
+        // One parse of them all; only when it fails is each line parsed alone, to name the bad one.
+        do {
+            _ = try Loopplay.parse(TimePublishingArgument.withDefaultInterval(loaded.arguments))
+        } catch {
+            for (entry, argument) in zip(kept, loaded.argumentsByEntry(kept, kinds: &kinds)) {
+                if let argument { try check([argument], entry) }
+            }
+            throw ConfigError(place: loaded.files.joined(separator: ", "), reason: reason(for: error, name: nil))
+        }
         return loaded
+    }
+
+    /// Settings read at most, over all files.
+    static let maximumSettings = 1000
+
+    /// Each entry's argument again (for naming the bad line).
+    private func argumentsByEntry(_ entries: [ConfigEntry], kinds: inout OptionKinds) -> [String?] {
+        entries.map { (try? Self.argument(for: $0, kinds: &kinds)) ?? nil }
     }
 
     /// The files' arguments followed by the command line's, each completed on its own (a bare
@@ -78,6 +100,7 @@ struct LoadedConfig: Sendable {
     /// A file's text; nil for the default file when it is not there (or its folder cannot be
     /// searched: another user's home).
     private static func read(_ path: String, required: Bool) throws -> String? {
+        if path == "/dev/null" { return "" }  // the usual way to say "no settings"
         var status = stat()
         if stat(path, &status) != 0 {
             guard required else { return nil }
@@ -94,42 +117,66 @@ struct LoadedConfig: Sendable {
         return text
     }
 
-    /// The argument a setting stands for (nil: a flag set to no), checked by loopplay's own parser.
-    private static func argument(for entry: ConfigEntry) throws -> String? {
+    /// The argument a setting stands for (nil: a flag set to no): `--name=value` for an option,
+    /// `--name` for a flag (mpv.conf's `name=yes` too).
+    private static func argument(for entry: ConfigEntry, kinds: inout OptionKinds) throws(ConfigError) -> String? {
         let option = "--" + entry.name
-        guard let value = entry.value else {
-            try check([option], entry)
-            return option
-        }
-        let argument = option + "=" + value
-        if (try? check([argument], entry)) != nil { return argument }
-        // A flag written as mpv.conf writes one: `fullscreen=yes`, `loop=no`.
-        switch value.lowercased() {
-        case "yes", "true", "1", "on":
-            try check([option], entry)
-            return option
-        case "no", "false", "0", "off":
-            try check([option], entry)
-            return nil
-        default:
-            if (try? check([option], entry)) != nil {
+        switch kinds.kind(of: entry.name) {
+        case .unknown:
+            throw ConfigError(place: entry.place, reason: "unknown option '\(entry.name)'")
+        case .option:
+            // The one option whose value may be left out (every second).
+            if entry.value == nil, option == TimePublishingArgument.flag { return option + "=1" }
+            guard let value = entry.value else {
+                throw ConfigError(place: entry.place, reason: "'\(entry.name)' needs a value: \(entry.name)=VALUE")
+            }
+            return option + "=" + value
+        case .flag:
+            switch entry.value?.lowercased() {
+            case nil, "yes", "true", "1", "on": return option
+            case "no", "false", "0", "off": return nil
+            default:
                 throw ConfigError(place: entry.place, reason: "'\(entry.name)' is a flag: write \(entry.name), \(entry.name)=yes or \(entry.name)=no")
             }
-            try check([argument], entry)
-            return argument
         }
     }
 
     /// Parses `arguments` as loopplay would; its error as the setting's.
     private static func check(_ arguments: [String], _ entry: ConfigEntry) throws(ConfigError) {
         do {
-            _ = try Loopplay.parseAsRoot(TimePublishingArgument.withDefaultInterval(arguments))
+            _ = try Loopplay.parse(TimePublishingArgument.withDefaultInterval(arguments))
         } catch {
-            let message = Loopplay.message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "invalid"
-            var reason = message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message
-            if reason.hasPrefix("Unknown option") { reason = "unknown option '\(entry.name)'" }
-            throw ConfigError(place: entry.place, reason: reason)
+            throw ConfigError(place: entry.place, reason: reason(for: error, name: entry.name))
         }
+    }
+
+    /// The parser's message, on one line.
+    private static func reason(for error: any Error, name: String?) -> String {
+        let message = Loopplay.message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "invalid"
+        let reason = message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message
+        if let name, reason.hasPrefix("Unknown option") { return "unknown option '\(name)'" }
+        return reason
+    }
+}
+
+/// Whether each option name is a flag, takes a value or is not loopplay's: asked of its own parser
+/// once per name.
+struct OptionKinds {
+    enum Kind { case flag, option, unknown }
+    private var known: [String: Kind] = [:]
+
+    mutating func kind(of name: String) -> Kind {
+        if let kind = known[name] { return kind }
+        let kind: Kind
+        do {
+            _ = try Loopplay.parse(["--" + name])
+            kind = .flag
+        } catch {
+            let message = Loopplay.message(for: error)
+            kind = message.contains("Missing value") ? .option : message.contains("Unknown option") ? .unknown : .flag
+        }
+        known[name] = kind
+        return kind
     }
 }
 
@@ -142,8 +189,11 @@ struct CommandLineScan {
     var asksForHelp = false
     /// `--source`, `--playlist` or a positional source.
     var givesSource = false
+    /// `--config` given twice, or empty.
+    var configProblem: String?
 
     init(_ arguments: [String]) {
+        var kinds = OptionKinds()
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -163,11 +213,11 @@ struct CommandLineScan {
             names.insert(name)
             if name == "source" || name == "playlist" { givesSource = true }
             if name == "no-config" { noConfig = true }
-            guard !body.contains("="), Self.takesValue(name), index < arguments.count else {
-                if name == "config", body.contains("=") { configFile = String(body.drop { $0 != "=" }.dropFirst()) }
+            guard !body.contains("="), kinds.kind(of: name) == .option, index < arguments.count else {
+                if name == "config", body.contains("=") { setConfig(String(body.drop { $0 != "=" }.dropFirst())) }
                 continue
             }
-            if name == "config" { configFile = arguments[index] }
+            if name == "config" { setConfig(arguments[index]) }
             // `--time-publishing` alone takes the default interval: its value only when it looks like one.
             if name == "time-publishing", TimePublishingArgument.withDefaultInterval([argument, arguments[index]]).count == 3 {
                 continue
@@ -176,13 +226,9 @@ struct CommandLineScan {
         }
     }
 
-    /// Whether `--name` takes a value (as the next argument), asked of loopplay's own parser.
-    static func takesValue(_ name: String) -> Bool {
-        do {
-            _ = try Loopplay.parse(["--" + name])
-            return false
-        } catch {
-            return Loopplay.message(for: error).contains("Missing value")
-        }
+    private mutating func setConfig(_ path: String) {
+        if configFile != nil { configProblem = "give one config file (it is read after the default one)" }
+        if path.isEmpty { configProblem = "needs a file name" }
+        configFile = path
     }
 }

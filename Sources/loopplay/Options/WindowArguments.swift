@@ -34,11 +34,12 @@ struct WindowArguments: ParsableArguments {
     @Flag(help: "No window: decode and present offscreen.")
     var headless = false
 
-    @Option(help: ArgumentHelp("Messages over the picture, as mpv's: 0 none (but a show-text of level 0), 1 what a key "
-                               + "did and show-text (default), 2 and 3 for show-text at those levels.", valueName: "0-3"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Messages over the picture, as mpv's: 0 none (but a show-text of level 0), 1 what a key "
+                               + "did and show-text, 2 and 3 for show-text at those levels.", valueName: "0-3"))
     var osdLevel = 1
 
-    @Option(help: ArgumentHelp("How long a message stays before it fades, in milliseconds (default 1000, at most 3600000).",
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("How long a message stays before it fades, in milliseconds (at most 3600000).",
                                valueName: "ms"))
     var osdDuration = 1000
 
