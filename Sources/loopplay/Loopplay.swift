@@ -33,6 +33,13 @@ struct Loopplay: ParsableCommand {
 
     /// What each group cannot check alone.
     func validate() throws {
+        if runLimits.syncEpoch != nil {
+            // Each would put this screen somewhere else than the timeline says.
+            if sound.speed != 1 { throw ValidationError("--sync-epoch plays at the timeline's speed: leave out --speed") }
+            if runLimits.untimed { throw ValidationError("--sync-epoch follows the system clock: leave out --untimed") }
+            if runLimits.snapshotAt > 0 { throw ValidationError("--sync-epoch shows the timeline's frame: leave out --snapshot-at") }
+            if sources.isPlaylist { throw ValidationError("--sync-epoch plays one looping source, not a playlist (yet)") }
+        }
         // Counted for the first item alone (not looping the list, or looping the item), the later
         // items would never play.
         if runLimits.loops != nil, sources.isPlaylist, !sources.loopPlaylist || sources.loop {

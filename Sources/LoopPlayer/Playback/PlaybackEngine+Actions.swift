@@ -29,9 +29,10 @@ extension PlaybackEngine {
         var seekTarget: Double?
         var snapshotPath: String?
         switch action {
+        case .togglePause where isPaused: break  // back onto the timeline is always allowed
         case .togglePause, .seek, .toggleLoop, .scaleSpeed, .resetSpeed:
             // Off the shared timeline only if every screen did it: said on screen, not done.
-            if configuration.syncTimeline != nil {
+            if configuration.syncTimeline != nil, !clock.isVirtual {
                 showMessage("Synced: the shared timeline keeps playing")
                 return
             }

@@ -116,10 +116,11 @@ extension PlaybackEngine {
 
     /// Seeks inside the current pass; negative goes to the start, past the end to the last frame.
     /// Returns where it goes (nil when it cannot seek) and emits `seek(success, currentTime:)`.
+    /// `announce: false` for the player's own seeks (joining a shared timeline): no `seek` event.
     @discardableResult
-    package func seek(to position: Double) -> Double? {
+    package func seek(to position: Double, inPass pass: Int? = nil, announce: Bool = true) -> Double? {
         guard let item, !position.isNaN else {
-            emit(.seek(false, currentTime: self.position))
+            if announce { emit(.seek(false, currentTime: self.position)) }
             return nil
         }
         var target = max(0, position)
@@ -127,11 +128,11 @@ extension PlaybackEngine {
             target = min(target, max(0, duration - (videoInfo?.nominalFrameInterval ?? 0)))
         }
         guard target.isFinite else {  // "the end" of media whose length is not known yet
-            emit(.seek(false, currentTime: self.position))
+            if announce { emit(.seek(false, currentTime: self.position)) }
             return nil
         }
         takeBackSound()
-        let generation = item.pipeline.seek(to: target, inPass: pictureSpot?.pass ?? 0)
+        let generation = item.pipeline.seek(to: target, inPass: pass ?? pictureSpot?.pass ?? 0)
         item.realignPending = false  // the sound restarts where the picture does
         if let presenter = item.presenter {
             presenter.restart(generation: generation)
@@ -139,7 +140,7 @@ extension PlaybackEngine {
             item.pendingSeekGeneration = generation
         }
         perform(machine.handle(.resumed))
-        emit(.seek(true, currentTime: target))
+        if announce { emit(.seek(true, currentTime: target)) }
         waiter.wake()
         return target
     }

@@ -5,8 +5,9 @@
 /// - Joining: before its first frame (and again when the loop's exact length becomes known, the
 ///   system clock was stepped, or a replaced file's new content takes over), the source seeks to where the timeline will be a moment later and
 ///   pins the presenter's clock: frame *f* of pass *k* is due at `epoch + k × length + f / fps`.
-/// - Each iteration the pin follows the system clock (its offset from the monotonic clock moves
-///   with NTP's slewing); the sound is not followed, the picture is.
+/// - Each iteration the pin follows the system clock's offset from the monotonic clock (both are
+///   slewed alike by NTP; the offset moves when the system clock is stepped, or after a suspend);
+///   the picture is not moved by the sound's clock, and the sound is moved to the picture at a join.
 /// - `sync` events say when a frame was shown more than a frame interval off the timeline, and when
 ///   it is back in step; `--stats-json` has the offsets.
 extension PlaybackEngine {
@@ -23,23 +24,40 @@ extension PlaybackEngine {
         var playerPass: Int
         /// The system clock minus the monotonic clock at the join.
         var clockOffset: Double
+        /// The seek the join made: another seek (an audio track's) joins again.
+        var generation: Int
+        /// The length was measured (not only announced by the container): offsets are meaningful.
+        var lengthIsExact: Bool
     }
 
     /// The system clock may move this much against the monotonic clock (NTP slewing) before a join
     /// is made again (a step: someone set the clock).
     static let clockStepLimit = 0.25
-    /// How far ahead of the timeline a join seeks: time to decode from the keyframe before it.
+    /// How far ahead of the timeline a join seeks: time to decode from the keyframe before it. A
+    /// join that still came late doubles it for the next (a long GOP), up to `longestJoinLead`.
     static let joinLead = 0.4
+    static let longestJoinLead = 6.4
+    /// Frames this late mean the player cannot catch up by dropping (a stalled network source, a
+    /// decoder slower than real time for a while): it joins again.
+    static let rejoinLateness = 1.0
+    /// Out of step past one frame interval, back in step under half of one (no flapping).
+    static let backInStep = 0.5
 
     /// The player follows a shared timeline.
     var isSynced: Bool { configuration.syncTimeline != nil && syncJoin != nil }
 
-    /// Follows `timeline` from now on (nil: the player's own clock again).
+    /// Follows `timeline` from now on (nil: the player's own clock again): playing, at speed 1.
     package func setSyncTimeline(_ timeline: SharedTimeline?) {
         configuration.syncTimeline = timeline
         syncJoin = nil
         syncStatus = nil
-        if timeline == nil { item?.presenter?.unpin() }
+        syncLead = Self.joinLead
+        if timeline == nil {
+            item?.presenter?.unpin()
+        } else {
+            setSpeed(1)
+            setPaused(false)
+        }
         waiter.wake()
     }
 
@@ -49,23 +67,35 @@ extension PlaybackEngine {
         guard let timeline = configuration.syncTimeline, !clock.isVirtual, let item, let presenter = item.presenter,
               let info = item.info, !isFailed else { return }
         guard let period = duration, period.isFinite, period > 0 else {
-            refuseSync(for: item, reason: "the source has no length to loop on (a live stream)")
+            refuseSync(for: item, reason: "the source's length is not known (a live stream, or one that does not say it)")
             return
         }
         let systemNow = SharedTimeline.systemNow
         let clockOffset = systemNow - clock.now
         if let join = syncJoin, join.item == ObjectIdentifier(item), join.timeline == timeline, abs(join.period - period) < 1e-6,
-           abs(join.clockOffset - clockOffset) < Self.clockStepLimit {
+           abs(join.clockOffset - clockOffset) < Self.clockStepLimit, join.generation == presenter.generation,
+           !presenter.isPaused {
+            // The measured length came, equal to the announced one: the place was right all along.
+            if !join.lengthIsExact, item.pipeline.status.loopDuration != nil { syncJoin?.lengthIsExact = true }
             pin(presenter, join, clockOffset: clockOffset)
             return
         }
-        // Join: seek to where the timeline will be once the seek has decoded, then pin.
-        let place = timeline.joinPlace(at: systemNow, period: period, lead: Self.joinLead, lastFrame: info.nominalFrameInterval)
+        if presenter.isPaused {  // held: joins afresh when it plays again
+            syncJoin = nil
+            return
+        }
+        // Join: seek to where the timeline will be once the seek has decoded, then pin. The pass is
+        // read once: the seek goes into the pass the pin says.
+        let place = timeline.joinPlace(at: systemNow, period: period, lead: syncLead, lastFrame: info.nominalFrameInterval)
         let playerPass = pictureSpot?.pass ?? 0
-        guard seek(to: place.position) != nil else { return }
-        let join = SyncJoin(item: ObjectIdentifier(item), timeline: timeline, period: period, timelinePass: place.pass, playerPass: playerPass,
-                            clockOffset: clockOffset)
+        guard seek(to: place.position, inPass: playerPass, announce: false) != nil else { return }
+        // The sound restarts with the picture, moved to it once heard (the device's latency).
+        item.realignPending = true
+        let join = SyncJoin(item: ObjectIdentifier(item), timeline: timeline, period: period, timelinePass: place.pass,
+                            playerPass: playerPass, clockOffset: clockOffset, generation: presenter.generation,
+                            lengthIsExact: item.pipeline.status.loopDuration != nil)
         syncJoin = join
+        syncStatus = syncStatus.flatMap { if case .waitingForEpoch = $0 { $0 } else { nil } }
         pin(presenter, join, clockOffset: clockOffset)
         logger.debug("joined the shared timeline: its pass \(place.pass) at \(place.position) s is the player's pass \(playerPass) (length \(period) s)")
         if systemNow < timeline.epoch, syncStatus == nil {
@@ -74,9 +104,18 @@ extension PlaybackEngine {
         }
     }
 
-    /// After a frame was shown: in step or out of step, said when it changes.
+    /// After a frame was shown: in step or out of step, said when it changes (only once the loop's
+    /// length is measured: before, the offsets are against a place that may still move). Frames far
+    /// behind make the player join again, with a longer lead.
     func noteSyncOffset(_ presenter: Presenter) {
-        guard isSynced, let offset = presenter.lastSyncOffset, let interval = item?.info?.nominalFrameInterval else { return }
+        guard isSynced, let join = syncJoin, let offset = presenter.lastSyncOffset,
+              let interval = item?.info?.nominalFrameInterval else { return }
+        if offset > Self.rejoinLateness {
+            syncLead = min(syncLead * 2, Self.longestJoinLead)
+            syncJoin = nil
+            logger.notice("\(Int(offset * 1000)) ms behind the shared timeline: joining it again (\(syncLead) s ahead)")
+        }
+        guard join.lengthIsExact else { return }
         let offsetMs = (offset * 1000 * 10).rounded() / 10
         if abs(offset) > interval {
             if case .outOfStep? = syncStatus { return }
@@ -84,8 +123,9 @@ extension PlaybackEngine {
                 logger.debug("out of step by \(offsetMs) ms: pass \(frame.pass) at \(frame.positionInPass) s (time \(frame.time), generation \(frame.generation))")
             }
             say(.outOfStep(offsetMs: offsetMs))
-        } else {
+        } else if abs(offset) < interval * Self.backInStep {
             if case .inStep? = syncStatus { return }
+            if case .outOfStep? = syncStatus {} else { syncLead = Self.joinLead }
             say(.inStep(offsetMs: offsetMs))
         }
     }
@@ -93,7 +133,7 @@ extension PlaybackEngine {
     /// A command that would take this player off the shared timeline (pause, seek, speed, looping
     /// off): refused with an error event. True when refused.
     func refusedWhileSynced(_ command: String) -> Bool {
-        guard configuration.syncTimeline != nil else { return false }
+        guard configuration.syncTimeline != nil, !clock.isVirtual, syncRefusedFor != item?.location else { return false }
         let error = PlayerError.invalidSetting(name: command, value: "",
                                                reason: "the player follows a shared timeline (SyncTimeline): every screen would have to do it")
         record(error)

@@ -78,6 +78,8 @@ package final class PlaybackEngine {
     /// The last `sync` status said, and whether the source cannot follow the timeline (said once).
     var syncStatus: SyncStatus?
     var syncRefusedFor: MediaLocation?
+    /// How far ahead the next join seeks (`PlaybackEngine.joinLead`, longer after a late join).
+    var syncLead = PlaybackEngine.joinLead
     /// The counts of the sources loaded before this one (`PlaybackStatistics.sinceStart`).
     var earlierLoads = PlaybackStatistics.Totals()
     /// The sound device's underruns before the current source was loaded (it counts across sources).
@@ -401,8 +403,11 @@ package final class PlaybackEngine {
         let presenter = item?.presenter
         // A replaced file is looked at four times a second until its new content is queued.
         let replacementCheck = item?.replacement.map { $0.isQueued || clock.isVirtual ? nil : clock.now + 0.25 } ?? nil
+        // On a shared timeline the system clock is looked at twice a second even during a long wait
+        // (for the epoch): a step of it (a first NTP sync after boot) is seen at once.
+        let clockCheck = configuration.syncTimeline != nil && !clock.isVirtual ? clock.now + 0.5 : nil
         let plan = WakePlan(step: WakePlan.Step(step), deadlines: [hostDeadline, scene.animationDeadline, itemSwitch.settlesAt,
-                                                                   runDeadline, replacementCheck],
+                                                                   runDeadline, replacementCheck, clockCheck],
                             stopDeadline: presenter?.deadline(for: configuration.stop),
                             starvationDeadline: presenter.flatMap(starvationDeadline), exitAtEnd: itemStop.exitAtEnd,
                             virtualClock: clock.isVirtual, loading: state == .loading)

@@ -104,6 +104,9 @@ final class Presenter {
     /// The last frame's time on screen minus its time on the shared timeline, in seconds.
     var lastSyncOffset: Double? { scheduler.lastSyncOffset }
 
+    /// The seek generation whose frames are shown (older ones are dropped).
+    var generation: Int { scheduler.generation }
+
     /// The switch to a replaced file's new content counts as a wrap; returns the loops completed.
     func countSwitchAsWrap() -> Int { scheduler.countSwitchAsWrap() }
 

@@ -123,7 +123,14 @@ public struct VideoSettings: Sendable, Equatable {
         try NetworkTimeout.validate(networkTimeout)
         try FrameCache.validate(frameCacheMegabytes)
         try pictureInPicture?.validate()
-        if let syncEpoch { try SyncTimeline.validate(syncEpoch, looping: loop, playlist: !playlist.isEmpty) }
+        if let syncEpoch {
+            try SyncTimeline.validate(syncEpoch, looping: loop, playlist: !playlist.isEmpty)
+            // Each would hold one screen while the others play on.
+            if notAutoPlay || exclusiveGroup != nil {
+                throw .invalidSetting(name: "SyncTimeline", value: String(syncEpoch),
+                                      reason: "a shared timeline plays at once: not with NotAutoPlay or ExclusivePlayback")
+            }
+        }
     }
 
     /// The network options these settings describe.

@@ -79,6 +79,11 @@ final class SyncTests: XCTestCase {
         try client.send(#"{"command": ["get_property", "pause"], "request_id": 2}"# + "\n")
         XCTAssertEqual(client.reply()?["data"] as? Bool, false, "still playing")
 
+        for extra in [["--speed", "2"], ["--untimed"], ["--snapshot", "x.png", "--snapshot-at", "1"], ["swipe"]] {
+            let result = try LoopplayTool.run(["--headless", "--sync-epoch", "now", "swipe"] + extra)
+            XCTAssertEqual(result.status, 64, "\(extra): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("--sync-epoch"), "\(extra): \(result.stderr)")
+        }
         for epoch in ["yesterday", "1e30", "-5", "now+", "2027-13-01T00:00:00Z", "nan"] {
             let result = try LoopplayTool.run(["--headless", "--sync-epoch", epoch, "swipe"])
             XCTAssertEqual(result.status, 64, epoch)
@@ -112,7 +117,7 @@ final class SyncTests: XCTestCase {
         // (ArgumentParser saw none; not understood), through another program it does not.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        process.arguments = ["120", LoopplayTool.path, "--headless", "--sync-epoch", "now", "--events", "--stats-json", "-", "swipe"]
+        process.arguments = ["120", LoopplayTool.path, "--headless", "--sync-epoch", "now", "--events", "--stats-json", "-", "--verbose", "swipe"]
         var environment = ProcessInfo.processInfo.environment
         for (key, value) in ["SDL_AUDIODRIVER": "dummy", "LD_PRELOAD": library, "FAKETIME_TIMESTAMP_FILE": offsetFile,
                              "FAKETIME_NO_CACHE": "1", "FAKETIME_DONT_FAKE_MONOTONIC": "1", "NO_FAKE_STAT": "1",
@@ -128,10 +133,11 @@ final class SyncTests: XCTestCase {
         let output = PipeText(started.stdout)
         let errors = PipeText(started.stderr)
         XCTAssertTrue(output.waitUntil(timeout: 20) { $0.contains("\"status\":\"inStep\"") }, output.text + errors.text)
-        let seeks = output.count(ofEvent: "seek")
+        func joins() -> Int { errors.text.components(separatedBy: "joined the shared timeline").count - 1 }
+        XCTAssertEqual(joins(), 1)
         try "+3".write(toFile: offsetFile, atomically: true, encoding: .utf8)
-        // A new join (a seek), then frames again; the batches come once a second.
-        XCTAssertTrue(output.waitUntil(timeout: 20) { _ in output.count(ofEvent: "seek") > seeks }, output.text)
+        // A new join (a seek, said in the log), then frames again; the batches come once a second.
+        XCTAssertTrue(errors.waitUntil(timeout: 20) { _ in joins() == 2 }, errors.text)
         let frames = output.count(ofEvent: "loopCompleted")
         XCTAssertTrue(output.waitUntil(timeout: 20) { _ in output.count(ofEvent: "loopCompleted") > frames }, "plays on: \(output.text)")
         started.process.terminate()
