@@ -382,6 +382,7 @@ if [[ $what == sync || $what == all ]]; then
     python3 scripts/bench/sync_analyze.py "$epoch" 9.5 < "$Y/xsync-$round.txt"
   done
   kill $xvfbs
+  [[ ${SYNC_CPU:-1} == 0 ]] && exit 0
   echo "CPU (20 s of 1080p30), synced and not:"
   for round in 1 2 3; do
     for mode in off on; do
