@@ -25,3 +25,5 @@ while time.monotonic() < end:
     except OSError:
         time.sleep(0.05)
 print("scraper: %d scrapes, frames presented %s" % (scrapes, frames), file=sys.stderr)
+if scrapes == 0:
+    sys.exit("scraper: no scrape answered at " + url)

@@ -26,6 +26,8 @@ for (k, frame), seen in shown.items():
     lateness += [(t - due) * 1000 for t in seen.values()]
     if len(seen) == windows:
         spreads.append((max(seen.values()) - min(seen.values())) * 1000)
+if not spreads:
+    sys.exit("sync_analyze: no frame was seen by every window (nothing measured)")
 def pct(values, q):
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")

@@ -263,10 +263,7 @@ final class PlayerSession: EngineController {
     }
 
     private func perform(_ command: PlaybackCommand) {
-        // Back onto the timeline (a toggle while paused) is allowed; anything that leaves it is refused.
-        if let name = command.leavesTheTimeline, !(name == "togglePause" && engine.isPaused), engine.refusedWhileSynced(name) {
-            return
-        }
+        if let name = command.leavesTheTimeline, engine.refusedWhileSynced(name) { return }
         switch command {
         case .play: engine.setPaused(false)
         case .pause: engine.setPaused(true)

@@ -28,15 +28,10 @@ extension PlaybackEngine {
     package func perform(_ action: PlayerAction) {
         var seekTarget: Double?
         var snapshotPath: String?
-        switch action {
-        case .togglePause where isPaused: break  // back onto the timeline is always allowed
-        case .togglePause, .seek, .toggleLoop, .scaleSpeed, .resetSpeed:
-            // Off the shared timeline only if every screen did it: said on screen, not done.
-            if configuration.syncTimeline != nil, !clock.isVirtual {
-                showMessage("Synced: the shared timeline keeps playing")
-                return
-            }
-        default: break
+        // Off the shared timeline only if every screen did it: refused, and said on screen too.
+        if let name = action.leavesTheTimeline, refusedWhileSynced(name) {
+            showMessage("Synced: the shared timeline keeps playing")
+            return
         }
         switch action {
         case .quit: quitRequested = true
@@ -73,5 +68,18 @@ extension PlaybackEngine {
         case .previousItem: report(.stepRequested(-1))
         }
         if let text = message(after: action, seekTarget: seekTarget, snapshotPath: snapshotPath) { showMessage(text) }
+    }
+}
+
+extension PlayerAction {
+    /// The action's name when it would take a player off a shared timeline (`SyncTimeline`).
+    var leavesTheTimeline: String? {
+        switch self {
+        case .togglePause: "togglePause"
+        case .seek: "seek"
+        case .toggleLoop: "toggleLoop"
+        case .scaleSpeed, .resetSpeed: "speed"
+        default: nil
+        }
     }
 }

@@ -30,6 +30,18 @@ extension PlaybackEngine {
         var lengthIsExact: Bool
     }
 
+    /// The engine's state for following the timeline.
+    struct SyncFollowing {
+        /// Where the current source joined; nil: not joined (yet, or again).
+        var join: SyncJoin?
+        /// The last `sync` status said.
+        var status: SyncStatus?
+        /// The source that cannot follow the timeline (said once).
+        var refusedFor: MediaLocation?
+        /// How far ahead the next join seeks (longer after a late join).
+        var lead = PlaybackEngine.joinLead
+    }
+
     /// The system clock may move this much against the monotonic clock (NTP slewing) before a join
     /// is made again (a step: someone set the clock).
     static let clockStepLimit = 0.25
@@ -44,14 +56,12 @@ extension PlaybackEngine {
     static let backInStep = 0.5
 
     /// The player follows a shared timeline.
-    var isSynced: Bool { configuration.syncTimeline != nil && syncJoin != nil }
+    var isSynced: Bool { configuration.syncTimeline != nil && sync.join != nil }
 
     /// Follows `timeline` from now on (nil: the player's own clock again): playing, at speed 1.
     package func setSyncTimeline(_ timeline: SharedTimeline?) {
         configuration.syncTimeline = timeline
-        syncJoin = nil
-        syncStatus = nil
-        syncLead = Self.joinLead
+        sync = SyncFollowing()
         if timeline == nil {
             item?.presenter?.unpin()
         } else {
@@ -72,21 +82,21 @@ extension PlaybackEngine {
         }
         let systemNow = SharedTimeline.systemNow
         let clockOffset = systemNow - clock.now
-        if let join = syncJoin, join.item == ObjectIdentifier(item), join.timeline == timeline, abs(join.period - period) < 1e-6,
+        if let join = sync.join, join.item == ObjectIdentifier(item), join.timeline == timeline, abs(join.period - period) < 1e-6,
            abs(join.clockOffset - clockOffset) < Self.clockStepLimit, join.generation == presenter.generation,
            !presenter.isPaused {
             // The measured length came, equal to the announced one: the place was right all along.
-            if !join.lengthIsExact, item.pipeline.status.loopDuration != nil { syncJoin?.lengthIsExact = true }
+            if !join.lengthIsExact, item.pipeline.status.loopDuration != nil { sync.join?.lengthIsExact = true }
             pin(presenter, join, clockOffset: clockOffset)
             return
         }
         if presenter.isPaused {  // held: joins afresh when it plays again
-            syncJoin = nil
+            sync.join = nil
             return
         }
         // Join: seek to where the timeline will be once the seek has decoded, then pin. The pass is
         // read once: the seek goes into the pass the pin says.
-        let place = timeline.joinPlace(at: systemNow, period: period, lead: syncLead, lastFrame: info.nominalFrameInterval)
+        let place = timeline.joinPlace(at: systemNow, period: period, lead: sync.lead, lastFrame: info.nominalFrameInterval)
         let playerPass = pictureSpot?.pass ?? 0
         guard seek(to: place.position, inPass: playerPass, announce: false) != nil else { return }
         // The sound restarts with the picture, moved to it once heard (the device's latency).
@@ -94,11 +104,11 @@ extension PlaybackEngine {
         let join = SyncJoin(item: ObjectIdentifier(item), timeline: timeline, period: period, timelinePass: place.pass,
                             playerPass: playerPass, clockOffset: clockOffset, generation: presenter.generation,
                             lengthIsExact: item.pipeline.status.loopDuration != nil)
-        syncJoin = join
-        syncStatus = syncStatus.flatMap { if case .waitingForEpoch = $0 { $0 } else { nil } }
+        sync.join = join
+        sync.status = nil  // said again from this join on
         pin(presenter, join, clockOffset: clockOffset)
         logger.debug("joined the shared timeline: its pass \(place.pass) at \(place.position) s is the player's pass \(playerPass) (length \(period) s)")
-        if systemNow < timeline.epoch, syncStatus == nil {
+        if systemNow < timeline.epoch {
             say(.waitingForEpoch(seconds: timeline.epoch - systemNow))
             logger.notice("waiting \(Int((timeline.epoch - systemNow).rounded())) s for the shared timeline's epoch")
         }
@@ -108,32 +118,34 @@ extension PlaybackEngine {
     /// length is measured: before, the offsets are against a place that may still move). Frames far
     /// behind make the player join again, with a longer lead.
     func noteSyncOffset(_ presenter: Presenter) {
-        guard isSynced, let join = syncJoin, let offset = presenter.lastSyncOffset,
+        guard isSynced, let join = sync.join, let offset = presenter.lastSyncOffset,
               let interval = item?.info?.nominalFrameInterval else { return }
         if offset > Self.rejoinLateness {
-            syncLead = min(syncLead * 2, Self.longestJoinLead)
-            syncJoin = nil
-            logger.notice("\(Int(offset * 1000)) ms behind the shared timeline: joining it again (\(syncLead) s ahead)")
+            sync.lead = min(sync.lead * 2, Self.longestJoinLead)
+            sync.join = nil
+            logger.notice("\(Int(offset * 1000)) ms behind the shared timeline: joining it again (\(sync.lead) s ahead)")
         }
         guard join.lengthIsExact else { return }
         let offsetMs = (offset * 1000 * 10).rounded() / 10
         if abs(offset) > interval {
-            if case .outOfStep? = syncStatus { return }
+            if case .outOfStep? = sync.status { return }
             if let frame = presenter.current {
                 logger.debug("out of step by \(offsetMs) ms: pass \(frame.pass) at \(frame.positionInPass) s (time \(frame.time), generation \(frame.generation))")
             }
             say(.outOfStep(offsetMs: offsetMs))
         } else if abs(offset) < interval * Self.backInStep {
-            if case .inStep? = syncStatus { return }
-            if case .outOfStep? = syncStatus {} else { syncLead = Self.joinLead }
+            if case .inStep? = sync.status { return }
+            sync.lead = Self.joinLead  // a join that came in step: the next may be quick again
             say(.inStep(offsetMs: offsetMs))
         }
     }
 
     /// A command that would take this player off the shared timeline (pause, seek, speed, looping
-    /// off): refused with an error event. True when refused.
+    /// off): refused with an error event. True when refused. A toggle of a paused player plays it,
+    /// back onto the timeline: allowed.
     func refusedWhileSynced(_ command: String) -> Bool {
-        guard configuration.syncTimeline != nil, !clock.isVirtual, syncRefusedFor != item?.location else { return false }
+        guard configuration.syncTimeline != nil, !clock.isVirtual, sync.refusedFor != item?.location,
+              !(command == "togglePause" && isPaused) else { return false }
         let error = PlayerError.invalidSetting(name: command, value: "",
                                                reason: "the player follows a shared timeline (SyncTimeline): every screen would have to do it")
         record(error)
@@ -148,14 +160,14 @@ extension PlaybackEngine {
     }
 
     private func say(_ status: SyncStatus) {
-        syncStatus = status
+        sync.status = status
         emit(.sync(status))
     }
 
     /// The source cannot follow the timeline: said once, and it plays on its own clock.
     private func refuseSync(for item: PlaybackItem, reason: String) {
-        guard syncRefusedFor != item.location else { return }
-        syncRefusedFor = item.location
+        guard sync.refusedFor != item.location else { return }
+        sync.refusedFor = item.location
         let error = PlayerError.invalidSetting(name: "SyncTimeline", value: String(configuration.syncTimeline?.epoch ?? 0),
                                                reason: reason)
         record(error)

@@ -73,13 +73,8 @@ package final class PlaybackEngine {
     /// What the items before the current one decoded in this run (a playlist's, a replaced file's):
     /// the statistics count the run, as the presenter's counters do.
     var earlierItems = (decoded: 0, replayed: 0, errors: 0)
-    /// Where the current source joined the shared timeline (`SyncTimeline`); nil: not joined yet.
-    var syncJoin: SyncJoin?
-    /// The last `sync` status said, and whether the source cannot follow the timeline (said once).
-    var syncStatus: SyncStatus?
-    var syncRefusedFor: MediaLocation?
-    /// How far ahead the next join seeks (`PlaybackEngine.joinLead`, longer after a late join).
-    var syncLead = PlaybackEngine.joinLead
+    /// Following the shared timeline (`SyncTimeline`): the join, what was said, the lead.
+    var sync = SyncFollowing()
     /// The counts of the sources loaded before this one (`PlaybackStatistics.sinceStart`).
     var earlierLoads = PlaybackStatistics.Totals()
     /// The sound device's underruns before the current source was loaded (it counts across sources).
@@ -142,7 +137,7 @@ package final class PlaybackEngine {
 
     private func load(_ location: MediaLocation, ignoringPicture: Bool) {
         earlierLoads = statistics.sinceStart
-        syncJoin = nil
+        sync.join = nil
         earlierItems = (0, 0, 0)  // a new source starts the counters again, as the presenter does
         underrunsBeforeLoad = sound.underruns
         firstFrameMsOfLoad = nil

@@ -252,10 +252,11 @@ package struct FrameScheduler: Equatable {
         }
     }
 
-    /// Forget the clock anchor and drop frames older than `generation` (after a seek).
+    /// Forget the clock anchor (and a pin) and drop frames older than `generation` (after a seek).
     package mutating func restart(generation: Int) {
         self.generation = generation
         anchor = nil
+        isPinned = false  // a pin was for the frames before the seek; a shared timeline pins again
         ended = false
     }
 

@@ -55,13 +55,7 @@ package final class OverlayRasterizer {
         let margin = min(16 * scale, Double(bounds.width) / 8, Double(bounds.height) / 8)
         let text = TextContent(message, fontSize: points.isFinite ? points : 17, color: color, alignment: .center,
                                anchor: .rect(bounds.insetBy(dx: margin, dy: margin)))
-        do {
-            let layer = ShapeLayer(text: text)
-            try layer.validate()
-            return try rasterize(layer, in: geometry)
-        } catch {
-            return nil
-        }
+        return renderPlayerText(text, opacity: 1, in: geometry)
     }
 
     /// A short message (mpv's OSD) in the area's top-left corner: white with a dark outline, sized
@@ -78,9 +72,14 @@ package final class OverlayRasterizer {
                                wrapWidth: max(Double(bounds.width) - 2 * margin, 1),
                                legibility: TextLegibility(outlineWidth: max(pixels / scale / 12, 1.5), outlineColor: .black,
                                                           shadowOffset: 0))
+        return renderPlayerText(text, opacity: opacity, in: geometry)
+    }
+
+    /// The player's own text (not a user's layer): nothing to report when it cannot be drawn.
+    private func renderPlayerText(_ text: TextContent, opacity: Double, in geometry: LayerGeometry) -> OverlayImage? {
+        var layer = ShapeLayer(text: text)
+        layer.opacity = min(max(opacity, 0), 1)
         do {
-            var layer = ShapeLayer(text: text)
-            layer.opacity = min(max(opacity, 0), 1)
             try layer.validate()
             return try rasterize(layer, in: geometry)
         } catch {

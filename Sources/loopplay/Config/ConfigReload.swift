@@ -100,21 +100,14 @@ enum ConfigReload {
         }
         let files = config.files.joined(separator: ", ")
         let (old, new) = (current.config.values, config.values)
-        // Live settings change from what the last reload set; the others are compared with what the
-        // player started with (removing a line that needed a restart needs none).
+        // Live settings change from what the last reload set; the others are named as long as they
+        // differ from what the player started with (a line put back needs no restart).
         let names = Set(old.keys).union(new.keys).union(current.startup.keys)
-        let changed = names.filter { name in
-            Self.isLive(name) ? old[name] != new[name] : current.startup[name] != new[name] && old[name] != new[name]
-        }.sorted()
-        let restartStill = names.filter { !Self.isLive($0) && current.startup[$0] != new[$0] }.sorted()
-        guard !changed.isEmpty else {
-            let pending = restartStill.isEmpty ? "" : "; " + restartStill.joined(separator: ", ")
-                + (restartStill.count == 1 ? " needs" : " need") + " a restart"
-            return (config, "reloaded \(files): nothing changed" + pending)
-        }
+        let changed = names.filter { Self.isLive($0) && old[$0] != new[$0] }.sorted()
+        var restart = names.filter { !Self.isLive($0) && current.startup[$0] != new[$0] }.sorted()
+        guard !changed.isEmpty else { return (config, Self.summary(files, applied: [], restart: restart)) }
         guard let player = current.player else { return (current.config, "reload: the player is not running yet") }
         var applied: [String] = []
-        var restart: [String] = []
         var commands: [PlaybackCommand] = []
         do {
             let live = changed.compactMap { settingsLive[$0] }
@@ -140,34 +133,38 @@ enum ConfigReload {
                 }
                 try checked.get()
             }
-            for name in changed where Self.isLive(name) {
-                if settingsLive[name] != nil {
-                    applied.append(name)
-                } else if let sent = try Self.commands(for: name, in: command) {
+            for name in changed {
+                if settingsLive[name] == nil {
+                    // A command-set one; nil: a choice only a new source applies (`sid=auto`, a file).
+                    guard let sent = try Self.commands(for: name, in: command) else {
+                        restart.append(name)
+                        continue
+                    }
                     commands += sent
-                    applied.append(name)
-                } else {
-                    restart.append(name)
                 }
+                applied.append(name)
             }
-            restart += restartStill.filter { !restart.contains($0) }
         } catch {
             return refused(error)
         }
         commands.forEach(player.send)
-        var line = "reloaded \(files): "
-        if !applied.isEmpty { line += applied.joined(separator: ", ") + " changed" }
-        if !restart.isEmpty {
-            line += (applied.isEmpty ? "" : "; ") + restart.joined(separator: ", ") + (restart.count == 1 ? " needs" : " need")
-                + " a restart"
-        }
-        return (config, line)
+        return (config, Self.summary(files, applied: applied, restart: restart))
     }
 
-    /// A setting a running player takes.
-    private static func isLive(_ name: String) -> Bool {
-        settingsLive[name] != nil || ["volume", "speed", "audio-track", "sid", "slang"].contains(name)
+    /// `reloaded FILES: a, b changed; c needs a restart` (or `nothing changed`).
+    private static func summary(_ files: String, applied: [String], restart: [String]) -> String {
+        var line = "reloaded \(files): " + (applied.isEmpty ? "nothing changed" : applied.joined(separator: ", ") + " changed")
+        if !restart.isEmpty {
+            line += "; " + restart.joined(separator: ", ") + (restart.count == 1 ? " needs" : " need") + " a restart"
+        }
+        return line
     }
+
+    /// Settings a running player takes as commands (`commands(for:in:)`).
+    static let commandLive: Set<String> = ["volume", "speed", "audio-track", "sid", "slang"]
+
+    /// A setting a running player takes.
+    private static func isLive(_ name: String) -> Bool { settingsLive[name] != nil || commandLive.contains(name) }
 
     /// The commands that set `name` as `command` has it (nil: not settable while playing).
     private static func commands(for name: String, in command: Loopplay) throws -> [PlaybackCommand]? {

@@ -62,17 +62,14 @@ struct LoadedConfig: Sendable {
             kept.append(entry)
         }
         var kinds = OptionKinds()
-        for entry in kept {
-            if let argument = try argument(for: entry, kinds: &kinds) { loaded.arguments.append(argument) }
-            loaded.entries.append(entry)
-        }
+        let arguments = try kept.map { entry in (entry, try argument(for: entry, kinds: &kinds)) }
+        loaded.entries = kept
+        loaded.arguments = arguments.compactMap(\.1)
         // One parse of them all; only when it fails is each line parsed alone, to name the bad one.
         do {
-            _ = try Loopplay.parse(TimePublishingArgument.withDefaultInterval(loaded.arguments))
+            _ = try Loopplay.parse(loaded.arguments)
         } catch {
-            for (entry, argument) in zip(kept, loaded.argumentsByEntry(kept, kinds: &kinds)) {
-                if let argument { try check([argument], entry) }
-            }
+            for case let (entry, argument?) in arguments { try check([argument], entry) }
             throw ConfigError(place: loaded.files.joined(separator: ", "), reason: reason(for: error, name: nil))
         }
         return loaded
@@ -81,15 +78,10 @@ struct LoadedConfig: Sendable {
     /// Settings read at most, over all files.
     static let maximumSettings = 1000
 
-    /// Each entry's argument again (for naming the bad line).
-    private func argumentsByEntry(_ entries: [ConfigEntry], kinds: inout OptionKinds) -> [String?] {
-        entries.map { (try? Self.argument(for: $0, kinds: &kinds)) ?? nil }
-    }
-
-    /// The files' arguments followed by the command line's, each completed on its own (a bare
-    /// `time-publishing` in a file must not take the command line's first source as its value).
+    /// The files' arguments followed by the command line's (a file's bare `time-publishing` is
+    /// `--time-publishing=1` already: it cannot take the command line's first source as its value).
     func argumentsBefore(_ commandLine: [String]) -> [String] {
-        TimePublishingArgument.withDefaultInterval(arguments) + TimePublishingArgument.withDefaultInterval(commandLine)
+        arguments + TimePublishingArgument.withDefaultInterval(commandLine)
     }
 
     /// What each setting is set to, by name (repeatable ones joined), to compare two loads.
@@ -144,7 +136,7 @@ struct LoadedConfig: Sendable {
     /// Parses `arguments` as loopplay would; its error as the setting's.
     private static func check(_ arguments: [String], _ entry: ConfigEntry) throws(ConfigError) {
         do {
-            _ = try Loopplay.parse(TimePublishingArgument.withDefaultInterval(arguments))
+            _ = try Loopplay.parse(arguments)
         } catch {
             throw ConfigError(place: entry.place, reason: reason(for: error, name: entry.name))
         }
