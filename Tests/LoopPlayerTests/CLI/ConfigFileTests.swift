@@ -61,10 +61,11 @@ final class ConfigFileTests: XCTestCase {
 
         // --no-config: the default file is not read; --config FILE is, after it.
         let other = try write("volume=30\n", to: "other.conf")
-        let skipped = try LoopplayTool.run(["--no-config", "--headless", "--frames", "3", "--stats-json", "-", clip],
+        let skipped = try LoopplayTool.run(["--no-config", "--headless", "--frames", "40", "--stats-json", "-", clip],
                                            environment: ["XDG_CONFIG_HOME": folder.path])
         XCTAssertEqual(skipped.status, 0, skipped.stderr)
         XCTAssertEqual(LoopplayTool.json(skipped.stdout)?["loopsCompleted"] as? Int, 0, "no loop from the file")
+        XCTAssertEqual(LoopplayTool.json(skipped.stdout)?["framesPresented"] as? Int, 30, "the pass's end ended the run, not --frames")
         let named = try LoopplayTool.run(["--config", other, "--headless", "--frames", "40", "--stats-json", "-"],
                                          environment: ["XDG_CONFIG_HOME": folder.path])
         XCTAssertEqual(named.status, 0, named.stderr)
