@@ -2,7 +2,7 @@
 # Benchmarks, not tests: loopplay against ffplay, mpv and `ffmpeg -f null` on the same machine in the
 # same run, with ../shared/bench (fixtures, Xvfb, watchers). Results go to docs/benchmarks.md by hand.
 #
-#   scripts/bench.sh [seam|cpu|throughput|firstframe|kernels|filters|layers|audio|opus|overlay|subtitles|several|scale|realtime|cache|ipc|service|sync|all]   (default all; about 60 minutes)
+#   scripts/bench.sh [seam|cpu|throughput|firstframe|kernels|filters|layers|audio|opus|overlay|subtitles|several|scale|realtime|cache|ipc|service|sync|syncsound|all]   (default all; about 60 minutes)
 #   BEFORE=path/to/older/loopplay scripts/bench.sh before-after   (the same checks on two builds, interleaved; about 8 minutes)
 # Env: F=/tmp/lp-fixtures  OUT=/tmp/lp-bench-loopplay  DISP=:7 (below :10, see the bench README)
 #      LP=path/to/loopplay: measure that build instead of building the release one (sound checks only)
@@ -391,6 +391,21 @@ if [[ $what == sync || $what == all ]]; then
       OUT=$Y/$mode-cpu-$round CUSTOM_CMD="$LP --loop $extra" PLAYERS=custom "$BENCH/baseline.sh" -d 20 "$HD" | grep custom || true
     done
   done
+fi
+
+if [[ $what == syncsound || $what == all ]]; then
+  # The sound of a synced player against the shared timeline, from outside (issue 26): SDL's disk
+  # driver writes into a FIFO read by sync_sound.py; the player's system clock runs SYNC_SKEW fast
+  # against the monotonic clock the device is paced by (clockskew.c), as a sound card drifts.
+  SYNC_SOUND_SECONDS=${SYNC_SOUND_SECONDS:-600}
+  echo "## Sound on the shared timeline: ${SYNC_SOUND_SECONDS} s, system clock ${SYNC_SKEW:-1.0002}× the sound card's"
+  Z=$OUT/syncsound; mkdir -p "$Z"
+  cc -shared -fPIC -O2 -o "$Z/clockskew.so" scripts/bench/clockskew.c -ldl
+  ffmpeg -loglevel error -y -f lavfi -i "testsrc2=size=320x180:rate=30:duration=4" \
+    -f lavfi -i "aevalsrc=0.5*sin(2*PI*480*t)|if(lt(t\,0.001)\,0.8\,if(lt(mod(t\,0.5)\,0.001)\,0.4\,0)):s=48000:d=4:c=stereo" \
+    -c:v libx264 -preset veryfast -g 30 -pix_fmt yuv420p -c:a pcm_s16le -shortest "$Z/clicks.mkv"
+  python3 scripts/bench/sync_sound.py "$LP" "$Z/clicks.mkv" "$Z/clockskew.so" "$Z" --seconds "$SYNC_SOUND_SECONDS" \
+    --rate "${SYNC_SKEW:-1.0002}"
 fi
 
 if [[ $what == several || $what == all ]]; then

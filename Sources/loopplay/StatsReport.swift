@@ -9,7 +9,7 @@ struct StatsReport: Encodable {
 
     private enum Keys: String, CodingKey {
         case source, outcome, loopDurationMs, firstFrameMs, audioDevice, avOffsetMeanMs, avOffsetMaxMs, subtitleTrack
-        case syncOffsetMeanMs, syncOffsetMaxMs
+        case syncOffsetMeanMs, syncOffsetMaxMs, syncSoundOffsetMeanMs, syncSoundOffsetMaxMs, syncSoundCorrectionPpm
     }
 
     /// The statistics' own keys plus `source` and `outcome`; fields not known yet are `null`,
@@ -27,6 +27,9 @@ struct StatsReport: Encodable {
         if statistics.subtitleTrack == nil { try container.encodeNil(forKey: .subtitleTrack) }
         if statistics.syncOffsetMeanMs == nil { try container.encodeNil(forKey: .syncOffsetMeanMs) }
         if statistics.syncOffsetMaxMs == nil { try container.encodeNil(forKey: .syncOffsetMaxMs) }
+        if statistics.syncSoundOffsetMeanMs == nil { try container.encodeNil(forKey: .syncSoundOffsetMeanMs) }
+        if statistics.syncSoundOffsetMaxMs == nil { try container.encodeNil(forKey: .syncSoundOffsetMaxMs) }
+        if statistics.syncSoundCorrectionPpm == nil { try container.encodeNil(forKey: .syncSoundCorrectionPpm) }
     }
 
     func encoded() -> Data {

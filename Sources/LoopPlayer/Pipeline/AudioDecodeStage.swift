@@ -47,6 +47,8 @@ final class AudioDecodeStage {
     /// The pass of the packet being decoded.
     private var pass = 0
     private var converter: AudioConverter?
+    /// On a shared timeline: resamples the converted sound slightly (`SoundWriter.rateCorrection`).
+    private var driftResampler: DriftResampler?
     /// The stream cannot be converted (reported once); its packets are dropped until a seek.
     private var broken = false
     private var loopDuration: Double?
@@ -245,6 +247,7 @@ final class AudioDecodeStage {
             decoder.flush()
         }
         converter = nil
+        driftResampler = nil
         broken = false
         startSeconds = marker.floorSeconds
         placer = nil
@@ -282,6 +285,19 @@ final class AudioDecodeStage {
     }
 
     private func write(_ block: AudioConverter.Block, _ output: ClaimedDevice) {
+        if let rate = output.writer.rateCorrection {
+            if driftResampler == nil { driftResampler = DriftResampler(channels: output.format.channels, rate: output.format.rate) }
+            if let resampler = driftResampler {
+                // Nothing out yet (the resampler's filter fills first): nothing to queue.
+                guard let resampled = resampler.resample(block.samples, frames: block.frames, mediaTime: block.mediaTime,
+                                                         step: block.secondsPerSample, speed: rate) else { return }
+                _ = output.writer.write(resampled.samples, frames: resampled.frames, mediaTime: resampled.mediaTime,
+                                        step: resampled.secondsPerSample, generation: generation)
+                return
+            }
+        } else {
+            driftResampler = nil
+        }
         _ = output.writer.write(block.samples, frames: block.frames, mediaTime: block.mediaTime,
                                 step: block.secondsPerSample, generation: generation)
     }

@@ -65,6 +65,7 @@ extension PlaybackEngine {
         }
         if let wrapped = presenter.shown(frame, heard: heard) { loopCompleted(wrapped) }
         noteSyncOffset(presenter)
+        keepSoundOnTimeline(presenter)
         if item.firstFrameMs == nil {
             item.firstFrameMs = (realClock.now - item.loadStartedAt) * 1000
             // The run's: from the load to its first frame (a queued item was opened long before

@@ -16,6 +16,7 @@ extension PlaybackEngine {
         statistics.errors = errorCounts
         statistics.audioDevice = sound.format
         statistics.audioUnderruns = sound.underruns - underrunsBeforeLoad
+        statistics.syncSoundCorrectionPpm = sound.rateCorrection.map { ($0 - 1) * 1e6 }
         statistics.subtitleTrack = source?.subtitles.currentTrack?.label
         statistics.sinceStart = earlierLoads + PlaybackStatistics.Totals(of: statistics)
         if let readAhead = item?.pipeline.readAhead {

@@ -7,7 +7,8 @@
 ///   pins the presenter's clock: frame *f* of pass *k* is due at `epoch + k × length + f / fps`.
 /// - Each iteration the pin follows the system clock's offset from the monotonic clock (both are
 ///   slewed alike by NTP; the offset moves when the system clock is stepped, or after a suspend);
-///   the picture is not moved by the sound's clock, and the sound is moved to the picture at a join.
+///   the picture is not moved by the sound's clock: the sound is moved to the picture at a join,
+///   then resampled slightly faster or slower to stay on the timeline (`SoundDriftCorrector`).
 /// - `sync` events say when a frame was shown more than a frame interval off the timeline, and when
 ///   it is back in step; `--stats-json` has the offsets.
 extension PlaybackEngine {
@@ -40,6 +41,8 @@ extension PlaybackEngine {
         var refusedFor: MediaLocation?
         /// How far ahead the next join seeks (longer after a late join).
         var lead = PlaybackEngine.joinLead
+        /// Keeps the sound on the timeline; kept across joins and sources (it learns the clocks').
+        var soundCorrector = SoundDriftCorrector()
     }
 
     /// The system clock may move this much against the monotonic clock (NTP slewing) before a join
@@ -63,6 +66,7 @@ extension PlaybackEngine {
         configuration.syncTimeline = timeline
         sync = SyncFollowing()
         if timeline == nil {
+            sound.rateCorrection = nil
             item?.presenter?.unpin()
         } else {
             setSpeed(1)
@@ -99,8 +103,11 @@ extension PlaybackEngine {
         let place = timeline.joinPlace(at: systemNow, period: period, lead: sync.lead, lastFrame: info.nominalFrameInterval)
         let playerPass = pictureSpot?.pass ?? 0
         guard seek(to: place.position, inPass: playerPass, announce: false) != nil else { return }
-        // The sound restarts with the picture, moved to it once heard (the device's latency).
+        // The sound restarts with the picture, moved to it once heard (the device's latency), and
+        // is resampled from its first sample on.
         item.realignPending = true
+        if sound.rateCorrection == nil { sound.rateCorrection = sync.soundCorrector.rate }
+        sync.soundCorrector.interrupt()
         let join = SyncJoin(item: ObjectIdentifier(item), timeline: timeline, period: period, timelinePass: place.pass,
                             playerPass: playerPass, clockOffset: clockOffset, generation: presenter.generation,
                             lengthIsExact: item.pipeline.status.loopDuration != nil)
@@ -140,6 +147,27 @@ extension PlaybackEngine {
         }
     }
 
+    /// Keeps the sound on the timeline, resampling it slightly faster or slower (a sound card's clock
+    /// is not the system clock): measured as each frame is shown, once the sound was moved to the
+    /// timeline after the join.
+    func keepSoundOnTimeline(_ presenter: Presenter) {
+        let now = clock.now
+        guard isSynced, let item, !item.realignPending, let timeline = presenter.mediaTimeNow(),
+              let heard = item.pipeline.sound.audibleMediaTime(at: now) else {
+            sync.soundCorrector.interrupt()
+            return
+        }
+        let offset = heard - timeline
+        switch sync.soundCorrector.update(offset: offset, at: now) {
+        case let .resample(rate):
+            sound.rateCorrection = rate
+            presenter.recordSyncSoundOffset(ms: offset * 1000)
+        case let .realign(seconds):
+            logger.debug("the sound is \(Int(offset * 1000)) ms off the shared timeline: moved to it")
+            sound.realign(by: seconds)
+        }
+    }
+
     /// A command that would take this player off the shared timeline (pause, seek, speed, looping
     /// off): refused with an error event. True when refused. A toggle of a paused player plays it,
     /// back onto the timeline: allowed.
@@ -168,6 +196,7 @@ extension PlaybackEngine {
     private func refuseSync(for item: PlaybackItem, reason: String) {
         guard sync.refusedFor != item.location else { return }
         sync.refusedFor = item.location
+        sound.rateCorrection = nil
         let error = PlayerError.invalidSetting(name: "SyncTimeline", value: String(configuration.syncTimeline?.epoch ?? 0),
                                                reason: reason)
         record(error)

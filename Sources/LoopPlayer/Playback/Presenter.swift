@@ -96,6 +96,8 @@ final class Presenter {
 
     func setLooping(_ looping: Bool) { scheduler.setLooping(looping) }
 
+    func recordSyncSoundOffset(ms: Double) { scheduler.recordSyncSoundOffset(ms: ms) }
+
     /// Frames are due by a shared timeline: media time `media` is shown at clock time `clock`.
     func pin(media: Double, clock: Double) { scheduler.pin(media: media, clock: clock) }
 

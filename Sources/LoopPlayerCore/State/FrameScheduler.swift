@@ -261,6 +261,7 @@ package struct FrameScheduler: Equatable {
     }
 
     package mutating func recordAVOffset(ms: Double) { statistics.recordAVOffset(ms: ms) }
+    package mutating func recordSyncSoundOffset(ms: Double) { statistics.recordSyncSoundOffset(ms: ms) }
 
     /// Pins media time `media` to clock time `clock` (a shared timeline's): frames are due by it,
     /// and nothing else moves it until `unpin()`. Set it again as often as the mapping moves.

@@ -51,6 +51,16 @@ public struct PlaybackStatistics: Sendable, Equatable, Codable {
     public var syncOffsetMaxMs: Double?
     /// How many frames the shared-timeline offset was measured on.
     public var syncOffsetSamples = 0
+    /// On a shared timeline with sound: the time heard minus the timeline's, measured as each frame
+    /// is shown once the sound was moved to the timeline: mean, largest magnitude, how many.
+    public var syncSoundOffsetMeanMs: Double?
+    /// The largest |heard − the shared timeline|, in milliseconds (nil: not measured).
+    public var syncSoundOffsetMaxMs: Double?
+    /// How many frames the sound's offset from the shared timeline was measured on.
+    public var syncSoundOffsetSamples = 0
+    /// How much faster (positive) or slower the sound is resampled to stay on the shared timeline,
+    /// in parts per million: the sound card's clock against the system clock (nil: not resampled).
+    public var syncSoundCorrectionPpm: Double?
     /// The subtitle track shown at the end (its label), if any.
     public var subtitleTrack: String?
     /// Packets read ahead and waiting for the decoders (picture and sound): the source's buffer level.
@@ -107,15 +117,22 @@ public struct PlaybackStatistics: Sendable, Equatable, Codable {
     package init() {}
 
     package mutating func recordAVOffset(ms: Double) {
-        avOffsetMeanMs = ((avOffsetMeanMs ?? 0) * Double(avOffsetSamples) + ms) / Double(avOffsetSamples + 1)
-        avOffsetMaxMs = max(avOffsetMaxMs ?? 0, abs(ms))
-        avOffsetSamples += 1
+        Self.tally(ms, mean: &avOffsetMeanMs, largest: &avOffsetMaxMs, count: &avOffsetSamples)
     }
 
     package mutating func recordSyncOffset(ms: Double) {
-        syncOffsetMeanMs = ((syncOffsetMeanMs ?? 0) * Double(syncOffsetSamples) + ms) / Double(syncOffsetSamples + 1)
-        syncOffsetMaxMs = max(syncOffsetMaxMs ?? 0, abs(ms))
-        syncOffsetSamples += 1
+        Self.tally(ms, mean: &syncOffsetMeanMs, largest: &syncOffsetMaxMs, count: &syncOffsetSamples)
+    }
+
+    package mutating func recordSyncSoundOffset(ms: Double) {
+        Self.tally(ms, mean: &syncSoundOffsetMeanMs, largest: &syncSoundOffsetMaxMs, count: &syncSoundOffsetSamples)
+    }
+
+    /// A running mean and largest magnitude.
+    private static func tally(_ ms: Double, mean: inout Double?, largest: inout Double?, count: inout Int) {
+        mean = ((mean ?? 0) * Double(count) + ms) / Double(count + 1)
+        largest = max(largest ?? 0, abs(ms))
+        count += 1
     }
 
     package mutating func recordSeam(intervalMs: Double) {

@@ -1,13 +1,14 @@
 import CThreadName
 import Foundation
 import LoopPlayerCore
+import Synchronization
 
 /// A dedicated OS thread for blocking work (FFmpeg reads and decodes), joined on `join()`.
 ///
 /// Blocking calls never run on the Swift concurrency pool; each pipeline stage owns one of these.
-package final class WorkerThread: @unchecked Sendable {
-    // Written once in `init`, read by `join`; pthread_join is the synchronisation point.
-    private var handle: pthread_t?
+package final class WorkerThread: Sendable {
+    /// The thread until it is joined or detached (nil: never started, or already joined).
+    private let handle: Mutex<pthread_t?>
     package let name: String
     /// False if the OS refused the thread: `body` will never run.
     package let started: Bool
@@ -27,9 +28,8 @@ package final class WorkerThread: @unchecked Sendable {
             return nil
         }, box)
         started = status == 0
-        if status == 0 {
-            handle = thread
-        } else {
+        handle = Mutex(status == 0 ? thread : nil)
+        if status != 0 {
             Unmanaged<Body>.fromOpaque(box).release()
             logger.error("could not start thread \(name): errno \(status)")
         }
@@ -39,8 +39,7 @@ package final class WorkerThread: @unchecked Sendable {
     /// its own body, as an HLS stream's fetch thread may be) it cannot wait: it is detached instead,
     /// so its resources go back when it ends rather than never (TSan's "thread leak").
     package func join() {
-        guard let thread = handle else { return }
-        handle = nil
+        guard let thread = handle.withLock({ held in defer { held = nil }; return held }) else { return }
         if pthread_equal(thread, pthread_self()) != 0 {
             pthread_detach(thread)
         } else {
@@ -50,7 +49,7 @@ package final class WorkerThread: @unchecked Sendable {
 
     /// A thread never joined is detached: nothing waits for it, and its stack is not kept forever.
     deinit {
-        if let handle { pthread_detach(handle) }
+        if let thread = handle.withLock({ $0 }) { pthread_detach(thread) }
     }
 
     private final class Body {

@@ -41,6 +41,7 @@ package final class SoundOutput: @unchecked Sendable {  // the SDL device's owne
     /// Writers that claimed the device (their sound stage runs), by epoch.
     private var claimed: Set<Int> = []
     private var speed = 1.0
+    private var correction: Double?
     private var underrunCount = 0
     private var opens = 0
     /// Frames of incoming sound to drop (`realign` of sound that was behind, beyond what was queued).
@@ -178,6 +179,13 @@ package final class SoundOutput: @unchecked Sendable {  // the SDL device's owne
     package var playbackSpeed: Double {
         get { condition.withLock { speed } }
         set { condition.withLock { speed = newValue } }
+    }
+
+    /// The rate the sound stages resample to, to keep the sound on a shared timeline (1.001: 0.1 %
+    /// faster); nil: not resampled (the player's own clock).
+    package var rateCorrection: Double? {
+        get { condition.withLock { correction } }
+        set { condition.withLock { correction = newValue } }
     }
 
     /// Moves the sound by `seconds` of media against the device: positive skips queued sound (it
@@ -531,6 +539,7 @@ package final class SoundWriter: Sendable {
     /// All of this writer's sound is queued: the next item may take the device.
     package var isFinished: Bool { output.isFinished(self) }
     package var speed: Double { output.playbackSpeed }
+    package var rateCorrection: Double? { output.rateCorrection }
 
     package func audibleMediaTime(at now: Double) -> Double? { output.audibleMediaTime(of: self, at: now) }
 }

@@ -14,6 +14,13 @@ public struct WindowOptions: Sendable, Equatable {
     public var position: (x: Int, y: Int)?
     /// Opens the window fullscreen on its display (the desktop's resolution, no mode change).
     public var fullscreen: Bool
+    /// The display the window opens on (0: the first, mpv's `--screen`): `position` counts from its
+    /// top-left corner. Nil, or a display that is not there (said in the log): the first.
+    public var screen: Int?
+    /// The display fullscreen fills (mpv's `--fs-screen`); nil: `screen`'s.
+    public var fullscreenScreen: Int?
+    /// The displays accepted (mpv's `--screen` range).
+    public static let screens = 0...31
     /// How pictures reach the window: GPU textures or the software surface.
     public var output: VideoOutputKind
     /// Which key does what.

@@ -36,8 +36,9 @@ package final class WindowOutput: PlayerOutput {
         var flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
         if options.fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
         if options.borderless { flags |= SDL_WINDOW_BORDERLESS.rawValue }
-        let position = options.position ?? (0, 0)
-        guard let window = SDL_CreateWindow(options.title ?? "", Int32(clamping: position.x), Int32(clamping: position.y),
+        let display = Self.displayBounds(options.fullscreen ? options.fullscreenScreen ?? options.screen : options.screen)
+        let position = (Int(display.x) + (options.position?.x ?? 0), Int(display.y) + (options.position?.y ?? 0))
+        guard let window = SDL_CreateWindow(options.title ?? "", Int32(clamping: position.0), Int32(clamping: position.1),
                                             Int32(clamping: max(1, initial.width)),
                                             Int32(max(1, initial.height)), flags) else {
             throw .displayUnavailable(reason: "cannot create a window: \(String(cString: SDL_GetError()))")
@@ -80,6 +81,20 @@ package final class WindowOutput: PlayerOutput {
         guard width > 0, height > 0 else { return drawable }
         return PixelSize(width: min(drawable.width, realSize.width * drawable.width / Int(width)),
                          height: min(drawable.height, realSize.height * drawable.height / Int(height)))
+    }
+
+    /// The bounds of display `screen` (nil: the first). One that is not there is said in the log,
+    /// and the first is used: a wall's panel on the wrong display is better than none.
+    private static func displayBounds(_ screen: Int?) -> SDL_Rect {
+        var bounds = SDL_Rect()
+        let count = Int(SDL_GetNumVideoDisplays())
+        var index = screen ?? 0
+        if index >= count {
+            logger.warning("screen \(index) was asked for, but there \(count == 1 ? "is 1 display" : "are \(count) displays") (0…\(max(0, count - 1))): the window opens on screen 0")
+            index = 0
+        }
+        if SDL_GetDisplayBounds(Int32(index), &bounds) != 0 { bounds = SDL_Rect() }
+        return bounds
     }
 
     /// The window's area once the user (or fullscreen) sized it; a window that takes each source's
@@ -175,7 +190,14 @@ package final class WindowOutput: PlayerOutput {
 
     package func toggleFullscreen() {
         let fullscreen = SDL_GetWindowFlags(window) & SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue != 0
-        if !fullscreen { Self.warnIfNothingMakesFullscreen(window) }
+        if !fullscreen {
+            Self.warnIfNothingMakesFullscreen(window)
+            // Fullscreen fills the display the window is on: moved to `--fs-screen`'s first.
+            if let screen = options.fullscreenScreen {
+                let display = Self.displayBounds(screen)
+                SDL_SetWindowPosition(window, display.x, display.y)
+            }
+        }
         SDL_SetWindowFullscreen(window, fullscreen ? 0 : SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue)
         userSized = true
         realSize = Self.realSize(of: window)

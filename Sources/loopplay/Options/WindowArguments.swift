@@ -15,6 +15,15 @@ struct WindowArguments: ParsableArguments {
                                valueName: "geometry"))
     var geometry: String?
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("The display the window opens on, 0 the first (mpv's --screen): --geometry counts from its top-left corner.",
+                               valueName: "0-31"))
+    var screen: Int?
+
+    @Option(name: .customLong("fs-screen"), parsing: .unconditional,
+            help: ArgumentHelp("The display fullscreen fills (mpv's --fs-screen; default: --screen's).", valueName: "0-31"))
+    var fullscreenScreen: Int?
+
     @Flag(name: .customLong("no-border"), help: "No title bar or frame (a kiosk, a wall's panel).")
     var borderless = false
 
@@ -54,6 +63,11 @@ struct WindowArguments: ParsableArguments {
             if parsed.size != nil, windowSize != nil { throw ValidationError("--geometry and --window-size both give the size: use one") }
         }
         _ = try pictureInPicture()
+        for (flag, value) in [("--screen", screen), ("--fs-screen", fullscreenScreen)] {
+            if let value, !WindowOptions.screens.contains(value) {
+                throw ValidationError("\(flag) \(value) is out of range: \(WindowOptions.screens.lowerBound) to \(WindowOptions.screens.upperBound)")
+            }
+        }
         guard WindowOptions.osdLevels.contains(osdLevel) else {
             throw ValidationError("--osd-level \(osdLevel) is out of range: 0 to 3")
         }
@@ -71,6 +85,8 @@ struct WindowArguments: ParsableArguments {
                                     snapshotPath: { "loopplay-\(Int(Date().timeIntervalSince1970 * 1000)).png" })
         options.titleForSource = { "\($0) — loopplay" }
         options.borderless = borderless
+        options.screen = screen
+        options.fullscreenScreen = fullscreenScreen
         options.osdLevel = osdLevel
         options.osdDuration = Double(osdDuration) / 1000
         return options

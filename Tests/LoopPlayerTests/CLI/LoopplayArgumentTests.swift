@@ -57,6 +57,8 @@ final class LoopplayArgumentTests: XCTestCase {
             (["--crop", "320x180", "swipe"], "invalid --crop '320x180': expected WxH+X+Y"),
             (["--geometry", "0x10+1+1", "swipe"], "invalid --geometry '0x10+1+1'"),
             (["--geometry", "+40000+0", "swipe"], "places 0…32767"),
+            (["--screen", "32", "swipe"], "--screen 32 is out of range: 0 to 31"),
+            (["--fs-screen", "-1", "swipe"], "--fs-screen -1 is out of range: 0 to 31"),
             (["--geometry", "320x180", "--window-size", "320x180", "swipe"], "--geometry and --window-size both give the size"),
             (["--hls-bitrate", "-1", "swipe"], "invalid --hls-bitrate '-1'"),
             (["--time-publishing", "", "swipe"], "--time-publishing"),

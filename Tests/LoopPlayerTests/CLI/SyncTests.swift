@@ -161,6 +161,28 @@ final class SyncTests: XCTestCase {
         XCTAssertGreaterThan(stats["syncOffsetSamples"] as? Int ?? 0, 100)
     }
 
+    /// The system clock runs 0.1 % fast against the sound card (SDL's disk driver, paced by the
+    /// monotonic clock; `ClockSkew` preloaded): the sound is resampled onto the timeline. Left alone
+    /// it would be 25 ms off at the end; the bench measures it from outside (docs/benchmarks.md).
+    func testTheSoundIsResampledOntoTheTimeline() throws {
+        let clip = try TestMedia.clip("tone-sync-4s.mkv", ["-f", "lavfi", "-i", "testsrc2=s=160x90:r=30:d=4", "-f", "lavfi",
+                                                           "-i", "sine=f=480:r=48000:d=4", "-c:v", "libx264", "-preset", "veryfast",
+                                                           "-g", "30", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le", "-shortest"])
+        let sound = FileManager.default.temporaryDirectory.appendingPathComponent("sync-sound-\(UUID().uuidString.prefix(8)).raw").path
+        defer { try? FileManager.default.removeItem(atPath: sound) }
+        let result = try LoopplayTool.run(["--headless", "--sync-epoch", "now", "--audio-driver", "disk", "--audio-device", sound,
+                                           "--duration", "25", "--stats-json", "-", clip],
+                                          environment: try ClockSkew.environment(rate: 1.001), timeout: 120)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let stats = try XCTUnwrap(LoopplayTool.json(result.stdout), result.stdout + result.stderr)
+        // The correction learnt goes the clock's way (it reaches about 860 ppm by 25 s; the limit is 1250).
+        let ppm = try XCTUnwrap(stats["syncSoundCorrectionPpm"] as? Double, "\(stats)")
+        XCTAssertGreaterThan(ppm, 500, "\(stats)")
+        XCTAssertLessThanOrEqual(ppm, SoundDriftCorrector.largestCorrection * 1e6 + 1e-6)
+        XCTAssertGreaterThan(stats["syncSoundOffsetSamples"] as? Int ?? 0, 300, "\(stats)")
+        XCTAssertLessThan(stats["syncSoundOffsetMaxMs"] as? Double ?? .infinity, 12, "\(stats)")
+    }
+
     func testJoinPlacesOnTheTimeline() {
         let timeline = SharedTimeline(epoch: 1000)
         XCTAssertTrue(timeline.joinPlace(at: 990, period: 4, lead: 0.5, lastFrame: 1 / 30) == (0, 0), "before the epoch")

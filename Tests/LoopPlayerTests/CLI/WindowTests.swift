@@ -49,14 +49,15 @@ final class WindowTests: XCTestCase {
     }
 
     /// `--geometry WxH+X+Y` (mpv's) puts the window there at that size; `--no-border` takes its frame
-    /// away (a wall's panels); `+X+Y` alone places a window that takes the picture's size.
+    /// away (a wall's panels); `+X+Y` alone places a window that takes the picture's size. A
+    /// `--screen` that is not there (Xvfb has one) is said, and the first display is used.
     func testGeometryPlacesAndSizesTheWindow() throws {
         let display = try VirtualDisplay()
-        for (geometry, expected) in [("320x180+100+60", (x: 100, y: 60, width: 320, height: 180)),
-                                     ("+40+30", (x: 40, y: 30, width: 320, height: 180))] {  // the picture's size
+        for (geometry, screen, expected) in [("320x180+100+60", "0", (x: 100, y: 60, width: 320, height: 180)),
+                                             ("+40+30", "3", (x: 40, y: 30, width: 320, height: 180))] {  // the picture's size
             let title = "lptest-geometry-\(expected.x)"
             let player = try LoopplayTool.start(["--source", TestMedia.redThenBlue(), "--loop", "--geometry", geometry,
-                                                 "--no-border", "--title", title],
+                                                 "--screen", screen, "--no-border", "--title", title],
                                                 environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
             defer { stop(player.process) }
             var window = try display.window(titled: title, shownBy: player.process, stderr: player.stderr)
@@ -69,6 +70,10 @@ final class WindowTests: XCTestCase {
             XCTAssertEqual(window.y, expected.y, geometry)
             XCTAssertEqual(window.width, expected.width, geometry)
             XCTAssertEqual(window.height, expected.height, geometry)
+            let warned = PipeText(player.stderr).waitUntil(timeout: screen == "0" ? 0 : 10) {
+                $0.contains("screen 3 was asked for, but there is 1 display (0…0): the window opens on screen 0")
+            }
+            XCTAssertEqual(warned, screen != "0", "screen \(screen)")
         }
     }
 

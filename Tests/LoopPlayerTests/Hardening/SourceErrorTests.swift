@@ -41,13 +41,12 @@ final class SourceErrorTests: XCTestCase {
         XCTAssertTrue(error.isMediaError)
     }
 
-    /// A FIFO is refused before it is opened (opening one without a writer would block forever).
+    /// A FIFO is refused before it is opened (opening one without a writer would block forever: no
+    /// writer ever comes, so an answer at all shows it was not opened).
     func testNamedPipeSocketAndDevice() throws {
         let fifo = scratch.appendingPathComponent("pipe.mp4").path
         XCTAssertEqual(mkfifo(fifo, 0o644), 0)
-        let started = Date()
         let pipeError = try XCTUnwrap(try failure(of: fifo))
-        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "it did not wait for a writer")
         XCTAssertEqual(pipeError, .specialFile(source: fifo, type: .namedPipe))
         XCTAssertTrue(pipeError.description.hasPrefix("\(fifo): not a media file: it is a named pipe (FIFO)"), pipeError.description)
 

@@ -130,11 +130,9 @@ final class ExternalSubtitleFileTests: XCTestCase {
             text += "\(n + 1)\n\(Self.srtTime(ms)) --> \(Self.srtTime(ms + 80))\nx\n\n"
         }
         let path = try SubtitleTestMedia.file("sixty-thousand.srt", text)
-        let started = Date()
         assertError(.tooLarge(source: path, reason: "more than 50000 events")) {
             try ExternalSubtitleFile(source: path)
         }
-        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
     }
 
     func testFileOverTheByteLimitIsTooLarge() throws {
