@@ -77,6 +77,8 @@ package final class WakeSignal: Sendable {
 package final class SDLWindowWaiter: MainLoopWaiter {
     /// The player's inbox in `SDLEventRouter`: its main window's id.
     package let inbox: UInt32
+    /// A wall's panel windows: they stand for the main window (closing one closes the player).
+    package var panels: Set<UInt32> = []
     package let wake: @Sendable () -> Void
 
     package init(window: UInt32, wakeType: UInt32) {
@@ -100,7 +102,7 @@ package final class SDLWindowWaiter: MainLoopWaiter {
     package func poll() -> [WindowInput] { inputs(SDLEventRouter.shared.take(for: inbox)) }
 
     private func inputs(_ events: [SDL_Event]) -> [WindowInput] {
-        events.compactMap { WindowInput($0, mainWindow: inbox) }
+        events.compactMap { WindowInput($0, mainWindow: inbox, panels: panels) }
     }
 }
 
@@ -123,11 +125,12 @@ package final class HostLoopWaiter: MainLoopWaiter {
 
 extension WindowInput {
     /// The input an event of a player's windows means: its main window's, or another of its windows'
-    /// (picture-in-picture: closing it closes only it; keys act on the player as in the main window).
-    package init?(_ event: SDL_Event, mainWindow: UInt32) {
+    /// (picture-in-picture: closing it closes only it; keys act on the player as in the main window;
+    /// closing a wall's panel closes the player).
+    package init?(_ event: SDL_Event, mainWindow: UInt32, panels: Set<UInt32> = []) {
         if let window = SDLEventRouter.windowID(of: event), window != mainWindow, event.type == SDL_WINDOWEVENT.rawValue {
             switch SDL_WindowEventID(UInt32(event.window.event)) {
-            case SDL_WINDOWEVENT_CLOSE: self = .closePictureInPicture
+            case SDL_WINDOWEVENT_CLOSE: self = panels.contains(window) ? .close : .closePictureInPicture
             case SDL_WINDOWEVENT_SIZE_CHANGED, SDL_WINDOWEVENT_EXPOSED: self = .exposed
             default: return nil
             }

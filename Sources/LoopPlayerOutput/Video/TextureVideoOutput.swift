@@ -59,6 +59,17 @@ package final class TextureVideoOutput: WindowVideoOutput {
 
     private var logicalSize: PixelSize?
 
+    /// Draws only `part` of an area of `area` pixels, scaled to fill the output (a wall's panel):
+    /// everything drawn for the area is moved and scaled so that `part` covers the window.
+    package func showPart(_ part: Rect, of area: PixelSize) {
+        guard part.width > 0, part.height > 0 else { return }
+        var width: Int32 = 0, height: Int32 = 0
+        SDL_GetRendererOutputSize(renderer, &width, &height)
+        SDL_RenderSetScale(renderer, Float(Double(width) / part.width), Float(Double(height) / part.height))
+        var viewport = SDL_Rect(x: Int32(-part.x.rounded()), y: Int32(-part.y.rounded()), w: Int32(area.width), h: Int32(area.height))
+        SDL_RenderSetViewport(renderer, &viewport)
+    }
+
     package func drawableSize(window: OpaquePointer) -> PixelSize {
         var width: Int32 = 0, height: Int32 = 0
         SDL_GetRendererOutputSize(renderer, &width, &height)

@@ -21,6 +21,9 @@ public struct WindowOptions: Sendable, Equatable {
     public var fullscreenScreen: Int?
     /// The displays accepted (mpv's `--screen` range).
     public static let screens = 0...31
+    /// A wall driven by one decoder: each panel a borderless window showing its part of the picture
+    /// (and of the overlays). With panels the player's own window stays hidden.
+    public var panels: [WindowPanel] = []
     /// How pictures reach the window: GPU textures or the software surface.
     public var output: VideoOutputKind
     /// Which key does what.
@@ -72,7 +75,25 @@ public struct WindowOptions: Sendable, Equatable {
             && lhs.position?.x == rhs.position?.x && lhs.position?.y == rhs.position?.y
             && lhs.fullscreen == rhs.fullscreen && lhs.output == rhs.output && lhs.inputMap == rhs.inputMap
             && lhs.borderless == rhs.borderless && lhs.osdLevel == rhs.osdLevel && lhs.osdDuration == rhs.osdDuration
+            && lhs.screen == rhs.screen && lhs.fullscreenScreen == rhs.fullscreenScreen && lhs.panels == rhs.panels
     }
+}
+
+/// One panel of a wall: a part of the picture, shown in a borderless window of its own.
+public struct WindowPanel: Sendable, Equatable {
+    /// The part of the picture, in the picture's pixels as shown (after the sample aspect ratio).
+    public var part: Rect
+    /// Where the window goes on its display, and its size; nil: the part's own place and size (one
+    /// desktop spanning the wall's monitors).
+    public var window: Rect?
+
+    public init(part: Rect, window: Rect? = nil) {
+        self.part = part
+        self.window = window
+    }
+
+    /// The window's place and size.
+    package var placement: Rect { window ?? part }
 }
 
 /// How decoded pictures reach the window.

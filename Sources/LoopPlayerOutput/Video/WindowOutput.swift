@@ -25,6 +25,8 @@ package final class WindowOutput: PlayerOutput {
     private var lastScene: Scene?
     /// The mini window showing the same scenes, while open.
     package private(set) var pictureInPicture: PictureInPictureWindow?
+    /// A wall's panels (`WindowOptions.panels`): they show the scenes; the main window stays hidden.
+    private var panels: [PanelWindow] = []
 
     /// The output in use, for statistics and logs.
     private var outputName: String { video.name }
@@ -56,6 +58,7 @@ package final class WindowOutput: PlayerOutput {
             throw error
         }
         logger.debug("window \(initial), video output: \(video.name)")
+        if !options.panels.isEmpty { try openPanels(on: display) }
         present(Scene(frame: nil, gravity: .default))
     }
 
@@ -67,6 +70,7 @@ package final class WindowOutput: PlayerOutput {
         guard !closed else { return }
         closed = true
         pictureInPicture = nil
+        panels = []
         video = ClosedVideoOutput()  // the renderer goes before the window
         SDL_DestroyWindow(window)
         windowWaiter.close()
@@ -136,6 +140,26 @@ package final class WindowOutput: PlayerOutput {
                                  areaHeight: Double(size.height))
         if !mainHidden { video.draw(scene, layout: layout, window: window) }  // nobody sees a hidden one
         pictureInPicture?.present(scene, layout: layout, area: size)
+        for panel in panels { panel.present(scene, layout: layout, area: size) }
+    }
+
+    /// Opens a window for each panel on `display`; the main window hides (it still lays the scenes out).
+    private func openPanels(on display: SDL_Rect) throws(PlayerError) {
+        let title = options.title ?? "loopplay"
+        do throws(PlayerError) {
+            for (index, panel) in options.panels.enumerated() {
+                panels.append(try PanelWindow(panel: panel, display: display, title: "\(title) (panel \(index + 1))", inbox: inbox))
+            }
+        } catch {
+            panels = []
+            video = ClosedVideoOutput()
+            SDL_DestroyWindow(window)
+            windowWaiter.close()
+            throw error
+        }
+        windowWaiter.panels = Set(panels.map(\.id))
+        SDL_HideWindow(window)
+        mainHidden = true
     }
 
     package func openPictureInPicture(_ placement: MiniWindowPlacement) throws(PlayerError) {
@@ -152,7 +176,7 @@ package final class WindowOutput: PlayerOutput {
     package func closePictureInPicture() -> Bool {
         guard pictureInPicture != nil else { return false }
         pictureInPicture = nil
-        if mainHidden {
+        if mainHidden && panels.isEmpty {
             SDL_ShowWindow(window)
             mainHidden = false
         }

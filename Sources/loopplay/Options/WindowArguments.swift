@@ -24,6 +24,13 @@ struct WindowArguments: ParsableArguments {
             help: ArgumentHelp("The display fullscreen fills (mpv's --fs-screen; default: --screen's).", valueName: "0-31"))
     var fullscreenScreen: Int?
 
+    @Option(parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("A wall fed by one decoder: a borderless window showing the part WxH+X+Y of the picture (its pixels), "
+                               + "at @+X+Y or @WxH+X+Y on the screen (default: the part's own place and size). Repeat for each "
+                               + "panel (at most \(Self.mostPanels)); the player's own window stays hidden.",
+                               valueName: "part[@place]"))
+    var panel: [String] = []
+
     @Flag(name: .customLong("no-border"), help: "No title bar or frame (a kiosk, a wall's panel).")
     var borderless = false
 
@@ -53,6 +60,20 @@ struct WindowArguments: ParsableArguments {
     var osdDuration = 1000
 
     static let windowSides = 1...16384
+    static let mostPanels = 64
+
+    /// `--panel PART[@PLACE]`: the part is a full WxH+X+Y, the place a --geometry without `WxH`'s need.
+    static func parsePanel(_ text: String) -> WindowPanel? {
+        let halves = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard let part = WindowGeometry(parsing: halves[0], sides: windowSides), let size = part.size, let at = part.position
+        else { return nil }
+        let rect = Rect(x: Double(at.x), y: Double(at.y), width: Double(size.width), height: Double(size.height))
+        guard halves.count == 2 else { return WindowPanel(part: rect) }
+        guard let place = WindowGeometry(parsing: halves[1], sides: windowSides), let placeAt = place.position else { return nil }
+        let placedSize = place.size ?? size
+        return WindowPanel(part: rect, window: Rect(x: Double(placeAt.x), y: Double(placeAt.y),
+                                                    width: Double(placedSize.width), height: Double(placedSize.height)))
+    }
 
     func validate() throws {
         _ = try WindowSize.parse(windowSize, flag: "--window-size", range: Self.windowSides)
@@ -63,6 +84,13 @@ struct WindowArguments: ParsableArguments {
             if parsed.size != nil, windowSize != nil { throw ValidationError("--geometry and --window-size both give the size: use one") }
         }
         _ = try pictureInPicture()
+        if panel.count > Self.mostPanels { throw ValidationError("--panel was given \(panel.count) times: at most \(Self.mostPanels) panels") }
+        for text in panel where Self.parsePanel(text) == nil {
+            throw ValidationError("invalid --panel '\(text)': expected WxH+X+Y (the part of the picture), then @+X+Y or @WxH+X+Y (where its window goes)")
+        }
+        if !panel.isEmpty, pip || fullscreen || headless {
+            throw ValidationError("--panel shows the picture in panel windows: not with \(pip ? "--pip" : fullscreen ? "--fullscreen" : "--headless")")
+        }
         for (flag, value) in [("--screen", screen), ("--fs-screen", fullscreenScreen)] {
             if let value, !WindowOptions.screens.contains(value) {
                 throw ValidationError("\(flag) \(value) is out of range: \(WindowOptions.screens.lowerBound) to \(WindowOptions.screens.upperBound)")
@@ -86,6 +114,7 @@ struct WindowArguments: ParsableArguments {
         options.titleForSource = { "\($0) — loopplay" }
         options.borderless = borderless
         options.screen = screen
+        options.panels = panel.compactMap(Self.parsePanel)  // validated
         options.fullscreenScreen = fullscreenScreen
         options.osdLevel = osdLevel
         options.osdDuration = Double(osdDuration) / 1000

@@ -104,6 +104,41 @@ final class WindowTests: XCTestCase {
         XCTAssertEqual(red, 0, "nothing of the red half")
     }
 
+    /// `--panel PART@PLACE`: one decoder feeds a wall's panels, each a borderless window showing its
+    /// part of the picture; of the red/blue clip, the left panel is all red at its place, the right
+    /// one all blue at twice the size, and the player's own window is not shown.
+    func testPanelsShowTheirPartsOfOnePicture() throws {
+        let halves = try TestMedia.clip("red-blue-halves-320x180.mp4", [
+            "-f", "lavfi", "-i", "color=red:s=160x180:r=30:d=2", "-f", "lavfi", "-i", "color=blue:s=160x180:r=30:d=2",
+            "-filter_complex", "[0][1]hstack",
+        ] + TestMedia.h264 + ["-pix_fmt", "yuv420p"])
+        let display = try VirtualDisplay()
+        let player = try LoopplayTool.start(["--source", halves, "--loop", "--title", "lptest-wall",
+                                             "--panel", "160x180+0+0@+0+0", "--panel", "160x180+160+0@320x360+200+0"],
+                                            environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
+        defer { stop(player.process) }
+        let left = try display.window(titled: "lptest-wall (panel 1)", shownBy: player.process, stderr: player.stderr)
+        let right = try display.window(titled: "lptest-wall (panel 2)", shownBy: player.process, stderr: player.stderr)
+        XCTAssertTrue(left.x == 0 && left.y == 0 && left.width == 160 && left.height == 180, "\(left)")
+        XCTAssertTrue(right.x == 200 && right.y == 0 && right.width == 320 && right.height == 360, "\(right)")
+        func colours(_ window: (x: Int, y: Int, width: Int, height: Int)) throws -> (red: Int, blue: Int, total: Int) {
+            let pixels = try display.capture(x: window.x, y: window.y, width: window.width, height: window.height)
+            let red = stride(from: 0, to: pixels.count, by: 3).filter { pixels[$0] > 200 && pixels[$0 + 2] < 60 }.count
+            let blue = stride(from: 0, to: pixels.count, by: 3).filter { pixels[$0] < 60 && pixels[$0 + 2] > 200 }.count
+            return (red, blue, pixels.count / 3)
+        }
+        var seen = (left: (red: 0, blue: 0, total: 1), right: (red: 0, blue: 0, total: 1))
+        let shown = try waitFor(timeout: 10) {
+            seen = (try colours(left), try colours(right))
+            // Scaled up, the column at the parts' border blends the two (the picture is one texture).
+            return seen.left.red == seen.left.total && seen.right.blue >= seen.right.total - right.height
+        }
+        XCTAssertTrue(shown, "left all red, right all blue: \(seen)")
+        XCTAssertEqual(seen.left.blue, 0)
+        XCTAssertEqual(seen.right.red, 0)
+        XCTAssertNil(try display.window(titled: "lptest-wall", timeout: 0), "the player's own window stays hidden")
+    }
+
     /// A limit far beyond what SDL's event wait can count (`--duration 1e19`, 24.8 days and more)
     /// waits on for events instead of trapping on the conversion (it did, in a window only).
     func testAHugeDurationPlaysInAWindow() throws {
