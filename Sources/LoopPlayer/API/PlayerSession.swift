@@ -198,6 +198,7 @@ final class PlayerSession: EngineController {
         status.audioTrackCount = engine.audioTracks.count
         (status.subtitleTrack, status.subtitleTrackCount) = engine.subtitleTrackPosition
         status.seeking = engine.isSeeking
+        status.waitingForEpoch = engine.isWaitingForEpoch
         let handlers = player.shared.withLock { shared -> [@Sendable (PlayerStatus) -> Void] in
             status.commandsApplied = shared.commandsApplied
             guard shared.status != status else { return [] }

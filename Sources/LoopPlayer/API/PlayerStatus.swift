@@ -41,6 +41,9 @@ public struct PlayerStatus: Sendable, Equatable {
     public var subtitleTrackCount = 0
     /// A seek was made and its first picture is not shown yet.
     public var seeking = false
+    /// On a shared timeline (`SyncTimeline`) whose epoch is still to come: the player is up, its
+    /// first picture waits for the epoch.
+    public var waitingForEpoch = false
     /// How many of the commands given to `send(_:)` the player has carried out: a command sent
     /// when this was *n* has taken effect once it passes *n*.
     public var commandsApplied = 0

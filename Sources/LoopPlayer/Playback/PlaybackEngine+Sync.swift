@@ -61,6 +61,12 @@ extension PlaybackEngine {
     /// The player follows a shared timeline.
     var isSynced: Bool { configuration.syncTimeline != nil && sync.join != nil }
 
+    /// Joined a shared timeline whose epoch is still to come: the first picture waits for it.
+    package var isWaitingForEpoch: Bool {
+        guard let timeline = configuration.syncTimeline, sync.join != nil, !isFailed else { return false }
+        return SharedTimeline.systemNow < timeline.epoch
+    }
+
     /// Follows `timeline` from now on (nil: the player's own clock again): playing, at speed 1.
     package func setSyncTimeline(_ timeline: SharedTimeline?) {
         configuration.syncTimeline = timeline

@@ -3,7 +3,8 @@ import LoopPlayer
 import Synchronization
 
 /// systemd's notify protocol (`sd_notify`), for `Type=notify` services: `READY=1` once the first
-/// picture is shown, `STATUS=` with what plays, `WATCHDOG=1` every half `WATCHDOG_USEC` **only
+/// picture is shown (or the player waits for a shared timeline's epoch: it may be hours away),
+/// `STATUS=` with what plays, `WATCHDOG=1` every half `WATCHDOG_USEC` **only
 /// while the player is alive** — its run loop answers (a probe wakes it) and it shows a picture
 /// (playing, paused, ended with `--keep-open`, waiting for `play`) — and `STOPPING=1` on a stop. A
 /// stuck loop, or a pipeline that starves the picture (the player is then buffering: a decoder or
@@ -128,7 +129,7 @@ package struct Liveness {
 
     package mutating func update(with status: PlayerStatus, source: String) -> (ready: Bool, status: String?) {
         latest = status
-        let ready = Self.showsAPicture(status.state) && !announcedReady
+        let ready = Self.isUp(status) && !announcedReady
         if ready { announcedReady = true }
         let text = Self.describe(status, source: status.source ?? source)
         guard text != said else { return (ready, nil) }
@@ -140,9 +141,12 @@ package struct Liveness {
     /// shown — buffering (the picture starved), loading, failed or idle are not.
     package mutating func isAlive(loopPasses: Int) -> Bool {
         defer { lastPasses = loopPasses }
-        guard let lastPasses, loopPasses != lastPasses else { return lastPasses == nil && Self.showsAPicture(latest.state) }
-        return Self.showsAPicture(latest.state)
+        guard let lastPasses, loopPasses != lastPasses else { return lastPasses == nil && Self.isUp(latest) }
+        return Self.isUp(latest)
     }
+
+    /// A picture is shown, or the first one waits for a shared timeline's epoch.
+    private static func isUp(_ status: PlayerStatus) -> Bool { showsAPicture(status.state) || status.waitingForEpoch }
 
     private static func showsAPicture(_ state: PlayerState) -> Bool {
         switch state {
@@ -154,7 +158,7 @@ package struct Liveness {
     /// One line: a newline in a file name or an error would start a line of its own in the message
     /// (a `WATCHDOG=1` smuggled in).
     private static func describe(_ status: PlayerStatus, source: String) -> String {
-        let text = switch status.state {
+        let said = switch status.state {
         case .idle: "Idle"
         case .loading: "Loading \(source)"
         case .ready: "Ready: \(source)"
@@ -164,6 +168,7 @@ package struct Liveness {
         case .ended: "Ended: \(source)"
         case let .failed(error): "Failed: \(error.description)"
         }
+        let text = status.waitingForEpoch ? "Waiting for the shared timeline's epoch: \(source)" : said
         return String(text.map { $0.isNewline ? " " : $0 })
     }
 }

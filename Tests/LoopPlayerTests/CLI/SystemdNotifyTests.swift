@@ -80,6 +80,25 @@ final class SystemdNotifyTests: XCTestCase {
         XCTAssertEqual(player.process.terminationStatus, 0)
     }
 
+    /// An epoch an hour away: READY and pings while the first picture waits for it (an epoch
+    /// further than `TimeoutStartSec` no longer fails the start).
+    func testAPlayerWaitingForItsEpochIsReadyAndPings() throws {
+        let listener = try NotifyListener()
+        let player = try LoopplayTool.start(["--headless", "--sync-epoch", "now+3600", "swipe"],
+                                            environment: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "400000",
+                                                          "WATCHDOG_PID": nil, "SDL_AUDIODRIVER": "dummy"])
+        defer { stop(player.process) }
+        let start = listener.messages { $0 == "READY=1" }
+        XCTAssertEqual(start.last, "READY=1", "\(start)")
+        XCTAssertTrue(start.contains { $0.hasPrefix("STATUS=Waiting for the shared timeline's epoch: ") }, "\(start)")
+        var pings = 0
+        let more = listener.messages { message in
+            if message == "WATCHDOG=1" { pings += 1 }
+            return pings == 3
+        }
+        XCTAssertEqual(pings, 3, "pings while waiting: \(more)")
+    }
+
     /// A network source that stops sending mid-file: the picture stops, and so do the pings, which
     /// is what lets systemd's watchdog restart a stuck player.
     func testAStalledPipelineStopsThePings() throws {
@@ -158,6 +177,20 @@ final class LivenessTests: XCTestCase {
         let text = liveness.update(with: status, source: "a.mp4").status ?? ""
         XCTAssertFalse(text.contains("\n"), text)
         XCTAssertFalse(liveness.isAlive(loopPasses: 8))
+    }
+
+    /// A shared timeline's epoch hours away: the player is up (READY, pings), its picture waits.
+    func testWaitingForAnEpochIsUp() {
+        var liveness = Liveness()
+        var status = PlayerStatus()
+        status.state = .loading
+        status.waitingForEpoch = true
+        let update = liveness.update(with: status, source: "wall.mp4")
+        XCTAssertTrue(update.ready)
+        XCTAssertEqual(update.status, "Waiting for the shared timeline's epoch: wall.mp4")
+        XCTAssertTrue(liveness.isAlive(loopPasses: 1))
+        XCTAssertTrue(liveness.isAlive(loopPasses: 2))
+        XCTAssertFalse(liveness.isAlive(loopPasses: 2), "the loop did not move: stuck")
     }
 
     func testTheWatchdogIntervalIsHalfAndForThisProcessOnly() {
