@@ -156,6 +156,7 @@ private struct Gauges {
     let position, duration, frameInterval, loopDuration, firstFrame, seamMax, avOffsetMax: Gauge
     let readAheadPackets, readAheadBytes, playlistPosition, playlistCount: Gauge
     let paused, muted, volume, speed, residentMemory, peakResidentMemory, startTime: Gauge
+    let syncOffsetMean, syncOffsetMax, syncSoundOffsetMax, syncSoundCorrection, waitingForEpoch: Gauge
 
     init(_ registry: PrometheusCollectorRegistry) {
         func gauge(_ name: String, _ help: String) -> Gauge { registry.makeGauge(descriptor: .named(name, help)) }
@@ -177,6 +178,15 @@ private struct Gauges {
         residentMemory = gauge("process_resident_memory_bytes", "Resident memory size in bytes.")
         peakResidentMemory = gauge("loopplay_peak_resident_memory_bytes", "The process's peak resident memory in bytes.")
         startTime = gauge("process_start_time_seconds", "Start time of the process since unix epoch in seconds.")
+        syncOffsetMean = gauge("loopplay_sync_offset_mean_seconds",
+                               "On a shared timeline: mean of each frame's time on screen minus its time on the timeline (NaN: not synced).")
+        syncOffsetMax = gauge("loopplay_sync_offset_max_seconds",
+                              "On a shared timeline: the largest |frame shown - its time on the timeline| (NaN: not synced).")
+        syncSoundOffsetMax = gauge("loopplay_sync_sound_offset_max_seconds",
+                                   "On a shared timeline: the largest |sound heard - the timeline| (NaN: not measured).")
+        syncSoundCorrection = gauge("loopplay_sync_sound_rate_correction_ratio",
+                                    "On a shared timeline: how much faster (positive) the sound is resampled to stay on it (NaN: not resampled).")
+        waitingForEpoch = gauge("loopplay_sync_waiting_for_epoch", "1 while the first picture waits for the shared timeline's epoch.")
     }
 
     func set(_ statistics: PlaybackStatistics, _ status: PlayerStatus, process: ProcessReading) {
@@ -199,6 +209,11 @@ private struct Gauges {
         // The peak read a moment before the current size may be below it: the peak is at least it.
         peakResidentMemory.set(to: Double(max(statistics.peakRSSBytes, process.residentBytes)))
         startTime.set(to: process.startTime)
+        syncOffsetMean.set(to: statistics.syncOffsetMeanMs.map { $0 / 1000 } ?? .nan)
+        syncOffsetMax.set(to: statistics.syncOffsetMaxMs.map { $0 / 1000 } ?? .nan)
+        syncSoundOffsetMax.set(to: statistics.syncSoundOffsetMaxMs.map { $0 / 1000 } ?? .nan)
+        syncSoundCorrection.set(to: statistics.syncSoundCorrectionPpm.map { $0 / 1e6 } ?? .nan)
+        waitingForEpoch.set(to: status.waitingForEpoch ? 1 : 0)
     }
 }
 

@@ -16,7 +16,8 @@ extension PlaybackEngine {
         statistics.errors = errorCounts
         statistics.audioDevice = sound.format
         statistics.audioUnderruns = sound.underruns - underrunsBeforeLoad
-        statistics.syncSoundCorrectionPpm = sound.rateCorrection.map { ($0 - 1) * 1e6 }
+        // Once the sound was measured against the timeline (a driver that is no clock never is).
+        if statistics.syncSoundOffsetSamples > 0 { statistics.syncSoundCorrectionPpm = sound.rateCorrection.map { ($0 - 1) * 1e6 } }
         statistics.subtitleTrack = source?.subtitles.currentTrack?.label
         statistics.sinceStart = earlierLoads + PlaybackStatistics.Totals(of: statistics)
         if let readAhead = item?.pipeline.readAhead {

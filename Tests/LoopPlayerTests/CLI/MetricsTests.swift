@@ -39,6 +39,27 @@ final class MetricsTests: XCTestCase {
         return (response, samples)
     }
 
+    /// A player on a shared timeline says how far its frames are from it, and that it waited for its
+    /// epoch; one on its own timeline says NaN.
+    func testASyncedPlayerExportsItsOffsets() throws {
+        let player = try startPlayer(extra: ["--sync-epoch", "now+2"])
+        defer { stop(player.process) }
+        XCTAssertNotNil(pollFor(timeout: 20) { scrape(player.port).samples["loopplay_sync_waiting_for_epoch"] == 1 ? true : nil },
+                        "waiting for the epoch: \(player.stderr.text)")
+        let synced = pollFor(timeout: 30) { () -> [String: Double]? in
+            let samples = scrape(player.port).samples
+            return samples["loopplay_sync_offset_max_seconds"].map { $0.isFinite } == true ? samples : nil
+        }
+        let samples = try XCTUnwrap(synced, player.stderr.text)
+        XCTAssertEqual(samples["loopplay_sync_waiting_for_epoch"], 0)
+        XCTAssertNotNil(samples["loopplay_sync_offset_mean_seconds"].flatMap { $0.isFinite ? $0 : nil })
+        // No sound (SDL's dummy driver is no clock): nothing resampled.
+        XCTAssertEqual(samples["loopplay_sync_sound_rate_correction_ratio"]?.isNaN, true)
+        let own = try startPlayer()
+        defer { stop(own.process) }
+        XCTAssertEqual(scrape(own.port).samples["loopplay_sync_offset_max_seconds"]?.isNaN, true)
+    }
+
     func testScrapesCountFramesAndLoopsAndPassPromtool() throws {
         let clip = try TestMedia.testPattern("metrics-30.mp4", frames: 30, codec: TestMedia.h264)
         let player = try startPlayer(clip)
