@@ -38,7 +38,9 @@ struct Loopplay: ParsableCommand {
             if sound.speed != 1 { throw ValidationError("--sync-epoch plays at the timeline's speed: leave out --speed") }
             if runLimits.untimed { throw ValidationError("--sync-epoch follows the system clock: leave out --untimed") }
             if runLimits.snapshotAt > 0 { throw ValidationError("--sync-epoch shows the timeline's frame: leave out --snapshot-at") }
-            if sources.isPlaylist { throw ValidationError("--sync-epoch plays one looping source, not a playlist (yet)") }
+            if sources.isPlaylist, sources.loop {
+                throw ValidationError("--sync-epoch with a playlist repeats the list on the timeline: leave out --loop")
+            }
         }
         // Counted for the first item alone (not looping the list, or looping the item), the later
         // items would never play.
@@ -194,14 +196,14 @@ struct Loopplay: ParsableCommand {
             sourceName: sources.resolved, ext: sources.ext, timePublishing: report.timePublishing,
             // `--loop-playlist` with one source loops it, as mpv does.
             loop: sources.loop || (runLimits.loops != nil && !sources.countsListPasses)
-                || (sources.loopPlaylist && !sources.isPlaylist) || runLimits.syncEpoch != nil,
+                || (sources.loopPlaylist && !sources.isPlaylist) || (runLimits.syncEpoch != nil && !sources.isPlaylist),
             events: report.events ? .all : .only([.errorAny]))
         if sources.isPlaylist {
             let items = try sources.sources()
             settings.playlist = items
             settings.sourceName = items.first
         }
-        settings.loopPlaylist = sources.loopPlaylist
+        settings.loopPlaylist = sources.loopPlaylist || (runLimits.syncEpoch != nil && sources.isPlaylist)
         // `--loops N --loop-playlist` counts passes of the list (mpv's --loop-playlist=N).
         if sources.countsListPasses { settings.loopPlaylistPasses = runLimits.loops }
         settings.mute = sound.mute

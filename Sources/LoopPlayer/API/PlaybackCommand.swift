@@ -107,6 +107,11 @@ public enum PlaybackCommand: Sendable {
         case .end: "end"
         case .unloop: "unloop"
         case .playbackSpeed: "playbackSpeed"
+        case .next: "next"
+        case .previous: "previous"
+        case .playItem: "playItem"
+        case .insert: "insert"
+        case .remove: "remove"
         default: nil
         }
     }

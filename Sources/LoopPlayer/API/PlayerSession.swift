@@ -154,7 +154,7 @@ final class PlayerSession: EngineController {
                 stateChanged(state)
             case .opened:
                 applyQueuedCommands()
-            case .advanced, .queuedItemFailed, .stepRequested, .switchSettled, .queueDropped, .loopingChanged:
+            case .advanced, .queuedItemFailed, .stepRequested, .switchSettled, .queueDropped, .loopingChanged, .scheduleWantsItem:
                 break
             }
             playlist?.handle(event)
@@ -411,7 +411,7 @@ final class PlayerSession: EngineController {
             record(event)
         }
         self.playlist = playlist
-        playlist.play(0)
+        playlist.start()
     }
 
     private func stateChanged(_ state: PlaybackEngine.State) {

@@ -19,6 +19,9 @@ package enum EngineEvent {
     /// The queued item was dropped (a seek or a track change in the current item after it took the
     /// sound device, or the current item reopened): a playlist queues it again.
     case queueDropped
+    /// A playlist on a shared timeline plays the wrong item (the clock stepped, it was paused, an
+    /// item was skipped to): the timeline is in item `index` now.
+    case scheduleWantsItem(Int)
     /// Looping of the current item changed (a command or the L key): a playlist queues a next item
     /// only while it is off.
     case loopingChanged(Bool)

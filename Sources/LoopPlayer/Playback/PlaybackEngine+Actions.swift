@@ -79,6 +79,8 @@ extension PlayerAction {
         case .seek: "seek"
         case .toggleLoop: "toggleLoop"
         case .scaleSpeed, .resetSpeed: "speed"
+        case .nextItem: "nextItem"
+        case .previousItem: "previousItem"
         default: nil
         }
     }

@@ -98,6 +98,8 @@ extension PlaybackEngine {
             earlierItems.errors += status.decodeErrors
         }
         item = next
+        if let index = queuedScheduleItem { syncSchedule?.item = index }
+        queuedScheduleItem = nil
         network.beginSource(preference: configuration.network.variant, outputSize: output.variantLimit)
         if !next.isReplacement { report(.advanced(next.location)) }
         return next

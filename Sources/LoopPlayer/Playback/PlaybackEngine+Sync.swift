@@ -20,6 +20,8 @@ extension PlaybackEngine {
         var timeline: SharedTimeline
         /// The loop's length the join used.
         var period: Double
+        /// A playlist item's: the system time its slot on the schedule starts (pass 0's start).
+        var slotStart: Double?
         /// The timeline's pass the player's pass `playerPass` is.
         var timelinePass: Int
         var playerPass: Int
@@ -43,6 +45,8 @@ extension PlaybackEngine {
         var lead = PlaybackEngine.joinLead
         /// Keeps the sound on the timeline; kept across joins and sources (it learns the clocks').
         var soundCorrector = SoundDriftCorrector()
+        /// The item the schedule asked the playlist for (asked once).
+        var wantedItem: Int?
     }
 
     /// The system clock may move this much against the monotonic clock (NTP slewing) before a join
@@ -81,11 +85,24 @@ extension PlaybackEngine {
         waiter.wake()
     }
 
+    /// Follows `schedule` (a playlist on the shared timeline) with `item` current; nil: a single loop.
+    package func followSchedule(_ schedule: TimelineSchedule?, item index: Int) {
+        syncSchedule = schedule.map { ($0, index) }
+        sync.wantedItem = nil
+        waiter.wake()
+    }
+
+    /// The queued item is item `index` of the schedule (it is current from its switch on).
+    package func queueOnSchedule(_ index: Int?) { queuedScheduleItem = index }
+
     /// Keeps the current source on the shared timeline: joins it, or moves the pin with the
     /// system clock. Called before each presenting decision.
     func keepInStep() {
         guard let timeline = configuration.syncTimeline, !clock.isVirtual, let item, let presenter = item.presenter,
               let info = item.info, !isFailed else { return }
+        if let scheduled = syncSchedule {
+            return keepOnSchedule(timeline, scheduled.schedule, index: scheduled.item, item: item, presenter: presenter, info: info)
+        }
         guard let period = duration, period.isFinite, period > 0 else {
             refuseSync(for: item, reason: "the source's length is not known (a live stream, or one that does not say it)")
             return
@@ -158,12 +175,21 @@ extension PlaybackEngine {
     /// timeline after the join.
     func keepSoundOnTimeline(_ presenter: Presenter) {
         let now = clock.now
-        guard isSynced, let item, !item.realignPending, let timeline = presenter.mediaTimeNow(),
+        guard isSynced, let item, let timeline = presenter.mediaTimeNow(),
               let heard = item.pipeline.sound.audibleMediaTime(at: now) else {
             sync.soundCorrector.interrupt()
             return
         }
         let offset = heard - timeline
+        if item.realignPending {
+            // After a join the sound is moved to the timeline once heard — also when the device
+            // already went on to the next item's sound (a playlist item joined near its end: what
+            // follows in the ring moves with it).
+            item.realignPending = false
+            if abs(offset) > 0.005 { sound.realign(by: -offset) }
+            sync.soundCorrector.moved(at: now)
+            return
+        }
         switch sync.soundCorrector.update(offset: offset, at: now) {
         case let .resample(rate):
             sound.rateCorrection = rate
@@ -187,7 +213,74 @@ extension PlaybackEngine {
         return true
     }
 
+    /// A playlist item on the schedule: it plays in its slot, pass 0 from the slot's start. An item
+    /// that comes at its start (the switch from the one before, or the first one waiting for the
+    /// epoch) is pinned there as it is; one joined later seeks to where its slot is; one whose slot
+    /// this is not makes the playlist play the item that is on now.
+    private func keepOnSchedule(_ timeline: SharedTimeline, _ schedule: TimelineSchedule, index: Int, item: PlaybackItem,
+                                presenter: Presenter, info: VideoStreamInfo) {
+        let systemNow = SharedTimeline.systemNow
+        let clockOffset = systemNow - clock.now
+        if let join = sync.join, join.item == ObjectIdentifier(item), join.timeline == timeline, join.slotStart != nil,
+           abs(join.clockOffset - clockOffset) < Self.clockStepLimit, join.generation == presenter.generation,
+           !presenter.isPaused {
+            pin(presenter, join, clockOffset: clockOffset)
+            return
+        }
+        if presenter.isPaused {
+            sync.join = nil
+            return
+        }
+        let slot = schedule.currentOrNextStart(of: index, at: systemNow, epoch: timeline.epoch)
+        let atItsStart = (presenter.current?.pass ?? 0) == 0 && (presenter.current?.positionInPass ?? 0) < info.nominalFrameInterval * 1.5
+        let place = schedule.place(at: systemNow + sync.lead, epoch: timeline.epoch)
+        let start: Double
+        let dueIn = slot.start - systemNow
+        if atItsStart && ((dueIn > -Self.switchLateness && dueIn < Self.switchTolerance) || (systemNow < timeline.epoch && slot.cycle == 0)) {
+            start = slot.start
+            // After the item before, the sound goes on as it is; a first item's is moved to the
+            // picture once heard.
+            if sync.join == nil { item.realignPending = true }
+            if sound.rateCorrection == nil { sound.rateCorrection = sync.soundCorrector.rate }
+        } else if place.item == index, place.position < schedule.lengths[index] - info.nominalFrameInterval {
+            guard seek(to: place.position, inPass: 0, announce: false) != nil else { return }
+            item.realignPending = true
+            if sound.rateCorrection == nil { sound.rateCorrection = sync.soundCorrector.rate }
+            sync.soundCorrector.interrupt()
+            start = schedule.start(of: index, inCycle: place.cycle, epoch: timeline.epoch)
+        } else {
+            sync.join = nil
+            let wanted = place.item == index ? (index + 1) % schedule.lengths.count : place.item
+            if sync.wantedItem != wanted {
+                sync.wantedItem = wanted
+                logger.debug("the shared timeline is in item \(wanted), not \(index): playing it")
+                report(.scheduleWantsItem(wanted))
+            }
+            return
+        }
+        let join = SyncJoin(item: ObjectIdentifier(item), timeline: timeline, period: schedule.cycle, slotStart: start,
+                            timelinePass: 0, playerPass: 0, clockOffset: clockOffset, generation: presenter.generation,
+                            lengthIsExact: true)
+        sync.join = join
+        sync.status = nil
+        sync.wantedItem = nil
+        pin(presenter, join, clockOffset: clockOffset)
+        logger.debug("item \(index) on the shared timeline from \(start) (cycle of \(schedule.cycle) s)")
+        if systemNow < timeline.epoch {
+            say(.waitingForEpoch(seconds: timeline.epoch - systemNow))
+        }
+    }
+
+    /// An item at its start whose slot begins within this much is pinned as it comes (the switch
+    /// from the item before); one whose slot began more than `switchLateness` ago seeks into it.
+    static let switchTolerance = 1.0
+    static let switchLateness = 0.1
+
     private func pin(_ presenter: Presenter, _ join: SyncJoin, clockOffset: Double) {
+        if let slotStart = join.slotStart {
+            presenter.pin(media: 0, clock: slotStart - clockOffset)
+            return
+        }
         // Media time of the player's pass start ↔ the monotonic time the timeline's pass starts.
         presenter.pin(media: Double(join.playerPass) * join.period,
                       clock: join.timeline.start(ofPass: join.timelinePass, period: join.period) - clockOffset)

@@ -75,6 +75,11 @@ package final class PlaybackEngine {
     var earlierItems = (decoded: 0, replayed: 0, errors: 0)
     /// Following the shared timeline (`SyncTimeline`): the join, what was said, the lead.
     var sync = SyncFollowing()
+    /// A playlist on the shared timeline: its schedule and the current item's place in it (the
+    /// playlist says which item is current).
+    var syncSchedule: (schedule: TimelineSchedule, item: Int)?
+    /// The queued item's place in that schedule: current from the switch on, before the playlist hears of it.
+    var queuedScheduleItem: Int?
     /// The counts of the sources loaded before this one (`PlaybackStatistics.sinceStart`).
     var earlierLoads = PlaybackStatistics.Totals()
     /// The sound device's underruns before the current source was loaded (it counts across sources).

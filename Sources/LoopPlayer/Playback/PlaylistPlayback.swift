@@ -16,6 +16,9 @@ final class PlaylistPlayback {
     /// The current item failed and the next one plays at the next iteration.
     private(set) var skipPending = false
     private var endAnnounced = false
+    /// On a shared timeline: the items' lengths being read, then the schedule they make.
+    private var probe: ScheduleProbe?
+    private var schedule: TimelineSchedule?
 
     init(items: [String], loops: Bool, passes: Int? = nil, ext: String, engine: PlaybackEngine,
          emit: @escaping (PlayerEvent) -> Void) {
@@ -28,8 +31,35 @@ final class PlaylistPlayback {
 
     /// Detaches from the engine (the settings no longer name a playlist).
     func detach() {
+        probe?.cancel()
+        probe = nil
+        engine.followSchedule(nil, item: 0)
         engine.endsSoundWithPicture = false
         engine.dropQueued()
+    }
+
+    /// Plays the list: from its first item, or on a shared timeline from the item the timeline is
+    /// in, once every item's length is read (on a thread; `tick` picks the schedule up).
+    func start() {
+        guard engine.configuration.syncTimeline != nil, !engine.clock.isVirtual else { return play(0) }
+        state.loops = true  // the schedule repeats the list
+        probe = ScheduleProbe(items: state.items, ext: ext, wake: engine.waiter.wake)
+    }
+
+    /// The lengths are read: the item the timeline is in (a moment ahead) plays.
+    private func startOnSchedule(_ outcome: ScheduleProbe.Outcome) {
+        probe = nil
+        switch outcome {
+        case let .schedule(schedule):
+            self.schedule = schedule
+            guard let timeline = engine.configuration.syncTimeline else { return play(0) }
+            play(schedule.place(at: SharedTimeline.systemNow + PlaybackEngine.joinLead, epoch: timeline.epoch).item)
+        case let .failed(error):
+            // Said, and the list plays on its own clock.
+            engine.record(error)
+            emit(.error(error))
+            play(0)
+        }
     }
 
     /// Plays item `index` now (the first at the start).
@@ -42,6 +72,7 @@ final class PlaylistPlayback {
         skipPending = false
         endAnnounced = false
         queuedIndex = nil
+        if let schedule { engine.followSchedule(schedule, item: index) }
         emit(.playlistItemChanged(index: index))
         // A failure is shown and sent by the engine; its state change then skips to the next item.
         let loading = (try? engine.load(state.items[index], ext: ext)) != nil
@@ -109,6 +140,7 @@ final class PlaylistPlayback {
         case .advanced: advanced()
         case .queuedItemFailed: queuedItemFailed()
         case let .stepRequested(step): step > 0 ? next() : previous()
+        case let .scheduleWantsItem(index): play(index)
         // The item after the new one opens once the switch has settled: opening it competes with
         // the switch's first frame for the CPU.
         case .switchSettled, .queueDropped: queueFollowing()
@@ -137,6 +169,7 @@ final class PlaylistPlayback {
 
     /// Every iteration: performs a skip decided when the item failed.
     func tick() {
+        if let outcome = probe?.result { startOnSchedule(outcome) }
         guard skipPending else { return }
         skipPending = false
         next()
@@ -145,6 +178,7 @@ final class PlaylistPlayback {
     private func advanced() {
         if let queuedIndex { state.move(to: queuedIndex, inOrder: true) }
         queuedIndex = nil
+        if let schedule { engine.followSchedule(schedule, item: state.current) }
         state.played()
         emit(.playlistItemChanged(index: state.current))
     }
@@ -167,6 +201,7 @@ final class PlaylistPlayback {
 
     private func queue(_ index: Int) {
         queuedIndex = index
+        if schedule != nil { engine.queueOnSchedule(index) }
         do {
             engine.queueNext(try SourceResolver.standard().resolve(state.items[index], ext: ext))
         } catch {

@@ -99,14 +99,18 @@ public struct SyncTimeline: Setting, Equatable {
     /// Sets the shared timeline's epoch.
     public func apply(to settings: inout VideoSettings) { settings.syncEpoch = epoch }
 
-    /// Throws `invalidSetting` for an epoch out of range or not finite, without `Loop()`, or with a playlist.
-    public static func validate(_ epoch: Double, looping: Bool, playlist: Bool) throws(PlayerError) {
+    /// Throws `invalidSetting` for an epoch out of range or not finite; a single source needs
+    /// `Loop()`; a playlist (its items on a schedule, the list again and again) needs
+    /// `LoopPlaylist()` and not `Loop()`, which would hold one item while the timeline moves on.
+    public static func validate(_ epoch: Double, looping: Bool, playlist: Bool, loopingPlaylist: Bool = false) throws(PlayerError) {
         try checkRange(epoch, validRange, setting: "SyncTimeline", unit: "Unix seconds")
-        guard looping else {
+        if playlist {
+            guard loopingPlaylist, !looping else {
+                throw .invalidSetting(name: "SyncTimeline", value: String(epoch),
+                                      reason: "a playlist on a shared timeline repeats the list: LoopPlaylist() without Loop()")
+            }
+        } else if !looping {
             throw .invalidSetting(name: "SyncTimeline", value: String(epoch), reason: "a shared timeline is a loop's: add Loop()")
-        }
-        guard !playlist else {
-            throw .invalidSetting(name: "SyncTimeline", value: String(epoch), reason: "a playlist cannot follow a shared timeline yet")
         }
     }
 }

@@ -124,7 +124,7 @@ public struct VideoSettings: Sendable, Equatable {
         try FrameCache.validate(frameCacheMegabytes)
         try pictureInPicture?.validate()
         if let syncEpoch {
-            try SyncTimeline.validate(syncEpoch, looping: loop, playlist: !playlist.isEmpty)
+            try SyncTimeline.validate(syncEpoch, looping: loop, playlist: !playlist.isEmpty, loopingPlaylist: loopPlaylist)
             // Each would hold one screen while the others play on.
             if notAutoPlay || exclusiveGroup != nil {
                 throw .invalidSetting(name: "SyncTimeline", value: String(syncEpoch),

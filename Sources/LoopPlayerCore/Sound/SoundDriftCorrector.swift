@@ -57,4 +57,10 @@ package struct SoundDriftCorrector: Equatable {
     /// The drift learnt is kept (it is the clocks', not the source's); the next reading starts a
     /// new interval.
     package mutating func interrupt() { lastUpdate = nil }
+
+    /// The sound was moved at `now` (a join): readings wait for the ring to play out what it held.
+    package mutating func moved(at now: Double) {
+        lastUpdate = nil
+        settlesAt = now + Self.settleAfterRealign
+    }
 }

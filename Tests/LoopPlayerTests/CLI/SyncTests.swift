@@ -90,7 +90,7 @@ final class SyncTests: XCTestCase {
         try client.send(#"{"command": ["get_property", "pause"], "request_id": 2}"# + "\n")
         XCTAssertEqual(client.reply()?["data"] as? Bool, false, "still playing")
 
-        for extra in [["--speed", "2"], ["--untimed"], ["--snapshot", "x.png", "--snapshot-at", "1"], ["swipe"]] {
+        for extra in [["--speed", "2"], ["--untimed"], ["--snapshot", "x.png", "--snapshot-at", "1"], ["swipe", "--loop"]] {
             let result = try LoopplayTool.run(["--headless", "--sync-epoch", "now", "swipe"] + extra)
             XCTAssertEqual(result.status, 64, "\(extra): \(result.stderr)")
             XCTAssertTrue(result.stderr.contains("--sync-epoch"), "\(extra): \(result.stderr)")
@@ -181,6 +181,44 @@ final class SyncTests: XCTestCase {
         XCTAssertLessThanOrEqual(ppm, SoundDriftCorrector.largestCorrection * 1e6 + 1e-6)
         XCTAssertGreaterThan(stats["syncSoundOffsetSamples"] as? Int ?? 0, 300, "\(stats)")
         XCTAssertLessThan(stats["syncSoundOffsetMaxMs"] as? Double ?? .infinity, 12, "\(stats)")
+    }
+
+    /// A playlist on the timeline: items of 2 s, 1 s and 1.5 s (a 4.5 s cycle), joined 2.5 s after
+    /// the epoch — in the second item — then each item at its place, the list again and again, the
+    /// sound following without a gap (nothing moved after the first join).
+    func testAPlaylistPlaysItsItemsOnTheSchedule() throws {
+        let clips = try [("red", 2.0), ("blue", 1.0), ("green", 1.5)].map { colour, seconds in
+            try TestMedia.clip("sync-\(colour)-\(seconds).mkv", ["-f", "lavfi", "-i", "color=c=\(colour):s=160x90:r=30:d=\(seconds)",
+                                                              "-f", "lavfi", "-i", "sine=f=440:r=48000:d=\(seconds)", "-c:v", "libx264",
+                                                              "-preset", "veryfast", "-g", "30", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le",
+                                                              "-shortest"])
+        }
+        let epoch = (Date().timeIntervalSince1970 - 2.5).rounded(.down)
+        let sound = FileManager.default.temporaryDirectory.appendingPathComponent("sync-list-\(UUID().uuidString.prefix(8)).raw").path
+        defer { try? FileManager.default.removeItem(atPath: sound) }
+        let result = try LoopplayTool.run(["--headless", "--sync-epoch", String(epoch), "--duration", "6", "--verbose", "--events",
+                                           "--stats-json", "-", "--audio-driver", "disk", "--audio-device", sound] + clips)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        // "item 1 on the shared timeline from 1795775179.40 (cycle of 4.5 s)"
+        let joins = result.stderr.split(separator: "\n").compactMap { line -> (item: Int, start: Double)? in
+            guard let match = line.firstMatch(of: #/item (\d+) on the shared timeline from ([0-9.]+) \(cycle of 4\.5 s\)/#),
+                  let item = Int(match.1), let start = Double(match.2) else { return nil }
+            return (item, start)
+        }
+        XCTAssertGreaterThanOrEqual(joins.count, 4, result.stderr)
+        guard let first = joins.first else { return }
+        let offsets = [0.0, 2.0, 3.0]
+        // Started in the item the timeline was in, then each one in order.
+        for (index, join) in joins.enumerated() {
+            XCTAssertEqual(join.item, (first.item + index) % 3, "\(joins)")
+            let cycles = ((join.start - epoch - offsets[join.item]) / 4.5).rounded()
+            XCTAssertEqual(join.start, epoch + cycles * 4.5 + offsets[join.item], accuracy: 0.01, "item \(join.item)'s slot")
+        }
+        XCTAssertTrue(first.item == 1 || first.item == 2, "joined after 2.5 s and more: \(first)")
+        XCTAssertEqual(result.stderr.components(separatedBy: "playing it").count, 1, "no item played out of turn: \(result.stderr)")
+        let stats = try XCTUnwrap(LoopplayTool.json(result.stdout), result.stdout)
+        XCTAssertEqual(stats["framesDropped"] as? Int, 0, "\(stats)")
+        XCTAssertGreaterThan(stats["syncSoundOffsetSamples"] as? Int ?? 0, 0, "the last item's sound was measured: \(stats)")
     }
 
     func testJoinPlacesOnTheTimeline() {

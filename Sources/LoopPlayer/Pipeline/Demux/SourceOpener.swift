@@ -42,13 +42,8 @@ struct SourceOpener {
         if case let .hls(hls) = network {
             info.announcedDuration = hls.session.duration
             isLive = hls.session.isLive
-        } else if case .local = network, input.hasVideo, input.timelineStream.pointee.duration <= 0,
-                  let end = input.lastPictureEnd() {
-            // The container's length spans every stream (Matroska gives no track length): the
-            // picture's own is read from the file's last pictures, so the `duration` said at the
-            // start is the loop's, not corrected once the first pass was read.
-            let ticks = max(Int64((info.nominalFrameInterval / info.timeBase.seconds).rounded()), end - input.startTimestamp)
-            info.announcedDuration = Double(ticks) * info.timeBase.seconds
+        } else if case .local = network {
+            info.announcedDuration = Self.fileLength(of: input)
         }
         let timeline = LoopTimeline(tick: info.timeBase.seconds, origin: input.startTimestamp,
                                     nominalFrameInterval: info.nominalFrameInterval)
@@ -60,6 +55,19 @@ struct SourceOpener {
                                   discontinuousTimestamps: input.hasDiscontinuousTimestamps,
                                   subtitleDecoders: makeSubtitleDecoders(for: input), origin: input.startSeconds)
         return Opened(reader: reader, stages: stages, isLive: isLive)
+    }
+
+    /// A local file's length: its picture's (the loop's), or its sound's without one. The
+    /// container's length spans every stream (Matroska gives no track length): the picture's own is
+    /// then read from the file's last pictures, so the `duration` said at the start is the loop's,
+    /// not corrected once the first pass was read.
+    static func fileLength(of input: MediaInput) -> Double? {
+        let info = input.video
+        guard input.hasVideo, input.timelineStream.pointee.duration <= 0, let end = input.lastPictureEnd() else {
+            return info.announcedDuration
+        }
+        let ticks = max(Int64((info.nominalFrameInterval / info.timeBase.seconds).rounded()), end - input.startTimestamp)
+        return Double(ticks) * info.timeBase.seconds
     }
 
     private func openInput() throws(PlayerError) -> (MediaInput, NetworkReading) {
