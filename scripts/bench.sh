@@ -382,15 +382,16 @@ if [[ $what == sync || $what == all ]]; then
     python3 scripts/bench/sync_analyze.py "$epoch" 9.5 < "$Y/xsync-$round.txt"
   done
   kill $xvfbs
-  [[ ${SYNC_CPU:-1} == 0 ]] && exit 0
-  echo "CPU (20 s of 1080p30), synced and not:"
-  for round in 1 2 3; do
-    for mode in off on; do
-      extra=""; [[ $mode == on ]] && extra="--sync-epoch now"
-      echo -n "round $round, sync $mode: "
-      OUT=$Y/$mode-cpu-$round CUSTOM_CMD="$LP --loop $extra" PLAYERS=custom "$BENCH/baseline.sh" -d 20 "$HD" | grep custom || true
+  if [[ ${SYNC_CPU:-1} != 0 ]]; then
+    echo "CPU (20 s of 1080p30), synced and not:"
+    for round in 1 2 3; do
+      for mode in off on; do
+        extra=""; [[ $mode == on ]] && extra="--sync-epoch now"
+        echo -n "round $round, sync $mode: "
+        OUT=$Y/$mode-cpu-$round CUSTOM_CMD="$LP --loop $extra" PLAYERS=custom "$BENCH/baseline.sh" -d 20 "$HD" | grep custom || true
+      done
     done
-  done
+  fi
 fi
 
 if [[ $what == syncsound || $what == all ]]; then

@@ -35,6 +35,14 @@ proc = subprocess.Popen([player, "--headless", "--sync-epoch", repr(epoch), "--a
                         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 reads = []  # (real time, frames written so far)
 chunks = []
+def release_reader():
+    # A player that ends without opening its device would leave the open below waiting forever.
+    proc.wait()
+    try:
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+    except OSError:
+        pass
+threading.Thread(target=release_reader, daemon=True).start()
 fd = os.open(fifo, os.O_RDONLY)
 total = 0
 while True:

@@ -49,6 +49,8 @@ final class AudioDecodeStage {
     private var converter: AudioConverter?
     /// On a shared timeline: resamples the converted sound slightly (`SoundWriter.rateCorrection`).
     private var driftResampler: DriftResampler?
+    /// libswresample refused (said once): the sound goes unresampled.
+    private var driftResamplerFailed = false
     /// The stream cannot be converted (reported once); its packets are dropped until a seek.
     private var broken = false
     private var loopDuration: Double?
@@ -285,17 +287,21 @@ final class AudioDecodeStage {
     }
 
     private func write(_ block: AudioConverter.Block, _ output: ClaimedDevice) {
-        if let rate = output.writer.rateCorrection {
+        if let rate = output.writer.rateCorrection, !driftResamplerFailed {
             if driftResampler == nil { driftResampler = DriftResampler(channels: output.format.channels, rate: output.format.rate) }
-            if let resampler = driftResampler {
-                // Nothing out yet (the resampler's filter fills first): nothing to queue.
-                guard let resampled = resampler.resample(block.samples, frames: block.frames, mediaTime: block.mediaTime,
-                                                         step: block.secondsPerSample, speed: rate) else { return }
-                _ = output.writer.write(resampled.samples, frames: resampled.frames, mediaTime: resampled.mediaTime,
-                                        step: resampled.secondsPerSample, generation: generation)
+            if let resampled = driftResampler?.resample(block.samples, frames: block.frames, mediaTime: block.mediaTime,
+                                                        step: block.secondsPerSample, speed: rate) {
+                // Nothing out while the resampler's filter fills first.
+                if resampled.frames > 0 {
+                    _ = output.writer.write(resampled.samples, frames: resampled.frames, mediaTime: resampled.mediaTime,
+                                            step: resampled.secondsPerSample, generation: generation)
+                }
                 return
             }
-        } else {
+            driftResamplerFailed = true
+            driftResampler = nil
+            logger.warning("\(setup.sourceName): the sound cannot be resampled onto the shared timeline; it plays as it is")
+        } else if output.writer.rateCorrection == nil {
             driftResampler = nil
         }
         _ = output.writer.write(block.samples, frames: block.frames, mediaTime: block.mediaTime,

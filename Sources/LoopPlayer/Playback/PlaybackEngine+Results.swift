@@ -17,7 +17,9 @@ extension PlaybackEngine {
         statistics.audioDevice = sound.format
         statistics.audioUnderruns = sound.underruns - underrunsBeforeLoad
         // Once the sound was measured against the timeline (a driver that is no clock never is).
-        if statistics.syncSoundOffsetSamples > 0 { statistics.syncSoundCorrectionPpm = sound.rateCorrection.map { ($0 - 1) * 1e6 } }
+        if statistics.syncSoundOffsetSamples > 0, sound.rateCorrection != nil {
+            statistics.syncSoundCorrectionPpm = sync.soundCorrector.drift * 1e6
+        }
         statistics.subtitleTrack = source?.subtitles.currentTrack?.label
         statistics.sinceStart = earlierLoads + PlaybackStatistics.Totals(of: statistics)
         if let readAhead = item?.pipeline.readAhead {

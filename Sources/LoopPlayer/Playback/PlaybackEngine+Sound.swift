@@ -32,6 +32,7 @@ extension PlaybackEngine {
         else { return }
         item.realignPending = false
         if abs(picture - heard) > 0.005 { sound.realign(by: picture - heard) }
+        sync.soundCorrector.moved(at: clock.now)  // on a shared timeline: readings wait for the move
     }
 
     /// The source's audio tracks (empty until it opened).

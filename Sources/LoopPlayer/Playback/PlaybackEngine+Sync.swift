@@ -65,9 +65,11 @@ extension PlaybackEngine {
     /// The player follows a shared timeline.
     var isSynced: Bool { configuration.syncTimeline != nil && sync.join != nil }
 
-    /// Joined a shared timeline whose epoch is still to come: the first picture waits for it.
+    /// Joined a shared timeline whose epoch is still to come, the first picture decoded and waiting
+    /// for it (the source opened and decodes: the player is up).
     package var isWaitingForEpoch: Bool {
-        guard let timeline = configuration.syncTimeline, sync.join != nil, !isFailed else { return false }
+        guard let timeline = configuration.syncTimeline, sync.join != nil, let item, !isFailed,
+              item.pipeline.frames.peek() != nil else { return false }
         return SharedTimeline.systemNow < timeline.epoch
     }
 
@@ -196,7 +198,10 @@ extension PlaybackEngine {
             presenter.recordSyncSoundOffset(ms: offset * 1000)
         case let .realign(seconds):
             logger.debug("the sound is \(Int(offset * 1000)) ms off the shared timeline: moved to it")
+            presenter.recordSyncSoundOffset(ms: offset * 1000)
             sound.realign(by: seconds)
+        case .hold:
+            break
         }
     }
 

@@ -86,3 +86,35 @@ package struct VideoLayout: Sendable, Equatable {
                     width: destination.height, height: destination.width)
     }
 }
+
+/// A window showing one part of a player area, scaled to fill it (a wall's panel): what a rectangle
+/// drawn in the area becomes in the window, clipped to it, and the part of its source that stays
+/// visible — so only what shows is ever scaled.
+package struct PartView: Sendable, Equatable {
+    /// The part of the area shown, in area pixels.
+    package var part: Rect
+    /// Window pixels per area pixel.
+    package var scaleX, scaleY: Double
+
+    /// `part` of an area filling a window of `window` pixels.
+    package init(part: Rect, window: PixelSize) {
+        self.part = part
+        scaleX = part.width > 0 ? Double(window.width) / part.width : 1
+        scaleY = part.height > 0 ? Double(window.height) / part.height : 1
+    }
+
+    /// `destination` (area pixels) showing `source` (the source's pixels, stretched over it): the
+    /// visible piece of each, in the window and in the source; nil when nothing of it shows.
+    package func map(destination: Rect, source: Rect) -> (source: Rect, destination: Rect)? {
+        let left = max(destination.x, part.x), top = max(destination.y, part.y)
+        let right = min(destination.x + destination.width, part.x + part.width)
+        let bottom = min(destination.y + destination.height, part.y + part.height)
+        guard right > left, bottom > top, destination.width > 0, destination.height > 0 else { return nil }
+        let sx = source.width / destination.width, sy = source.height / destination.height
+        let visibleSource = Rect(x: source.x + (left - destination.x) * sx, y: source.y + (top - destination.y) * sy,
+                                 width: (right - left) * sx, height: (bottom - top) * sy)
+        let inWindow = Rect(x: (left - part.x) * scaleX, y: (top - part.y) * scaleY,
+                            width: (right - left) * scaleX, height: (bottom - top) * scaleY)
+        return (visibleSource, inWindow)
+    }
+}

@@ -17,8 +17,8 @@ package struct SoundDriftCorrector: Equatable {
 
     /// The rate the sound is resampled to, relative to its own (1.001: 0.1 % faster).
     package private(set) var rate = 1.0
-    /// The integral term: the steady drift learnt (rate units).
-    private var drift = 0.0
+    /// The integral term: the steady drift learnt (rate units): the sound card against the system clock.
+    package private(set) var drift = 0.0
     private var lastUpdate: Double?
     private var settlesAt: Double?
 
@@ -30,12 +30,18 @@ package struct SoundDriftCorrector: Equatable {
         case resample(rate: Double)
         /// Move the sound by `seconds` of media now (positive: skip ahead, it was behind).
         case realign(seconds: Double)
+        /// The reading is not used: the ring still plays sound from before a move.
+        case hold
     }
 
     /// `offset`: the media time heard minus the timeline's at monotonic time `now` (positive: the
     /// sound is ahead and must slow down).
     package mutating func update(offset: Double, at now: Double) -> Action {
-        guard offset.isFinite, now.isFinite, now >= settlesAt ?? -.infinity else { return .resample(rate: rate) }
+        guard offset.isFinite, now.isFinite else { return .hold }
+        if let settlesAt, now < settlesAt {
+            lastUpdate = nil  // the first reading after it integrates nothing of the wait
+            return .hold
+        }
         defer { lastUpdate = now }
         if abs(offset) > Self.realignBeyond {
             settlesAt = now + Self.settleAfterRealign

@@ -58,8 +58,9 @@ public struct PlaybackStatistics: Sendable, Equatable, Codable {
     public var syncSoundOffsetMaxMs: Double?
     /// How many frames the sound's offset from the shared timeline was measured on.
     public var syncSoundOffsetSamples = 0
-    /// How much faster (positive) or slower the sound is resampled to stay on the shared timeline,
-    /// in parts per million: the sound card's clock against the system clock (nil: not resampled).
+    /// The steady drift learnt on the shared timeline, in parts per million: how much faster
+    /// (positive) the sound is resampled to stay on it, the sound card's clock against the system
+    /// clock (nil: not resampled, or not measured yet).
     public var syncSoundCorrectionPpm: Double?
     /// The subtitle track shown at the end (its label), if any.
     public var subtitleTrack: String?

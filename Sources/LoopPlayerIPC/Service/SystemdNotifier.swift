@@ -3,7 +3,7 @@ import LoopPlayer
 import Synchronization
 
 /// systemd's notify protocol (`sd_notify`), for `Type=notify` services: `READY=1` once the first
-/// picture is shown (or the player waits for a shared timeline's epoch: it may be hours away),
+/// picture is shown (or decoded and waiting for a shared timeline's epoch, which may be hours away),
 /// `STATUS=` with what plays, `WATCHDOG=1` every half `WATCHDOG_USEC` **only
 /// while the player is alive** — its run loop answers (a probe wakes it) and it shows a picture
 /// (playing, paused, ended with `--keep-open`, waiting for `play`) — and `STOPPING=1` on a stop. A

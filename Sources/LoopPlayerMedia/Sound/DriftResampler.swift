@@ -53,12 +53,14 @@ package final class DriftResampler {
     }
 
     /// Resamples `frames` frames starting at timeline time `mediaTime` (`step` timeline seconds per
-    /// sample) at `speed` times their rate (1.001: 0.1 % faster, fewer samples out).
+    /// sample) at `speed` times their rate (1.001: 0.1 % faster, fewer samples out; at most 10 %
+    /// either way). Nil if libswresample fails; a block of 0 frames while its filter fills.
     package func resample(_ samples: UnsafePointer<Float>, frames: Int, mediaTime: Double, step: Double,
-                          speed: Double) -> Block? {
-        guard frames > 0, speed > 0.5, speed < 2 else { return nil }
-        // Extra output samples over `distance`: negative to play faster.
-        let delta = Int32((Double(distance) * (1 / speed - 1)).rounded())
+                          speed requested: Double) -> Block? {
+        let speed = requested.isFinite ? requested.clamped(to: 0.9...1.1) : 1
+        // Extra output samples over `distance` output samples (which take `distance × speed` in):
+        // negative to play faster.
+        let delta = Int32((Double(distance) * (1 - speed)).rounded())
         swr_set_compensation(context, delta, distance)
         let wanted = frames + frames / 50 + 64
         if wanted > capacity {
@@ -68,8 +70,8 @@ package final class DriftResampler {
         }
         var input: UnsafePointer<UInt8>? = UnsafeRawPointer(samples).assumingMemoryBound(to: UInt8.self)
         var out: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(output).assumingMemoryBound(to: UInt8.self)
-        let made = swr_convert(context, &out, Int32(capacity), &input, Int32(frames))
-        guard made > 0 else { return nil }
+        let made = swr_convert(context, &out, Int32(capacity), &input, Int32(max(0, frames)))
+        guard made >= 0 else { return nil }
         // The last sample out is the one `delay` input samples before the input's end.
         let delay = Double(swr_get_delay(context, Int64(rate)))
         let outStep = step * speed

@@ -43,7 +43,7 @@ package final class PanelWindow {
     package func present(_ scene: Scene, layout: VideoLayout, area: PixelSize) {
         guard let video else { return }
         let shown = scene.frame?.geometry.displaySize ?? (Double(area.width), Double(area.height))
-        video.showPart(Self.areaPart(of: panel.part, pictureSize: shown, placedAt: layout.destination), of: area)
+        video.showPart(Self.areaPart(of: panel.part, pictureSize: shown, placedAt: layout.destination))
         video.draw(scene, layout: layout, window: window)
     }
 

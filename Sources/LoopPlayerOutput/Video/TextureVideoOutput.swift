@@ -59,16 +59,17 @@ package final class TextureVideoOutput: WindowVideoOutput {
 
     private var logicalSize: PixelSize?
 
-    /// Draws only `part` of an area of `area` pixels, scaled to fill the output (a wall's panel):
-    /// everything drawn for the area is moved and scaled so that `part` covers the window.
-    package func showPart(_ part: Rect, of area: PixelSize) {
-        guard part.width > 0, part.height > 0 else { return }
+    /// Draws only `part` of the area, scaled to fill the output (a wall's panel); nil: all of it.
+    /// Only the visible pieces of the picture and the overlays are scaled (SDL's software renderer
+    /// would scale each whole into a temporary surface first).
+    package func showPart(_ part: Rect?) {
+        guard let part, part.width > 0, part.height > 0 else { return partView = nil }
         var width: Int32 = 0, height: Int32 = 0
         SDL_GetRendererOutputSize(renderer, &width, &height)
-        SDL_RenderSetScale(renderer, Float(Double(width) / part.width), Float(Double(height) / part.height))
-        var viewport = SDL_Rect(x: Int32(-part.x.rounded()), y: Int32(-part.y.rounded()), w: Int32(area.width), h: Int32(area.height))
-        SDL_RenderSetViewport(renderer, &viewport)
+        partView = PartView(part: part, window: PixelSize(width: Int(width), height: Int(height)))
     }
+
+    private var partView: PartView?
 
     package func drawableSize(window: OpaquePointer) -> PixelSize {
         var width: Int32 = 0, height: Int32 = 0
@@ -82,13 +83,17 @@ package final class TextureVideoOutput: WindowVideoOutput {
         if let frame = scene.frame {
             ColorConversion(frame: frame).useForSDLTextures()
             if uploaded !== frame { uploaded = texture.upload(frame) ? frame : nil }
-            if uploaded != nil, let picture = texture.texture {
+            if uploaded != nil, let picture = texture.texture, let view = partView, frame.geometry.rotation == 0 {
+                if let piece = view.map(destination: layout.destination, source: layout.source) {
+                    renderPiece(of: picture, piece, on: renderer)
+                }
+            } else if uploaded != nil, let picture = texture.texture {
                 var source = layout.source.sdlRect
                 var destination = layout.unrotatedDestination(for: frame.geometry).sdlRect
                 SDL_RenderCopyEx(renderer, picture, &source, &destination, Double(frame.geometry.rotation), nil, SDL_FLIP_NONE)
             }
         }
-        planes.draw(scene.planes)
+        planes.draw(scene.planes, view: partView)
         SDL_RenderPresent(renderer)
     }
 

@@ -36,8 +36,10 @@ package final class WindowOutput: PlayerOutput {
         self.options = options
         let initial = options.size.map { PixelSize(width: $0.width, height: $0.height) } ?? PixelSize(width: 640, height: 360)
         var flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
-        if options.fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
+        if options.fullscreen && options.panels.isEmpty { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
         if options.borderless { flags |= SDL_WINDOW_BORDERLESS.rawValue }
+        // With panels the window only lays the scenes out: never shown.
+        if !options.panels.isEmpty { flags |= SDL_WINDOW_HIDDEN.rawValue }
         let display = Self.displayBounds(options.fullscreen ? options.fullscreenScreen ?? options.screen : options.screen)
         let position = (Int(display.x) + (options.position?.x ?? 0), Int(display.y) + (options.position?.y ?? 0))
         guard let window = SDL_CreateWindow(options.title ?? "", Int32(clamping: position.0), Int32(clamping: position.1),
@@ -93,7 +95,7 @@ package final class WindowOutput: PlayerOutput {
         var bounds = SDL_Rect()
         let count = Int(SDL_GetNumVideoDisplays())
         var index = screen ?? 0
-        if index >= count {
+        if screen != nil, index < 0 || index >= count {
             logger.warning("screen \(index) was asked for, but there \(count == 1 ? "is 1 display" : "are \(count) displays") (0…\(max(0, count - 1))): the window opens on screen 0")
             index = 0
         }
@@ -146,19 +148,11 @@ package final class WindowOutput: PlayerOutput {
     /// Opens a window for each panel on `display`; the main window hides (it still lays the scenes out).
     private func openPanels(on display: SDL_Rect) throws(PlayerError) {
         let title = options.title ?? "loopplay"
-        do throws(PlayerError) {
-            for (index, panel) in options.panels.enumerated() {
-                panels.append(try PanelWindow(panel: panel, display: display, title: "\(title) (panel \(index + 1))", inbox: inbox))
-            }
-        } catch {
-            panels = []
-            video = ClosedVideoOutput()
-            SDL_DestroyWindow(window)
-            windowWaiter.close()
-            throw error
+        // A panel that cannot open fails the whole output: `deinit` closes what was opened.
+        for (index, panel) in options.panels.enumerated() {
+            panels.append(try PanelWindow(panel: panel, display: display, title: "\(title) (panel \(index + 1))", inbox: inbox))
         }
         windowWaiter.panels = Set(panels.map(\.id))
-        SDL_HideWindow(window)
         mainHidden = true
     }
 
@@ -196,8 +190,10 @@ package final class WindowOutput: PlayerOutput {
            let turned = try? Self.makeVideoOutput(kind: .texture, window: window, rotation: info.rotation) {
             video = turned
         }
-        guard !userSized else { return }
-        let size = Self.fittedSize(for: info.geometry)
+        // With panels the (hidden) window's area is the picture's own size: the panels' parts are
+        // in its pixels, and the overlays are drawn at its resolution.
+        let size = panels.isEmpty ? Self.fittedSize(for: info.geometry) : Self.exactSize(of: info.geometry)
+        guard !userSized || !panels.isEmpty else { return }
         if size != sizeSet {
             sizeSet = size
             SDL_SetWindowSize(window, Int32(size.width), Int32(size.height))
@@ -213,6 +209,7 @@ package final class WindowOutput: PlayerOutput {
     }
 
     package func toggleFullscreen() {
+        guard panels.isEmpty else { return }  // the panels are where the wall's monitors are
         let fullscreen = SDL_GetWindowFlags(window) & SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue != 0
         if !fullscreen {
             Self.warnIfNothingMakesFullscreen(window)
@@ -251,6 +248,10 @@ package final class WindowOutput: PlayerOutput {
     }
 
     /// The video's display size, shrunk (aspect kept) if it does not fit the screen.
+    private static func exactSize(of geometry: VideoGeometry) -> PixelSize {
+        PixelSize(width: max(1, Int(geometry.displaySize.width.rounded())), height: max(1, Int(geometry.displaySize.height.rounded())))
+    }
+
     private static func fittedSize(for geometry: VideoGeometry) -> PixelSize {
         var width = geometry.displaySize.width, height = geometry.displaySize.height
         var bounds = SDL_Rect()

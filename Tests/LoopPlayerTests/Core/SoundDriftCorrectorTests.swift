@@ -30,6 +30,7 @@ final class SoundDriftCorrectorTests: XCTestCase {
                 switch action {
                 case let .resample(rate): pending.append((now + delay, rate))
                 case let .realign(seconds): offset += seconds
+                case .hold: break
                 }
             }
             return actions
@@ -77,7 +78,7 @@ final class SoundDriftCorrectorTests: XCTestCase {
         var corrector = SoundDriftCorrector()
         XCTAssertEqual(corrector.update(offset: -0.08, at: 10), .realign(seconds: 0.08))
         // The ring still plays sound from before the move: readings wait.
-        XCTAssertEqual(corrector.update(offset: -0.08, at: 10.2), .resample(rate: 1))
+        XCTAssertEqual(corrector.update(offset: -0.08, at: 10.2), .hold)
         XCTAssertEqual(corrector.update(offset: 0, at: 10 + SoundDriftCorrector.settleAfterRealign), .resample(rate: 1))
         guard case let .resample(rate) = corrector.update(offset: 0.01, at: 10.6) else { return XCTFail() }
         XCTAssertLessThan(rate, 1, "ahead: slower")
@@ -88,8 +89,20 @@ final class SoundDriftCorrectorTests: XCTestCase {
         _ = corrector.update(offset: 0.002, at: 0)
         let first = corrector.rate
         corrector.interrupt()
-        _ = corrector.update(offset: 0.002, at: 100)  // a pause of 100 s: no integral from it
+        _ = corrector.update(offset: 0.002, at: 0.5)  // after a pause: nothing integrated over it
         XCTAssertEqual(corrector.rate, first, accuracy: 1e-12)
-        XCTAssertEqual(corrector.update(offset: .nan, at: 101), .resample(rate: first))
+        XCTAssertEqual(corrector.drift, 0)
+        _ = corrector.update(offset: 0.002, at: 0.6)
+        XCTAssertLessThan(corrector.drift, 0, "readings in a row integrate")
+        XCTAssertEqual(corrector.update(offset: .nan, at: 1), .hold)
+    }
+
+    func testAMoveWaitsThenIntegratesOnlyFromTheNextReading() {
+        var corrector = SoundDriftCorrector()
+        _ = corrector.update(offset: 0.001, at: 0)
+        corrector.moved(at: 0.1)
+        XCTAssertEqual(corrector.update(offset: 0.03, at: 0.3), .hold, "the ring still holds the sound before the move")
+        _ = corrector.update(offset: 0.001, at: 0.7)
+        XCTAssertEqual(corrector.drift, 0, "no interval across the wait")
     }
 }

@@ -232,7 +232,7 @@ final class ASSRendererTests: XCTestCase {
         XCTAssertEqual(ASSScriptBounds.boundOverrides(in: "0,0,Default,,0,0,0,,plain", scriptHeight: 288), "0,0,Default,,0,0,0,,plain")
     }
 
-    func testManySimultaneousEventsRenderInBoundedTime() throws {
+    func testManySimultaneousEventsRender() throws {
         let renderer = try ASSRenderer(header: nil)
         for n in 0..<1000 {
             renderer.add(SubtitleCue(start: 0, end: 10, content: .text(assEvent: ASSEvent.event(plainText: "line \(n)"))), id: n)
