@@ -2,7 +2,7 @@
 # Benchmarks, not tests: loopplay against ffplay, mpv and `ffmpeg -f null` on the same machine in the
 # same run, with ../shared/bench (fixtures, Xvfb, watchers). Results go to docs/benchmarks.md by hand.
 #
-#   scripts/bench.sh [seam|cpu|throughput|firstframe|kernels|filters|layers|audio|opus|overlay|subtitles|several|scale|realtime|cache|ipc|service|sync|syncsound|all]   (default all; about 60 minutes)
+#   scripts/bench.sh [seam|cpu|throughput|firstframe|kernels|filters|layers|audio|opus|overlay|subtitles|several|scale|realtime|cache|ipc|service|sync|syncplaylist|syncsound|all]   (default all; about 60 minutes)
 #   BEFORE=path/to/older/loopplay scripts/bench.sh before-after   (the same checks on two builds, interleaved; about 8 minutes)
 # Env: F=/tmp/lp-fixtures  OUT=/tmp/lp-bench-loopplay  DISP=:7 (below :10, see the bench README)
 #      LP=path/to/loopplay: measure that build instead of building the release one (sound checks only)
@@ -356,22 +356,29 @@ if [[ $what == service || $what == all ]]; then
   done
 fi
 
-if [[ $what == sync || $what == all ]]; then
+if [[ $what == sync || $what == syncplaylist || $what == all ]]; then
   # Three players on one shared timeline in three windows, started 1.5 s and 6 s apart (issue 26),
   # watched from the X server: how far apart each frame appears, and how late against the timeline.
-  # Then CPU: the same clip synced and not (20 s each, alternating).
-  echo "## Three windows on one shared timeline: spread between windows and lateness (ms), 3 rounds of 30 s"
-  Y=$OUT/sync; mkdir -p "$Y"
+  # Then CPU: the same clip synced and not (20 s each, alternating). `syncplaylist`: each player
+  # plays a playlist of three copies of the 1 s clip on the timeline's schedule (so frame f of any
+  # item is due where the single loop's would be): the switches between items measured the same way.
+  echo "## Three windows on one shared timeline$([[ $what == syncplaylist ]] && echo ", a playlist of three 1 s items"): spread between windows and lateness (ms), 3 rounds of 30 s"
+  Y=$OUT/$what; mkdir -p "$Y"
   cc -O2 -o "$Y/xsync" scripts/bench/xsync.c -lX11 -lXdamage -lm
   ffmpeg -loglevel error -y -f lavfi -i "color=c=black:s=320x180:r=30:d=1[bg];color=c=white:s=8x180:r=30[bar];[bg][bar]overlay=x='10*(n-1)':y=0:eval=frame:shortest=1" \
     -c:v libx264 -preset veryfast -g 30 -pix_fmt yuv420p "$Y/bar.mp4"
+  sources=("$Y/bar.mp4")
+  if [[ $what == syncplaylist ]]; then
+    cp "$Y/bar.mp4" "$Y/bar-b.mp4"; cp "$Y/bar.mp4" "$Y/bar-c.mp4"
+    sources=("$Y/bar.mp4" "$Y/bar-b.mp4" "$Y/bar-c.mp4")
+  fi
   Xvfb "$DISP" -screen 0 1000x200x24 -nolisten tcp >/dev/null 2>&1 & xvfbs=$!; sleep 1
   for round in 1 2 3; do
     epoch=$(python3 -c "import time; print('%.3f' % (time.time() + 1))")
     pids=()
     for i in 0 1 2; do
       DISPLAY=$DISP SDL_AUDIODRIVER=dummy "$LP" --sync-epoch "$epoch" --geometry 320x180+$((i * 330))+0 --no-border \
-        --osd-level 0 --title sync$i --stats-json "$Y/stats-$round-$i.json" "$Y/bar.mp4" 2>/dev/null & pids+=($!)
+        --osd-level 0 --title sync$i --stats-json "$Y/stats-$round-$i.json" "${sources[@]}" 2>/dev/null & pids+=($!)
       [[ $i == 0 ]] && sleep 1.5
       [[ $i == 1 ]] && sleep 6
     done
@@ -382,7 +389,7 @@ if [[ $what == sync || $what == all ]]; then
     python3 scripts/bench/sync_analyze.py "$epoch" 9.5 < "$Y/xsync-$round.txt"
   done
   kill $xvfbs
-  if [[ ${SYNC_CPU:-1} != 0 ]]; then
+  if [[ ${SYNC_CPU:-1} != 0 && $what != syncplaylist ]]; then
     echo "CPU (20 s of 1080p30), synced and not:"
     for round in 1 2 3; do
       for mode in off on; do
