@@ -14,23 +14,30 @@ enum SyncEpochArgument {
             let rest = trimmed.dropFirst(3)
             if rest.isEmpty {
                 epoch = now
-            } else if let sign = rest.first, sign == "+" || sign == "-", let seconds = Double(rest.dropFirst()), seconds.isFinite,
+            } else if let sign = rest.first, sign == "+" || sign == "-", let seconds = decimal(rest.dropFirst()), seconds.isFinite,
                       seconds >= 0 {
                 epoch = sign == "+" ? now + seconds : now - seconds
             } else {
                 epoch = nil
             }
-        } else if let seconds = Double(trimmed), trimmed.first?.isNumber == true {
+        } else if let seconds = decimal(trimmed), trimmed.first?.isNumber == true {
             epoch = seconds
         } else {
             epoch = rfc3339(trimmed)
         }
         guard let epoch, epoch.isFinite, SyncTimeline.validRange.contains(epoch) else {
             throw ValidationError("invalid --sync-epoch '\(text)': expected Unix seconds (1798761600), an RFC 3339 time "
-                + "(2027-01-01T00:00:00Z) or now+SECONDS, between 1970 and 2262")
+                + "(2027-01-01T00:00:00Z) or now+SECONDS, between 1970 and 2261")
         }
         return epoch
     }
+
+    /// Decimal digits only (Swift's `Double("0x10")` reads hexadecimal).
+    private static func decimal(_ text: Substring) -> Double? {
+        text.allSatisfy({ "0123456789.eE+-".contains($0) }) ? Double(text) : nil
+    }
+
+    private static func decimal(_ text: String) -> Double? { decimal(Substring(text)) }
 
     private static func rfc3339(_ text: String) -> Double? {
         // RFC 3339 allows a space for the T and a lower-case t/z.

@@ -47,6 +47,10 @@ extension PlaybackEngine {
         var soundCorrector = SoundDriftCorrector()
         /// The item the schedule asked the playlist for (asked once).
         var wantedItem: Int?
+        /// When (monotonic) the last join for a step of the system clock was made.
+        var lastStepJoin: Double?
+        /// A system clock running at another rate than the monotonic one was said.
+        var saidRunawayClock = false
     }
 
     /// The system clock may move this much against the monotonic clock (NTP slewing) before a join
@@ -111,6 +115,7 @@ extension PlaybackEngine {
         }
         let systemNow = SharedTimeline.systemNow
         let clockOffset = systemNow - clock.now
+        absorbRunawayClock(item, clockOffset: clockOffset)
         if let join = sync.join, join.item == ObjectIdentifier(item), join.timeline == timeline, abs(join.period - period) < 1e-6,
            abs(join.clockOffset - clockOffset) < Self.clockStepLimit, join.generation == presenter.generation,
            !presenter.isPaused {
@@ -211,8 +216,8 @@ extension PlaybackEngine {
     func refusedWhileSynced(_ command: String) -> Bool {
         guard configuration.syncTimeline != nil, !clock.isVirtual, sync.refusedFor != item?.location,
               !(command == "togglePause" && isPaused) else { return false }
-        let error = PlayerError.invalidSetting(name: command, value: "",
-                                               reason: "the player follows a shared timeline (SyncTimeline): every screen would have to do it")
+        let error = PlayerError.invalidSetting(name: "SyncTimeline", value: command,
+                                               reason: "the player follows a shared timeline: every screen would have to do it")
         record(error)
         emit(.error(error))
         return true
@@ -226,6 +231,7 @@ extension PlaybackEngine {
                                 presenter: Presenter, info: VideoStreamInfo) {
         let systemNow = SharedTimeline.systemNow
         let clockOffset = systemNow - clock.now
+        absorbRunawayClock(item, clockOffset: clockOffset)
         if let join = sync.join, join.item == ObjectIdentifier(item), join.timeline == timeline, join.slotStart != nil,
            abs(join.clockOffset - clockOffset) < Self.clockStepLimit, join.generation == presenter.generation,
            !presenter.isPaused {
@@ -273,6 +279,28 @@ extension PlaybackEngine {
         logger.debug("item \(index) on the shared timeline from \(start) (cycle of \(schedule.cycle) s)")
         if systemNow < timeline.epoch {
             say(.waitingForEpoch(seconds: timeline.epoch - systemNow))
+        }
+    }
+
+    /// Steps of the system clock closer together than this are followed without joining again: a
+    /// clock that runs at another rate (it stepped again before the join's first frame was due)
+    /// would otherwise join again and again, and never show a frame.
+    static let stepJoinInterval = 1.0
+
+    /// Before a join is decided: a step of the system clock soon after the last step's join is
+    /// taken as the clock's new offset (the picture follows it), and said once.
+    private func absorbRunawayClock(_ item: PlaybackItem, clockOffset: Double) {
+        guard var join = sync.join, join.item == ObjectIdentifier(item), abs(join.clockOffset - clockOffset) >= Self.clockStepLimit
+        else { return }
+        guard let last = sync.lastStepJoin, clock.now - last < Self.stepJoinInterval else {
+            sync.lastStepJoin = clock.now  // this step's join comes next
+            return
+        }
+        join.clockOffset = clockOffset
+        sync.join = join
+        if !sync.saidRunawayClock {
+            sync.saidRunawayClock = true
+            logger.warning("the system clock keeps stepping against the monotonic clock (it runs at another rate): the picture follows it without joining the shared timeline again")
         }
     }
 

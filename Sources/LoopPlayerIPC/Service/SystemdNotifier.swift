@@ -112,7 +112,8 @@ package struct WatchdogSetting {
             pingInterval = nil
             return
         }
-        pingInterval = Double(microseconds) / 2_000_000
+        // At most 20 pings a second: a tiny WatchdogSec would flood the socket.
+        pingInterval = max(Double(microseconds) / 2_000_000, 0.05)
     }
 }
 

@@ -67,9 +67,11 @@ package final class WindowOutput: PlayerOutput {
     deinit { close() }
 
     private var closed = false
+    private var areaWhenClosed: PixelSize?
 
     package func close() {
         guard !closed else { return }
+        areaWhenClosed = area  // a snapshot after the run is the window's last picture, at its size
         closed = true
         pictureInPicture = nil
         panels = []
@@ -81,6 +83,7 @@ package final class WindowOutput: PlayerOutput {
     /// The drawable area: the window's real size in drawable pixels (more than the window's on a
     /// high-DPI display).
     package var area: PixelSize? {
+        if closed { return areaWhenClosed }
         var width: Int32 = 0, height: Int32 = 0
         SDL_GetWindowSize(window, &width, &height)
         let drawable = video.drawableSize(window: window)

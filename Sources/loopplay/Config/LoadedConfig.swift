@@ -17,7 +17,7 @@ struct LoadedConfig: Sendable {
     var named = false
 
     /// Options that may be given several times: every line adds one.
-    static let repeatable: Set<String> = ["filter", "overlay", "overlay-text", "sub-file"]
+    static let repeatable: Set<String> = ["filter", "overlay", "overlay-text", "sub-file", "panel"]
     /// Options that make no sense in a file.
     static let refused: Set<String> = ["config", "no-config", "help", "h", "version"]
 

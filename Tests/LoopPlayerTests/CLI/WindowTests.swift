@@ -139,6 +139,19 @@ final class WindowTests: XCTestCase {
         XCTAssertNil(try display.window(titled: "lptest-wall", timeout: 0), "the player's own window stays hidden")
     }
 
+    /// `--snapshot` in a window: the window's last picture at its size (it was written after the
+    /// window had closed, as a 1x1 picture).
+    func testASnapshotInAWindowHasTheWindowsSize() throws {
+        let display = try VirtualDisplay()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("window-snapshot-\(UUID().uuidString.prefix(8)).png").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try LoopplayTool.run(["--source", TestMedia.redThenBlue(), "--snapshot", path, "--snapshot-at", "0.5"],
+                                          environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let size = try TestMedia.run("ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", path])
+        XCTAssertEqual(size.output.trimmingCharacters(in: .whitespacesAndNewlines), "320,180")
+    }
+
     /// A limit far beyond what SDL's event wait can count (`--duration 1e19`, 24.8 days and more)
     /// waits on for events instead of trapping on the conversion (it did, in a window only).
     func testAHugeDurationPlaysInAWindow() throws {

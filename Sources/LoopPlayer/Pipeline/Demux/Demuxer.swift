@@ -131,7 +131,9 @@ final class Demuxer {
                     reading.atEnd = false
                     if !wrap(&reading) { endOfStream(&reading) }
                 } else {
-                    control.waitForRequest(whileNotLooping: true)
+                    // A replaced file is not read again (its new content is another item): only a
+                    // seek or the stop wakes the demuxer, not looping, which is on (it spun here).
+                    control.waitForRequest(whileNotLooping: !reading.replaced)
                 }
                 continue
             }
