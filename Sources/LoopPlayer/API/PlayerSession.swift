@@ -104,6 +104,7 @@ final class PlayerSession: EngineController {
     func finish() {
         engine.close()
         let last = engine.takeEvents()
+        playlist?.stopReadingLengths()
         (listed, playlist) = (playlist, nil)  // the run is over: nothing is queued after it
         handle(last)
         deliver(batcher.drain())
@@ -379,7 +380,11 @@ final class PlayerSession: EngineController {
         }
         if settings.networkOptions != previous.networkOptions { engine.setNetworkOptions(settings.networkOptions) }
         if settings.pictureInPicture != previous.pictureInPicture { engine.setPictureInPicture(settings.pictureInPicture) }
-        if settings.syncEpoch != previous.syncEpoch { engine.setSyncTimeline(settings.syncEpoch.map(SharedTimeline.init(epoch:))) }
+        if settings.syncEpoch != previous.syncEpoch {
+            engine.setSyncTimeline(settings.syncEpoch.map(SharedTimeline.init(epoch:)))
+            // A playlist goes on the timeline's schedule (its lengths read first), or off it.
+            if playlist != nil { load(settings) }
+        }
         if settings.frameCacheMegabytes != previous.frameCacheMegabytes {
             engine.setFrameCache(bytes: settings.frameCacheMegabytes << 20)
         }

@@ -24,6 +24,7 @@ extension PlaybackEngine {
     /// comes back to the current item.
     package func dropQueued() {
         itemSwitch.dropQueued()
+        queuedScheduleItem = nil
     }
 
     /// The current item seeks or changes track after the sound device went to the next item: the

@@ -214,7 +214,8 @@ extension PlaybackEngine {
     /// off): refused with an error event. True when refused. A toggle of a paused player plays it,
     /// back onto the timeline: allowed.
     func refusedWhileSynced(_ command: String) -> Bool {
-        guard configuration.syncTimeline != nil, !clock.isVirtual, sync.refusedFor != item?.location,
+        // Also while no item is loaded yet (a synced playlist reads its lengths first).
+        guard configuration.syncTimeline != nil, !clock.isVirtual, !(item != nil && sync.refusedFor == item?.location),
               !(command == "togglePause" && isPaused) else { return false }
         let error = PlayerError.invalidSetting(name: "SyncTimeline", value: command,
                                                reason: "the player follows a shared timeline: every screen would have to do it")
@@ -242,16 +243,23 @@ extension PlaybackEngine {
             sync.join = nil
             return
         }
+        guard schedule.lengths.indices.contains(index) else {  // the list changed under the schedule
+            syncSchedule = nil
+            refuseSync(for: item, reason: "the playlist changed after its lengths were read")
+            return
+        }
         let slot = schedule.currentOrNextStart(of: index, at: systemNow, epoch: timeline.epoch)
         let atItsStart = (presenter.current?.pass ?? 0) == 0 && (presenter.current?.positionInPass ?? 0) < info.nominalFrameInterval * 1.5
         let place = schedule.place(at: systemNow + sync.lead, epoch: timeline.epoch)
         let start: Double
         let dueIn = slot.start - systemNow
-        if atItsStart && ((dueIn > -Self.switchLateness && dueIn < Self.switchTolerance) || (systemNow < timeline.epoch && slot.cycle == 0)) {
+        if atItsStart && dueIn > -Self.switchLateness {
+            // At its start and its slot to come (the switch from the item before, an item that came
+            // early because the one before failed or was shorter, or the epoch ahead): it waits.
             start = slot.start
-            // After the item before, the sound goes on as it is; a first item's is moved to the
-            // picture once heard.
-            if sync.join == nil { item.realignPending = true }
+            // Moved to the picture once heard if it is off by more than 5 ms (a switch exactly at
+            // the slot's start leaves the sound as it is).
+            item.realignPending = true
             if sound.rateCorrection == nil { sound.rateCorrection = sync.soundCorrector.rate }
         } else if place.item == index, place.position < schedule.lengths[index] - info.nominalFrameInterval {
             guard seek(to: place.position, inPass: 0, announce: false) != nil else { return }
@@ -304,9 +312,8 @@ extension PlaybackEngine {
         }
     }
 
-    /// An item at its start whose slot begins within this much is pinned as it comes (the switch
-    /// from the item before); one whose slot began more than `switchLateness` ago seeks into it.
-    static let switchTolerance = 1.0
+    /// An item at its start whose slot began more than this ago seeks into it (else it is pinned as
+    /// it comes, and waits for its slot).
     static let switchLateness = 0.1
 
     private func pin(_ presenter: Presenter, _ join: SyncJoin, clockOffset: Double) {

@@ -31,11 +31,16 @@ final class PlaylistPlayback {
 
     /// Detaches from the engine (the settings no longer name a playlist).
     func detach() {
-        probe?.cancel()
-        probe = nil
+        stopReadingLengths()
         engine.followSchedule(nil, item: 0)
         engine.endsSoundWithPicture = false
         engine.dropQueued()
+    }
+
+    /// The run ends: the lengths are no longer read.
+    func stopReadingLengths() {
+        probe?.cancel()
+        probe = nil
     }
 
     /// Plays the list: from its first item, or on a shared timeline from the item the timeline is
@@ -55,9 +60,10 @@ final class PlaylistPlayback {
             guard let timeline = engine.configuration.syncTimeline else { return play(0) }
             play(schedule.place(at: SharedTimeline.systemNow + PlaybackEngine.joinLead, epoch: timeline.epoch).item)
         case let .failed(error):
-            // Said, and the list plays on its own clock.
+            // Said, and the list plays on its own clock (off the timeline).
             engine.record(error)
             emit(.error(error))
+            engine.setSyncTimeline(nil)
             play(0)
         }
     }
@@ -201,9 +207,9 @@ final class PlaylistPlayback {
 
     private func queue(_ index: Int) {
         queuedIndex = index
-        if schedule != nil { engine.queueOnSchedule(index) }
         do {
             engine.queueNext(try SourceResolver.standard().resolve(state.items[index], ext: ext))
+            if schedule != nil { engine.queueOnSchedule(index) }
         } catch {
             engine.record(error)
             emit(.error(error))

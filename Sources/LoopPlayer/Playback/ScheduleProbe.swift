@@ -32,18 +32,15 @@ final class ScheduleProbe: Sendable {
         thread.withLock { $0 = worker }
     }
 
-    deinit { cancel() }
 
     /// The schedule, or why there is none; nil while the files are read.
     var result: Outcome? { shared.outcome.withLock { $0 } }
 
-    /// Stops reading (the run ends) and waits for the thread.
+    /// Stops reading (the run ends). The thread is not waited for (a read stuck on a network file
+    /// system must not hold the run loop): it ends on its own, sharing nothing but its outcome.
     func cancel() {
         shared.abort.raise()
-        thread.withLock { thread in
-            defer { thread = nil }
-            return thread
-        }?.join()
+        thread.withLock { $0 = nil }  // detached
     }
 
     private static func probe(_ items: [String], ext: String, abort: AbortFlag) -> Outcome {

@@ -1,5 +1,6 @@
 import CSDL
 import Foundation
+import Glibc
 import LoopPlayerCore
 import LoopPlayerMedia
 
@@ -306,6 +307,7 @@ package final class SoundOutput: @unchecked Sendable {  // the SDL device's owne
     /// Opens a device, paused (SDL calls back only once `startLocked` has set every field and
     /// unpaused it).
     private func openDevice(rate: Int, channels: Int, driver: String) throws(PlayerError) -> (SDL_AudioDeviceID, AudioDeviceFormat) {
+        if driver == "disk" { try Self.checkDiskFile(options.device ?? ProcessInfo.processInfo.environment["SDL_DISKAUDIOFILE"]) }
         var desired = SDL_AudioSpec()
         desired.freq = Int32(rate)
         desired.format = SDL_AudioFormat(AUDIO_F32SYS)
@@ -318,6 +320,19 @@ package final class SoundOutput: @unchecked Sendable {  // the SDL device's owne
         let id = try SDLAudio.openDevice(driver: driver) { SDL_OpenAudioDevice(options.device, 0, &desired, &obtained, flags) }
         return (id, AudioDeviceFormat(rate: Int(obtained.freq), channels: Int(obtained.channels), driver: driver,
                                       bufferFrames: Int(obtained.samples)))
+    }
+
+    /// SDL's disk driver opens its file blocking: a FIFO nobody reads would hold the sound stage (and
+    /// a stop) forever. One without a reader is refused instead.
+    private static func checkDiskFile(_ path: String?) throws(PlayerError) {
+        guard let path else { return }
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFIFO else { return }
+        let probe = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        guard probe >= 0 else {
+            throw .audioUnavailable(reason: "\(path) is a FIFO with no reader: SDL's disk driver would wait for one forever")
+        }
+        Glibc.close(probe)
     }
 
     /// Takes `id` as the device (still paused: the claim starts it).

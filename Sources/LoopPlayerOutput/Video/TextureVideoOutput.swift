@@ -71,6 +71,19 @@ package final class TextureVideoOutput: WindowVideoOutput {
 
     private var partView: PartView?
 
+    /// Draws what follows as `view` shows the area (nil: as it is).
+    private func moveAndScale(to view: PartView?) {
+        guard let view else {
+            SDL_RenderSetViewport(renderer, nil)
+            SDL_RenderSetScale(renderer, 1, 1)
+            return
+        }
+        SDL_RenderSetScale(renderer, Float(view.scaleX), Float(view.scaleY))
+        var viewport = SDL_Rect(x: Int32(-view.part.x.rounded()), y: Int32(-view.part.y.rounded()),
+                                w: Int32(32_767), h: Int32(32_767))
+        SDL_RenderSetViewport(renderer, &viewport)
+    }
+
     package func drawableSize(window: OpaquePointer) -> PixelSize {
         var width: Int32 = 0, height: Int32 = 0
         SDL_GetRendererOutputSize(renderer, &width, &height)
@@ -90,7 +103,10 @@ package final class TextureVideoOutput: WindowVideoOutput {
             } else if uploaded != nil, let picture = texture.texture {
                 var source = layout.source.sdlRect
                 var destination = layout.unrotatedDestination(for: frame.geometry).sdlRect
+                // A turned picture in a panel: SDL scales and moves the whole copy (rare; not clipped).
+                if let view = partView { moveAndScale(to: view) }
                 SDL_RenderCopyEx(renderer, picture, &source, &destination, Double(frame.geometry.rotation), nil, SDL_FLIP_NONE)
+                if partView != nil { moveAndScale(to: nil) }
             }
         }
         planes.draw(scene.planes, view: partView)

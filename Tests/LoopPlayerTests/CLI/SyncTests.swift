@@ -193,7 +193,7 @@ final class SyncTests: XCTestCase {
                                                               "-preset", "veryfast", "-g", "30", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le",
                                                               "-shortest"])
         }
-        let epoch = (Date().timeIntervalSince1970 - 2.5).rounded(.down)
+        let epoch = Date().timeIntervalSince1970 - 2.5
         let sound = FileManager.default.temporaryDirectory.appendingPathComponent("sync-list-\(UUID().uuidString.prefix(8)).raw").path
         defer { try? FileManager.default.removeItem(atPath: sound) }
         let result = try LoopplayTool.run(["--headless", "--sync-epoch", String(epoch), "--duration", "6", "--verbose", "--events",
@@ -219,6 +219,22 @@ final class SyncTests: XCTestCase {
         let stats = try XCTUnwrap(LoopplayTool.json(result.stdout), result.stdout)
         XCTAssertEqual(stats["framesDropped"] as? Int, 0, "\(stats)")
         XCTAssertGreaterThan(stats["syncSoundOffsetSamples"] as? Int ?? 0, 0, "the last item's sound was measured: \(stats)")
+    }
+
+    /// A synced playlist whose lengths cannot all be read (an item is missing): said, and the list
+    /// plays on its own clock, the items that exist one after the other.
+    func testAPlaylistWhoseLengthsCannotBeReadPlaysOffTheTimeline() throws {
+        let red = try TestMedia.clip("sync-red-2.0.mkv", ["-f", "lavfi", "-i", "color=c=red:s=160x90:r=30:d=2",
+                                                           "-f", "lavfi", "-i", "sine=f=440:r=48000:d=2", "-c:v", "libx264",
+                                                           "-preset", "veryfast", "-g", "30", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le",
+                                                           "-shortest"])
+        let result = try LoopplayTool.run(["--headless", "--sync-epoch", "now", "--frames", "90", "--verbose", "--stats-json", "-",
+                                           red, "/nonexistent/missing.mp4", red], environment: ["SDL_AUDIODRIVER": "dummy"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("missing.mp4"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("on the shared timeline from"), "no schedule: \(result.stderr)")
+        let stats = try XCTUnwrap(LoopplayTool.json(result.stdout), result.stdout)
+        XCTAssertEqual((stats["sinceStart"] as? [String: Any])?["framesPresented"] as? Int, 90, "\(stats)")
     }
 
     func testJoinPlacesOnTheTimeline() {
