@@ -47,6 +47,8 @@ package final class SoundOutput: @unchecked Sendable {  // the SDL device's owne
     private var opens = 0
     /// Frames of incoming sound to drop (`realign` of sound that was behind, beyond what was queued).
     private var skip = 0
+    /// Frames to drop once the buffer fading out before a realign has played.
+    private var discardAfterFade = 0
     /// The last buffer handed to the device: when it starts playing, the timeline time of its first
     /// sample, the timeline seconds per sample, how many real samples it held and whose they were.
     private var lastBuffer: (time: Double, mediaTime: Double, step: Double, frames: Int, delayed: Bool, epoch: Int)?
@@ -155,6 +157,7 @@ package final class SoundOutput: @unchecked Sendable {  // the SDL device's owne
         feed.ended = false
         feed.delay = 0
         skip = 0
+        discardAfterFade = 0
         condition.broadcast()
     }
 
@@ -191,16 +194,20 @@ package final class SoundOutput: @unchecked Sendable {  // the SDL device's owne
 
     /// Moves the sound by `seconds` of media against the device: positive skips queued sound (it
     /// was behind), negative delays it with silence (it was ahead). Only what is queued can be
-    /// skipped (200 ms); the presenter's join takes up any rest.
+    /// skipped (200 ms); the presenter's join takes up any rest. Sound that plays fades out over
+    /// one buffer first and back in after the move: a move is a short dip, never a click.
     package func realign(by seconds: Double) {
         condition.withLock {
             guard let step = ring.nextMediaTime?.step, step > 0 else { return }
             let frames = Int((seconds / step).rounded())
+            let fade = feed.fading == 0 && feed.gain > 0 && feed.started && frames != 0
+                ? min(ring.buffered, deviceFormat?.bufferFrames ?? 0) : 0
+            feed.fading = max(feed.fading, fade)
             if frames > 0 {
-                // What is queued beyond the prefill is skipped now; the rest as it arrives, so
-                // the device never runs dry for it.
+                // What is queued beyond the fade and the prefill is skipped now (after the fade);
+                // the rest as it arrives, so the device never runs dry for it.
                 let now = min(frames, max(0, ring.buffered - feed.fading - feed.prefill))
-                ring.discard(now)
+                if feed.fading > 0 { discardAfterFade += now } else { ring.discard(now) }
                 skip += frames - now
             } else {
                 feed.delay += -frames
@@ -404,6 +411,7 @@ package final class SoundOutput: @unchecked Sendable {  // the SDL device's owne
             self.generation = generation
             feed.delay = 0
             skip = 0
+            discardAfterFade = 0
             // One buffer of the old sound stays, to fade out instead of stopping with a click.
             feed.fading = feed.gain > 0 && feed.started ? min(ring.buffered, deviceFormat?.bufferFrames ?? 0) : 0
             ring.truncate(keeping: feed.fading)
@@ -477,6 +485,10 @@ package final class SoundOutput: @unchecked Sendable {  // the SDL device's owne
             // The sound before a seek: out over this buffer, never counted as heard.
             let moved = ring.take(into: output, frames: plan.fadeOut, gain: (plan.gainFrom, 0), total: plan.fadeOut)
             (output + moved * channels).update(repeating: 0, count: (frames - moved) * channels)
+            if discardAfterFade > 0 {  // a realign's skip, after its fade
+                ring.discard(discardAfterFade)
+                discardAfterFade = 0
+            }
             lastBuffer = nil
             return
         }

@@ -183,6 +183,34 @@ final class SyncTests: XCTestCase {
         XCTAssertLessThan(stats["syncSoundOffsetMaxMs"] as? Double ?? .infinity, 12, "\(stats)")
     }
 
+    /// The sound moved to the timeline at a join fades out and back in: a 480 Hz tone stays one
+    /// unbroken sine (the sine recurrence leaves no spike; the cut before this fix left 0.27 to 1.9).
+    func testTheJoinMovesTheSoundWithoutAClick() throws {
+        let clip = try TestMedia.clip("tone-sync-4s.mkv", ["-f", "lavfi", "-i", "testsrc2=s=160x90:r=30:d=4", "-f", "lavfi",
+                                                           "-i", "sine=f=480:r=48000:d=4", "-c:v", "libx264", "-preset", "veryfast",
+                                                           "-g", "30", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le", "-shortest"])
+        let sound = FileManager.default.temporaryDirectory.appendingPathComponent("sync-join-\(UUID().uuidString.prefix(8)).raw").path
+        defer { try? FileManager.default.removeItem(atPath: sound) }
+        let result = try LoopplayTool.run(["--headless", "--sync-epoch", "now+1", "--duration", "4", "--audio-driver", "disk",
+                                           "--audio-device", sound, clip])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let data = try Data(contentsOf: URL(fileURLWithPath: sound))
+        let left: [Double] = data.withUnsafeBytes { raw in
+            let floats = raw.bindMemory(to: Float.self)
+            return stride(from: 0, to: floats.count, by: 2).map { Double(floats[$0]) }
+        }
+        guard let first = left.firstIndex(where: { abs($0) > 1e-3 }), let last = left.lastIndex(where: { abs($0) > 1e-3 }),
+              last - first > 48_000 else { return XCTFail("no sound written: \(result.stderr)") }
+        let w = 2 * Double.pi * 480 / 48_000
+        let amplitude = left[first..<last].map(abs).max() ?? 1
+        var worst = 0.0
+        for n in (first + 2)..<(last - 4_800) {
+            worst = max(worst, abs(left[n] - 2 * cos(w) * left[n - 1] + left[n - 2]) / amplitude)
+        }
+        // A one-sample slip leaves about w (0.063); a fade, under 0.01.
+        XCTAssertLessThan(worst, 0.5 * w, "a break in the tone (residual \(worst) of the amplitude)")
+    }
+
     /// A playlist on the timeline: items of 2 s, 1 s and 1.5 s (a 4.5 s cycle), joined 2.5 s after
     /// the epoch — in the second item — then each item at its place, the list again and again, the
     /// sound following without a gap (nothing moved after the first join).
