@@ -182,11 +182,14 @@ struct Loopplay: ParsableCommand {
         if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
             throw ValidationError("\(flag) \(path) is a directory")
         }
+        let existed = stat(path, &status) == 0
         let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw ValidationError("\(flag) \(path) cannot be written: \(String(cString: strerror(errno)))")
         }
         close(descriptor)
+        // Made only to see that it can be: a usage error after this check leaves no empty file.
+        if !existed { unlink(path) }
     }
 
     /// The settings the options describe. `filters`: also the filter stack (checked by FFmpeg,

@@ -62,7 +62,7 @@ package final class DriftResampler {
         // negative to play faster.
         let delta = Int32((Double(distance) * (1 - speed)).rounded())
         swr_set_compensation(context, delta, distance)
-        let wanted = frames + frames / 50 + 64
+        let wanted = frames + frames / 8 + 64  // at the slowest, 0.9: 11 % more out
         if wanted > capacity {
             output.deallocate()
             capacity = wanted

@@ -35,6 +35,11 @@ struct LoadedConfig: Sendable {
         let scan = CommandLineScan(commandLine)
         guard !scan.asksForHelp else { return LoadedConfig() }
         if let problem = scan.configProblem { throw ConfigError(place: "--config", reason: problem) }
+        if let typo = scan.singleDashWord {
+            throw ConfigError(place: "Unknown option '\(typo.word)'",
+                              reason: typo.meant.map { "did you mean '\($0)'? (loopplay --help lists the options)" }
+                                  ?? "loopplay --help lists the options")
+        }
         var paths: [(path: String, required: Bool)] = []
         if !scan.noConfig, let defaultPath { paths.append((defaultPath, false)) }
         if let named = scan.configFile { paths.append((named, true)) }
@@ -183,6 +188,9 @@ struct CommandLineScan {
     var givesSource = false
     /// `--config` given twice, or empty.
     var configProblem: String?
+    /// A word with one dash that is no option (loopplay has no short options but `-h`): the parser
+    /// would read `-sync-epoch` as `-s -y -n … -h` and print the help.
+    var singleDashWord: (word: String, meant: String?)?
 
     init(_ arguments: [String]) {
         var kinds = OptionKinds()
@@ -199,7 +207,13 @@ struct CommandLineScan {
                 givesSource = true  // not an option, nor an option's value (those are skipped below)
                 continue
             }
-            guard argument.hasPrefix("--") else { continue }
+            guard argument.hasPrefix("--") else {
+                if argument.count > 2, Double(argument) == nil, singleDashWord == nil {
+                    let name = String(argument.dropFirst().prefix { $0 != "=" })
+                    singleDashWord = (argument, kinds.kind(of: name) == .unknown ? nil : "--" + name)
+                }
+                continue
+            }
             let body = argument.dropFirst(2)
             let name = String(body.prefix { $0 != "=" })
             names.insert(name)

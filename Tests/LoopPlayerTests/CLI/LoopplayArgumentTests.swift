@@ -58,6 +58,8 @@ final class LoopplayArgumentTests: XCTestCase {
             (["--geometry", "0x10+1+1", "swipe"], "invalid --geometry '0x10+1+1'"),
             (["--geometry", "+40000+0", "swipe"], "places 0…32767"),
             (["--screen", "32", "swipe"], "--screen 32 is out of range: 0 to 31"),
+            (["-sync-epoch", "now", "swipe"], "Unknown option '-sync-epoch': did you mean '--sync-epoch'?"),
+            (["-hello", "swipe"], "Unknown option '-hello'"),
             (["--panel", "160x180", "swipe"], "invalid --panel '160x180': expected WxH+X+Y"),
             (["--panel", "160x180+0+0@", "swipe"], "invalid --panel '160x180+0+0@'"),
             (["--panel", "160x180+0+0@320x200", "swipe"], "invalid --panel '160x180+0+0@320x200'"),
