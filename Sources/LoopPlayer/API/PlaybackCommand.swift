@@ -97,7 +97,7 @@ public enum PlaybackCommand: Sendable {
     case idle
 
     /// The command's name when it would take a player off a shared timeline (`SyncTimeline`).
-    var leavesTheTimeline: String? {
+    package var leavesTheTimeline: String? {
         switch self {
         case .pause: "pause"
         case .togglePause: "togglePause"

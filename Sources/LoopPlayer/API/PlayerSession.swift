@@ -200,6 +200,7 @@ final class PlayerSession: EngineController {
         (status.subtitleTrack, status.subtitleTrackCount) = engine.subtitleTrackPosition
         status.seeking = engine.isSeeking
         status.waitingForEpoch = engine.isWaitingForEpoch
+        status.followsSharedTimeline = engine.refusesLeavingTheTimeline
         let handlers = player.shared.withLock { shared -> [@Sendable (PlayerStatus) -> Void] in
             status.commandsApplied = shared.commandsApplied
             guard shared.status != status else { return [] }

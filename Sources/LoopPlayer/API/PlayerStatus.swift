@@ -44,6 +44,9 @@ public struct PlayerStatus: Sendable, Equatable {
     /// On a shared timeline (`SyncTimeline`) whose epoch is still to come: the player is up, its
     /// first picture waits for the epoch.
     public var waitingForEpoch = false
+    /// On a shared timeline (`SyncTimeline`): commands that would take this screen off it (pause,
+    /// seek, speed, looping off, another playlist item) are refused.
+    public var followsSharedTimeline = false
     /// How many of the commands given to `send(_:)` the player has carried out: a command sent
     /// when this was *n* has taken effect once it passes *n*.
     public var commandsApplied = 0

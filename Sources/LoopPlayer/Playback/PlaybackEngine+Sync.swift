@@ -210,13 +210,17 @@ extension PlaybackEngine {
         }
     }
 
+    /// Commands that would take this player off the timeline are refused: it follows one (also while
+    /// no item is loaded yet: a synced playlist reads its lengths first), and its source can.
+    package var refusesLeavingTheTimeline: Bool {
+        configuration.syncTimeline != nil && !clock.isVirtual && !(item != nil && sync.refusedFor == item?.location)
+    }
+
     /// A command that would take this player off the shared timeline (pause, seek, speed, looping
     /// off): refused with an error event. True when refused. A toggle of a paused player plays it,
     /// back onto the timeline: allowed.
     func refusedWhileSynced(_ command: String) -> Bool {
-        // Also while no item is loaded yet (a synced playlist reads its lengths first).
-        guard configuration.syncTimeline != nil, !clock.isVirtual, !(item != nil && sync.refusedFor == item?.location),
-              !(command == "togglePause" && isPaused) else { return false }
+        guard refusesLeavingTheTimeline, !(command == "togglePause" && isPaused) else { return false }
         let error = PlayerError.invalidSetting(name: "SyncTimeline", value: command,
                                                reason: "the player follows a shared timeline: every screen would have to do it")
         record(error)

@@ -74,6 +74,13 @@ package struct MPVConnection {
         return output
     }
 
+    /// An action a synced player refuses (a toggle of a paused one plays it: allowed).
+    private static func leavesTheTimeline(_ action: MPVAction, _ status: PlayerStatus) -> Bool {
+        guard case let .send(command) = action, command.leavesTheTimeline != nil else { return false }
+        if case .togglePause = command, status.paused { return false }
+        return true
+    }
+
     /// `show-text TEXT [DURATION_MS [LEVEL]]`: mpv's duration in milliseconds (-1: the OSD's own),
     /// up to an hour; levels 0…3. (mpv's `${property}` expansion is not done: the text shows as sent.)
     static func showText(_ arguments: [JSONValue]) -> Result<[MPVAction], MPVError> {
@@ -102,6 +109,11 @@ package struct MPVConnection {
             result.flatMap { actions in
                 guard accepts || actions.isEmpty else { return .failure(.command) }
                 output.actions += actions
+                // On a shared timeline the player refuses these (and says why in an event and on
+                // screen): the client hears it too, not "success".
+                if status.followsSharedTimeline, actions.contains(where: { Self.leavesTheTimeline($0, status) }) {
+                    return .failure(.command)
+                }
                 return .success(nil)
             }
         }

@@ -85,7 +85,7 @@ final class SyncTests: XCTestCase {
         XCTAssertTrue(output.waitUntil(timeout: 20) { $0.contains("\"status\":\"inStep\"") }, output.text)
         let client = try IPCClient(path: socket)
         try client.send(#"{"command": ["set_property", "pause", true], "request_id": 1}"# + "\n")
-        _ = client.reply()
+        XCTAssertEqual(client.reply()?["error"] as? String, "error running command", "refused, not success")
         XCTAssertTrue(output.waitUntil(timeout: 10) { $0.contains("the player follows a shared timeline") }, output.text)
         try client.send(#"{"command": ["get_property", "pause"], "request_id": 2}"# + "\n")
         XCTAssertEqual(client.reply()?["data"] as? Bool, false, "still playing")
