@@ -13,6 +13,21 @@ final class SyncTests: XCTestCase {
             "-c:v", "libx264", "-preset", "veryfast", "-g", "30", "-pix_fmt", "yuv420p"])
     }
 
+    /// 4 s of a test pattern with a 480 Hz tone in PCM (exact samples: a break shows).
+    private static func toneClip() throws -> String {
+        try TestMedia.clip("tone-sync-4s.mkv", ["-f", "lavfi", "-i", "testsrc2=s=160x90:r=30:d=4", "-f", "lavfi",
+                                                "-i", "sine=f=480:r=48000:d=4", "-c:v", "libx264", "-preset", "veryfast",
+                                                "-g", "30", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le", "-shortest"])
+    }
+
+    /// `seconds` of one colour with a 440 Hz tone: a playlist item.
+    private static func colourClip(_ colour: String, seconds: Double) throws -> String {
+        try TestMedia.clip("sync-\(colour)-\(seconds).mkv", ["-f", "lavfi", "-i", "color=c=\(colour):s=160x90:r=30:d=\(seconds)",
+                                                          "-f", "lavfi", "-i", "sine=f=440:r=48000:d=\(seconds)", "-c:v", "libx264",
+                                                          "-preset", "veryfast", "-g", "30", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le",
+                                                          "-shortest"])
+    }
+
     /// The last `inStep`/`outOfStep` a player's `--events` said.
     private static func lastSaid(_ text: String) -> String? {
         let words: [String] = text.components(separatedBy: "\"status\":\"").dropFirst()
@@ -165,9 +180,7 @@ final class SyncTests: XCTestCase {
     /// monotonic clock; `ClockSkew` preloaded): the sound is resampled onto the timeline. Left alone
     /// it would be 25 ms off at the end; the bench measures it from outside (docs/benchmarks.md).
     func testTheSoundIsResampledOntoTheTimeline() throws {
-        let clip = try TestMedia.clip("tone-sync-4s.mkv", ["-f", "lavfi", "-i", "testsrc2=s=160x90:r=30:d=4", "-f", "lavfi",
-                                                           "-i", "sine=f=480:r=48000:d=4", "-c:v", "libx264", "-preset", "veryfast",
-                                                           "-g", "30", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le", "-shortest"])
+        let clip = try Self.toneClip()
         let sound = FileManager.default.temporaryDirectory.appendingPathComponent("sync-sound-\(UUID().uuidString.prefix(8)).raw").path
         defer { try? FileManager.default.removeItem(atPath: sound) }
         let result = try LoopplayTool.run(["--headless", "--sync-epoch", "now", "--audio-driver", "disk", "--audio-device", sound,
@@ -186,9 +199,7 @@ final class SyncTests: XCTestCase {
     /// The sound moved to the timeline at a join fades out and back in: a 480 Hz tone stays one
     /// unbroken sine (the sine recurrence leaves no spike; the cut before this fix left 0.27 to 1.9).
     func testTheJoinMovesTheSoundWithoutAClick() throws {
-        let clip = try TestMedia.clip("tone-sync-4s.mkv", ["-f", "lavfi", "-i", "testsrc2=s=160x90:r=30:d=4", "-f", "lavfi",
-                                                           "-i", "sine=f=480:r=48000:d=4", "-c:v", "libx264", "-preset", "veryfast",
-                                                           "-g", "30", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le", "-shortest"])
+        let clip = try Self.toneClip()
         let sound = FileManager.default.temporaryDirectory.appendingPathComponent("sync-join-\(UUID().uuidString.prefix(8)).raw").path
         defer { try? FileManager.default.removeItem(atPath: sound) }
         let result = try LoopplayTool.run(["--headless", "--sync-epoch", "now+1", "--duration", "4", "--audio-driver", "disk",
@@ -215,12 +226,7 @@ final class SyncTests: XCTestCase {
     /// the epoch — in the second item — then each item at its place, the list again and again, the
     /// sound following without a gap (nothing moved after the first join).
     func testAPlaylistPlaysItsItemsOnTheSchedule() throws {
-        let clips = try [("red", 2.0), ("blue", 1.0), ("green", 1.5)].map { colour, seconds in
-            try TestMedia.clip("sync-\(colour)-\(seconds).mkv", ["-f", "lavfi", "-i", "color=c=\(colour):s=160x90:r=30:d=\(seconds)",
-                                                              "-f", "lavfi", "-i", "sine=f=440:r=48000:d=\(seconds)", "-c:v", "libx264",
-                                                              "-preset", "veryfast", "-g", "30", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le",
-                                                              "-shortest"])
-        }
+        let clips = try [("red", 2.0), ("blue", 1.0), ("green", 1.5)].map { try Self.colourClip($0, seconds: $1) }
         let epoch = Date().timeIntervalSince1970 - 2.5
         let sound = FileManager.default.temporaryDirectory.appendingPathComponent("sync-list-\(UUID().uuidString.prefix(8)).raw").path
         defer { try? FileManager.default.removeItem(atPath: sound) }
@@ -252,10 +258,7 @@ final class SyncTests: XCTestCase {
     /// A synced playlist whose lengths cannot all be read (an item is missing): said, and the list
     /// plays on its own clock, the items that exist one after the other.
     func testAPlaylistWhoseLengthsCannotBeReadPlaysOffTheTimeline() throws {
-        let red = try TestMedia.clip("sync-red-2.0.mkv", ["-f", "lavfi", "-i", "color=c=red:s=160x90:r=30:d=2",
-                                                           "-f", "lavfi", "-i", "sine=f=440:r=48000:d=2", "-c:v", "libx264",
-                                                           "-preset", "veryfast", "-g", "30", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le",
-                                                           "-shortest"])
+        let red = try Self.colourClip("red", seconds: 2.0)
         let result = try LoopplayTool.run(["--headless", "--sync-epoch", "now", "--frames", "90", "--verbose", "--stats-json", "-",
                                            red, "/nonexistent/missing.mp4", red], environment: ["SDL_AUDIODRIVER": "dummy"])
         XCTAssertEqual(result.status, 0, result.stderr)
