@@ -83,13 +83,15 @@ public struct Loop: Setting, Equatable {
 /// so all of them show the same frame at the same moment. Keep the machines' clocks in step with
 /// chrony or PTP (docs/sync.md). A player that starts late, or again, joins where the timeline is
 /// (a seek) within a second; it does not pause, seek or change speed on its own (those commands are
-/// refused with an error event). Needs `Loop()`, a local file or a VOD stream, no `Playlist`.
+/// refused with an error event). Needs `Loop()` and a local file or a VOD stream; or a `Playlist`
+/// of local files with `LoopPlaylist()` (not `Loop()`): a schedule, item after item at the same
+/// moments on every screen. The sound is resampled (at most 0.125 %) to stay on the timeline.
 ///
 /// ```swift
 /// VideoSettings { SourceName("wall.mp4"); Loop(); SyncTimeline(epoch: 1_798_761_600) }
 /// ```
 public struct SyncTimeline: Setting, Equatable {
-    /// Epochs accepted: 1970 to 2262, in Unix seconds.
+    /// Epochs accepted: 1970 to 2261, in Unix seconds.
     public static let validRange = SharedTimeline.epochRange
     package var epoch: Double
     /// A timeline starting at `epoch`, Unix seconds (`CLOCK_REALTIME`; fractions allowed).
