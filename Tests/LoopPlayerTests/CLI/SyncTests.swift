@@ -264,6 +264,8 @@ final class SyncTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stderr.contains("missing.mp4"), result.stderr)
         XCTAssertFalse(result.stderr.contains("on the shared timeline from"), "no schedule: \(result.stderr)")
+        // Nor each item joined as a loop of its own (a seek into every item: what it did before).
+        XCTAssertFalse(result.stderr.contains("joined the shared timeline"), "off the timeline: \(result.stderr)")
         let stats = try XCTUnwrap(LoopplayTool.json(result.stdout), result.stdout)
         XCTAssertEqual((stats["sinceStart"] as? [String: Any])?["framesPresented"] as? Int, 90, "\(stats)")
     }
