@@ -133,11 +133,7 @@ extension PlaybackEngine {
         let place = timeline.joinPlace(at: systemNow, period: period, lead: sync.lead, lastFrame: info.nominalFrameInterval)
         let playerPass = pictureSpot?.pass ?? 0
         guard seek(to: place.position, inPass: playerPass, announce: false) != nil else { return }
-        // The sound restarts with the picture, moved to it once heard (the device's latency), and
-        // is resampled from its first sample on.
-        item.realignPending = true
-        if sound.rateCorrection == nil { sound.rateCorrection = sync.soundCorrector.rate }
-        sync.soundCorrector.interrupt()
+        moveSoundAtJoin(item)
         let join = SyncJoin(item: ObjectIdentifier(item), timeline: timeline, period: period, timelinePass: place.pass,
                             playerPass: playerPass, clockOffset: clockOffset, generation: presenter.generation,
                             lengthIsExact: item.pipeline.status.loopDuration != nil)
@@ -175,6 +171,14 @@ extension PlaybackEngine {
             sync.lead = Self.joinLead  // a join that came in step: the next may be quick again
             say(.inStep(offsetMs: offsetMs))
         }
+    }
+
+    /// At a join the sound is moved to the picture once heard (the device's latency; more than 5 ms
+    /// only), and resampled from its first sample on.
+    private func moveSoundAtJoin(_ item: PlaybackItem) {
+        item.realignPending = true
+        if sound.rateCorrection == nil { sound.rateCorrection = sync.soundCorrector.rate }
+        sync.soundCorrector.interrupt()
     }
 
     /// Keeps the sound on the timeline, resampling it slightly faster or slower (a sound card's clock
@@ -261,15 +265,11 @@ extension PlaybackEngine {
             // At its start and its slot to come (the switch from the item before, an item that came
             // early because the one before failed or was shorter, or the epoch ahead): it waits.
             start = slot.start
-            // Moved to the picture once heard if it is off by more than 5 ms (a switch exactly at
-            // the slot's start leaves the sound as it is).
-            item.realignPending = true
-            if sound.rateCorrection == nil { sound.rateCorrection = sync.soundCorrector.rate }
+            // (A switch exactly at the slot's start leaves the sound as it is: under 5 ms.)
+            moveSoundAtJoin(item)
         } else if place.item == index, place.position < schedule.lengths[index] - info.nominalFrameInterval {
             guard seek(to: place.position, inPass: 0, announce: false) != nil else { return }
-            item.realignPending = true
-            if sound.rateCorrection == nil { sound.rateCorrection = sync.soundCorrector.rate }
-            sync.soundCorrector.interrupt()
+            moveSoundAtJoin(item)
             start = schedule.start(of: index, inCycle: place.cycle, epoch: timeline.epoch)
         } else {
             sync.join = nil
