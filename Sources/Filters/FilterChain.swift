@@ -7,7 +7,7 @@ import LoopPlayerCore
 /// comes last, on its own (`LumaAdjuster`: a table over luma, chroma shared; for formats it does not
 /// take, a `lutyuv` with the same math, changed by command). Graphs are built at the first frame (when
 /// the input is known) and again only if the input changes. One thread.
-package final class FilterChain: @unchecked Sendable {
+package final class FilterChain {
     private enum Segment {
         case graph(chain: String, built: FilterGraph?)
         case custom(any PixelFilter)

@@ -5,7 +5,7 @@ import LoopPlayerCore
 /// Owns one configured libavfilter graph: `buffer` → the chain → `format=yuv420p` → `buffersink` for
 /// pictures, or any source → chain → sink (audio). Temporal filters keep their state as long as the
 /// graph lives. Used by one thread at a time.
-package final class FilterGraph: @unchecked Sendable {
+package final class FilterGraph {
     /// What the graph is configured for; a frame that differs needs a new graph.
     package struct Input: Equatable, Sendable {
         package var width: Int32

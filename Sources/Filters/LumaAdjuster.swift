@@ -8,7 +8,7 @@ import FFmpegSupport
 /// gets a new luma plane from a pool and keeps its chroma planes by reference, without a copy.
 /// libavfilter's `lutyuv` copies every plane of a picture it does not own, chroma included. Pictures
 /// of other formats go through `lutyuv` instead (`FilterChain`). One thread at a time.
-final class LumaAdjuster: @unchecked Sendable {  // owns its buffer pool; used by one filter thread at a time
+final class LumaAdjuster {
     private var table = [UInt8](repeating: 0, count: 256)
     private var pool: OpaquePointer?  // AVBufferPool
     private var poolPlaneSize = 0

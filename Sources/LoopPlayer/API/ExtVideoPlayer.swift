@@ -19,6 +19,8 @@ import Synchronization
 /// ```
 /// `send(_:)`, `settings`, `state`, `statistics` and `retry()` may be used from any thread; `run…`
 /// and embedding calls belong to one thread (the main thread for windows).
+// @unchecked: everything threads share is in `shared` (a Mutex); only `session` is outside it, the
+// engine's, not Sendable, set and read on the run thread alone.
 public final class ExtVideoPlayer: @unchecked Sendable {
     /// Clock choice for a run.
     public enum Timing: Sendable, Equatable {

@@ -3,38 +3,24 @@
 /// `push` blocks while the queue is full, `pop` while it is empty; `close()` wakes both and makes
 /// every later call return at once (the abort path of ffplay's `PacketQueue`). Elements may be
 /// noncopyable (owned packets move through it); a popped slot is empty at once, so the queue never
-/// keeps an element alive. Elements are *sent* through it (`push` takes a `sending` value, `pop`
-/// returns one): the compiler checks that the producer keeps nothing of what it pushed, so
-/// elements need not be `Sendable` to cross between the threads.
+/// keeps an element alive. Its state is in a `WaitableState`: the compiler checks every access.
 ///
 /// Queues fed by one producer may share a `MonotonicCondition`: a consumer taking from any of them
 /// then wakes a producer blocked on another, and the producer's `giveUp` test (evaluated under the
 /// shared lock) can look at the other queues (`countLocked`).
-package final class BoundedQueue<Element: ~Copyable>: @unchecked Sendable {  // all state guarded by `condition`
-    package let condition: MonotonicCondition
+package final class BoundedQueue<Element: ~Copyable & Sendable>: Sendable {
     package let maxCount: Int
     package let maxBytes: Int
-    // Guarded by `condition`: a ring of `maxCount` slots, `count` of them initialised from `head`.
-    private let slots: UnsafeMutablePointer<Element>
-    private let sizes: UnsafeMutablePointer<Int>
-    private var head = 0
-    private var storedCount = 0
-    private var storedBytes = 0
-    private var closed = false
+    private let guarded: WaitableState<Ring>
 
     package init(maxCount: Int, maxBytes: Int = .max, condition: MonotonicCondition = MonotonicCondition()) {
         self.maxCount = max(1, maxCount)
         self.maxBytes = maxBytes
-        self.condition = condition
-        slots = .allocate(capacity: self.maxCount)
-        sizes = .allocate(capacity: self.maxCount)
+        guarded = WaitableState(Ring(capacity: self.maxCount), condition: condition)
     }
 
-    deinit {
-        removeAllLocked()
-        slots.deallocate()
-        sizes.deallocate()
-    }
+    /// The lock shared with the producer's other queues (and held around a `giveUp` test).
+    package var condition: MonotonicCondition { guarded.condition }
 
     package enum PushResult: Equatable {
         case queued
@@ -48,87 +34,106 @@ package final class BoundedQueue<Element: ~Copyable>: @unchecked Sendable {  // 
     /// full and a waiter wakes, drops the element instead of waiting on. An element larger than
     /// the whole byte budget is still admitted when the queue is empty.
     @discardableResult
-    package func push(_ element: consuming sending Element, bytes size: Int = 0, giveUp: (() -> Bool)? = nil) -> PushResult {
-        condition.lock()
-        defer { condition.unlock() }
-        while !closed && isFullLocked(adding: size) {
-            if giveUp?() == true { return .gaveUp }
-            condition.wait()
+    package func push(_ element: consuming Element, bytes size: Int = 0, giveUp: (() -> Bool)? = nil) -> PushResult {
+        var pending = Optional(element)
+        let maxBytes = maxBytes
+        return guarded.withLock {
+            while guarded.read({ !$0.closed && $0.isFull(adding: size, maxBytes: maxBytes) }) {
+                if giveUp?() == true { return .gaveUp }
+                condition.wait()
+            }
+            return guarded.changeLocked { ring in
+                guard !ring.closed, let element = pending.take() else { return .closed }
+                ring.append(element, bytes: size)
+                return .queued
+            }
         }
-        guard !closed else { return .closed }
-        let slot = (head + storedCount) % maxCount
-        (slots + slot).initialize(to: element)
-        sizes[slot] = size
-        storedCount += 1
-        storedBytes += size
-        condition.broadcast()
-        return .queued
     }
 
     /// Removes the oldest element, waiting until one exists. Nil once closed.
-    package func pop() -> sending Element? {
-        condition.lock()
-        defer { condition.unlock() }
-        while !closed && storedCount == 0 { condition.wait() }
-        guard !closed else { return nil }
-        // Pushed as `sending`, and never seen by another thread since: the popper's alone.
-        nonisolated(unsafe) let element = removeFirstLocked()
-        return element
+    package func pop() -> Element? {
+        guarded.withLock {
+            guarded.waitLocked { !$0.closed && $0.count == 0 }
+            return guarded.changeLocked { $0.closed ? nil : $0.removeFirst() }
+        }
     }
 
     /// Removes the oldest element if there is one, without waiting.
-    package func tryPop() -> sending Element? {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !closed, storedCount > 0 else { return nil }
-        nonisolated(unsafe) let element = removeFirstLocked()
-        return element
+    package func tryPop() -> Element? {
+        guarded.change { $0.closed || $0.count == 0 ? nil : $0.removeFirst() }
     }
 
-    package var count: Int { condition.withLock { storedCount } }
+    package var count: Int { guarded.read { $0.count } }
 
     /// The count, for a `giveUp` test running under the shared lock.
-    package var countLocked: Int { storedCount }
+    package var countLocked: Int { count }
 
     /// The bytes held, under the shared lock.
-    package var bytesLocked: Int { storedBytes }
+    package var bytesLocked: Int { guarded.read { $0.bytes } }
 
-    package var isClosed: Bool { condition.withLock { closed } }
+    package var isClosed: Bool { guarded.read { $0.closed } }
 
     /// Drops every element (a seek: what was read before it is stale).
-    package func removeAll() {
-        condition.withLock {
-            removeAllLocked()
-            condition.broadcast()
-        }
-    }
+    package func removeAll() { guarded.change { $0.removeAll() } }
 
     /// Wakes every waiter; later pushes fail and pops return nil. Elements are released.
     package func close() {
-        condition.withLock {
-            closed = true
-            removeAllLocked()
-            condition.broadcast()
+        guarded.change { ring in
+            ring.closed = true
+            ring.removeAll()
         }
     }
 
-    private func isFullLocked(adding size: Int) -> Bool {
-        storedCount >= maxCount || (storedCount > 0 && storedBytes + size > maxBytes)
-    }
+    /// A ring of `capacity` slots, `count` of them initialised from `head` (a ring of noncopyable
+    /// elements: arrays cannot hold them). Only ever inside `guarded`.
+    fileprivate struct Ring: ~Copyable {
+        private let slots: UnsafeMutablePointer<Element>
+        private let sizes: UnsafeMutablePointer<Int>
+        private let capacity: Int
+        private var head = 0
+        private(set) var count = 0
+        private(set) var bytes = 0
+        var closed = false
 
-    private func removeFirstLocked() -> Element {
-        let element = (slots + head).move()
-        storedBytes -= sizes[head]
-        head = (head + 1) % maxCount
-        storedCount -= 1
-        condition.broadcast()
-        return element
-    }
+        init(capacity: Int) {
+            self.capacity = capacity
+            slots = .allocate(capacity: capacity)
+            sizes = .allocate(capacity: capacity)
+        }
 
-    private func removeAllLocked() {
-        while storedCount > 0 { _ = removeFirstLocked() }
-        head = 0
-        storedBytes = 0
+        deinit {
+            for index in 0..<count { (slots + (head + index) % capacity).deinitialize(count: 1) }
+            slots.deallocate()
+            sizes.deallocate()
+        }
+
+        func isFull(adding size: Int, maxBytes: Int) -> Bool {
+            count >= capacity || (count > 0 && bytes + size > maxBytes)
+        }
+
+        mutating func append(_ element: consuming Element, bytes size: Int) {
+            let slot = (head + count) % capacity
+            (slots + slot).initialize(to: element)
+            sizes[slot] = size
+            count += 1
+            bytes += size
+        }
+
+        mutating func removeFirst() -> Element {
+            let element = (slots + head).move()
+            bytes -= sizes[head]
+            head = (head + 1) % capacity
+            count -= 1
+            return element
+        }
+
+        mutating func removeAll() {
+            while count > 0 { _ = removeFirst() }
+            head = 0
+            bytes = 0
+        }
+
+        func element(at offset: Int) -> Element where Element: Copyable { slots[(head + offset) % capacity] }
     }
 }
 
@@ -136,6 +141,6 @@ extension BoundedQueue where Element: Copyable & Sendable {
     /// The element `offset` places after the oldest, without removing anything (a look another
     /// thread may take: only for elements that may be shared).
     package func peek(at offset: Int = 0) -> Element? {
-        condition.withLock { closed || offset >= storedCount ? nil : slots[(head + offset) % maxCount] }
+        guarded.read { $0.closed || offset >= $0.count ? nil : $0.element(at: offset) }
     }
 }

@@ -1,15 +1,17 @@
 import CFFmpeg
 import FFmpegSupport
 import LoopPlayerCore
+import Synchronization
 
 /// The picture of audio-only media: a black frame every `nominalFrameInterval` of the loop's
 /// timeline, made from the audio packets the demuxer also hands to the picture stage (their
 /// timestamps say which slots of which pass they cover). Frames never cross the end of a pass.
-package final class BlackPictureSource: FrameSource, @unchecked Sendable {  // used by the picture stage's thread only
+/// Used by the picture stage's thread only (its one `Mutex` costs nothing uncontended).
+package final class BlackPictureSource: FrameSource, Sendable {
     private let picture: OwnedFrame?
     private let interval: Int64
     /// The next slot to show and its pass, so overlapping packets show nothing twice.
-    private var next: (pass: Int, slot: Int64)?
+    private let next = Mutex<(pass: Int, slot: Int64)?>(nil)
     package let errorCount = 0
 
     package init(info: VideoStreamInfo) {
@@ -26,7 +28,7 @@ package final class BlackPictureSource: FrameSource, @unchecked Sendable {  // u
         let passEnd = line.loopDuration.map { passStart + $0 }  // unknown while pass 0 is read
         // The first slot at or after the packet's start.
         var slot = passStart + (max(0, pts - passStart) + interval - 1) / interval * interval
-        if let next, next.pass == pass { slot = max(slot, next.slot) }
+        if let next = next.withLock({ $0 }), next.pass == pass { slot = max(slot, next.slot) }
         while slot < end && slot < (passEnd ?? .max), let frame = picture?.reference() {
             frame.pointer.pointee.pts = slot
             frame.pointer.pointee.best_effort_timestamp = slot
@@ -34,10 +36,10 @@ package final class BlackPictureSource: FrameSource, @unchecked Sendable {  // u
             emit(frame)
             slot += interval
         }
-        next = (pass, slot)
+        next.withLock { $0 = (pass, slot) }
     }
 
-    package func flush() { next = nil }
+    package func flush() { next.withLock { $0 = nil } }
 
     /// Limited-range BT.709 black in 4:2:0.
     private static func black(width: Int32, height: Int32) -> OwnedFrame? {

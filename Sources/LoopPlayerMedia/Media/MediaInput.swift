@@ -15,7 +15,7 @@ package struct InputFailure: Error {
 
 /// Owns an opened `AVFormatContext` and knows which streams are played: the video and at most one
 /// audio track. Every other stream is discarded by the demuxer. Used by the demux thread.
-package final class MediaInput: @unchecked Sendable {
+package final class MediaInput {
     private let context: UnsafeMutablePointer<AVFormatContext>
     package let location: MediaLocation
     /// The video stream, or −1 for audio-only media.

@@ -3,7 +3,7 @@ import FFmpegSupport
 
 /// An owned packet kept in a collection (arrays cannot hold noncopyable values): the packets of an
 /// external subtitle file, read whole before they are decoded.
-package final class StoredPacket: @unchecked Sendable {  // owns its packet; used by one thread at a time
+package final class StoredPacket: Sendable {
     private let packet: OwnedPacket
 
     package init?() {

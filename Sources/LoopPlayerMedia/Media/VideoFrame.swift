@@ -6,13 +6,18 @@ import LoopPlayerCore
 /// A decoded picture on the loop's monotonic presentation timeline. Owns its `AVFrame`.
 ///
 /// Made on the decode thread, then read only (by the presenter on the main thread).
-public final class VideoFrame: @unchecked Sendable {  // immutable after init; its pictures are never written again
+public final class VideoFrame: Sendable {
     private let picture: OwnedFrame
     /// The decoded picture before filtering (a reference, no copy), kept so a paused picture can be
     /// filtered again; nil when no filter ran.
     private let unfilteredPicture: OwnedFrame?
     /// The unfiltered picture: the kept source, or the picture itself when no filter ran.
-    package let unfiltered: UnsafeMutablePointer<AVFrame>
+    package var unfiltered: UnsafeMutablePointer<AVFrame> {
+        switch unfilteredPicture {
+        case let kept?: kept.pointer
+        case nil: picture.pointer
+        }
+    }
     /// Presentation time on the monotonic timeline, in seconds from the first frame of pass 0.
     public let time: Double
     /// How long this frame is meant to stay on screen, in seconds.
@@ -37,7 +42,6 @@ public final class VideoFrame: @unchecked Sendable {  // immutable after init; i
         geometry = VideoGeometry(width: Int(picture.pointer.pointee.width), height: Int(picture.pointer.pointee.height),
                                  sampleAspectRatio: sar.num > 0 && sar.den > 0 ? sar.seconds : streamAspect,
                                  rotation: rotation)
-        self.unfiltered = unfiltered?.pointer ?? picture.pointer
         self.picture = picture
         unfilteredPicture = unfiltered
         self.filtering = filtering

@@ -10,8 +10,8 @@ import LoopPlayerCore
 /// A *boundary* (`markBoundary()`) splits the stream into containers: a read never crosses it and
 /// returns `.boundary` once when it is reached, so a demuxer of the bytes before it sees an end and
 /// a new one reads what follows (an fMP4 variant switch: a new init section and its fragments).
-package final class SegmentPipe: @unchecked Sendable {  // every field guarded by `condition`
-    package enum ReadResult: Equatable {
+package final class SegmentPipe: Sendable {
+    package enum ReadResult: Equatable, Sendable {
         case bytes(Int)
         /// The bytes read so far end a container; the next read starts the next one.
         case boundary
@@ -25,29 +25,35 @@ package final class SegmentPipe: @unchecked Sendable {  // every field guarded b
     }
 
     package let capacity: Int
-    private let condition = MonotonicCondition()
-    private var storage: [UInt8]
-    private var head = 0
-    private var count = 0
-    private var written: Int64 = 0
-    private var read: Int64 = 0
-    /// Stream positions of boundaries not yet reached by the reader, in order.
-    private var boundaries: [Int64] = []
-    private var ending: ReadResult?
-    private var interruptPending = false
-    private var closed = false
+    private let guarded: WaitableState<State>
+
+    private struct State {
+        var storage: [UInt8]
+        var head = 0
+        var count = 0
+        var written: Int64 = 0
+        var read: Int64 = 0
+        /// Stream positions of boundaries not yet reached by the reader, in order.
+        var boundaries: [Int64] = []
+        var ending: ReadResult?
+        var interruptPending = false
+        var closed = false
+
+        /// Nothing to read, and nothing that ends the wait.
+        var readerWaits: Bool { !closed && count == 0 && ending == nil && !interruptPending && boundaries.first != read }
+    }
 
     package init(capacity: Int) {
         self.capacity = max(1, capacity)
-        storage = [UInt8](repeating: 0, count: self.capacity)
+        guarded = WaitableState(State(storage: [UInt8](repeating: 0, count: self.capacity)))
     }
 
     /// Bytes written and not yet read.
-    package var buffered: Int { condition.withLock { count } }
+    package var buffered: Int { guarded.read { $0.count } }
     /// Every byte ever written: the stream position of the next byte to be written.
-    package var totalWritten: Int64 { condition.withLock { written } }
+    package var totalWritten: Int64 { guarded.read { $0.written } }
     /// Every byte ever read: the stream position of the next byte to be read.
-    package var totalRead: Int64 { condition.withLock { read } }
+    package var totalRead: Int64 { guarded.read { $0.read } }
 
     /// Appends `bytes`, waiting for room (woken by the reader or `close()`). Returns false (nothing
     /// more written) once closed, and the seconds spent waiting for room (not network time).
@@ -55,79 +61,78 @@ package final class SegmentPipe: @unchecked Sendable {  // every field guarded b
         var waited = 0.0
         var offset = 0
         guard let source = bytes.baseAddress else { return (true, 0) }
-        condition.lock()
-        defer { condition.unlock() }
-        while offset < bytes.count {
-            if count == capacity {
-                let started = MonotonicCondition.now
-                while !closed && count == capacity { condition.wait() }
-                waited += MonotonicCondition.now - started
+        let capacity = capacity
+        return guarded.withLock {
+            while offset < bytes.count {
+                if guarded.read({ $0.count == capacity }) {
+                    let started = MonotonicCondition.now
+                    guarded.waitLocked { !$0.closed && $0.count == capacity }
+                    waited += MonotonicCondition.now - started
+                }
+                let run = guarded.changeLocked { state -> Int? in
+                    guard !state.closed else { return nil }
+                    let tail = (state.head + state.count) % capacity
+                    let run = min(bytes.count - offset, capacity - state.count, capacity - tail)
+                    state.storage.withUnsafeMutableBytes { destination in
+                        (destination.baseAddress.map { $0 + tail })?.copyMemory(from: source + offset, byteCount: run)
+                    }
+                    state.count += run
+                    state.written += Int64(run)
+                    return run
+                }
+                guard let run else { return (false, waited) }
+                offset += run
             }
-            guard !closed else { return (false, waited) }
-            let tail = (head + count) % capacity
-            let run = min(bytes.count - offset, capacity - count, capacity - tail)
-            storage.withUnsafeMutableBytes { destination in
-                (destination.baseAddress.map { $0 + tail })?.copyMemory(from: source + offset, byteCount: run)
-            }
-            count += run
-            offset += run
-            written += Int64(run)
-            condition.broadcast()
+            return (true, waited)
         }
-        return (true, waited)
     }
 
     /// Ends the current container here: bytes written from now on belong to the next one. Nothing
     /// happens at the very start or twice at one position.
     package func markBoundary() {
-        condition.withLock {
-            guard written > 0, boundaries.last != written else { return }
-            boundaries.append(written)
-            condition.broadcast()
+        guarded.change { state in
+            guard state.written > 0, state.boundaries.last != state.written else { return }
+            state.boundaries.append(state.written)
         }
     }
 
     /// Copies up to `maximum` bytes into `destination`, waiting until there are some, a boundary,
     /// the end, an interruption or `deadline` (monotonic seconds).
     package func read(into destination: UnsafeMutableRawPointer, maximum: Int, deadline: Double = .infinity) -> ReadResult {
-        condition.lock()
-        defer { condition.unlock() }
-        while !closed && count == 0 && ending == nil && !interruptPending && boundaries.first != read {
-            if !condition.wait(until: deadline), MonotonicCondition.now >= deadline { return .timedOut }
-        }
-        if closed { return .closed }
-        if boundaries.first == read {
-            boundaries.removeFirst()
-            return .boundary
-        }
-        if count == 0, interruptPending {
-            interruptPending = false
-            return .interrupted
-        }
-        if count == 0, let ending { return ending }
-        let limit = boundaries.first.map { min(maximum, Int($0 - read)) } ?? maximum
-        var copied = 0
-        while copied < limit && count > 0 {
-            let run = min(limit - copied, count, capacity - head)
-            storage.withUnsafeBytes { source in
-                if let start = source.baseAddress { (destination + copied).copyMemory(from: start + head, byteCount: run) }
+        let capacity = capacity
+        return guarded.withLock {
+            guard guarded.waitLocked(until: deadline, while: { $0.readerWaits }) else { return .timedOut }
+            return guarded.changeLocked { state in
+                if state.closed { return .closed }
+                if state.boundaries.first == state.read {
+                    state.boundaries.removeFirst()
+                    return .boundary
+                }
+                if state.count == 0, state.interruptPending {
+                    state.interruptPending = false
+                    return .interrupted
+                }
+                if state.count == 0, let ending = state.ending { return ending }
+                let limit = state.boundaries.first.map { min(maximum, Int($0 - state.read)) } ?? maximum
+                var copied = 0
+                while copied < limit && state.count > 0 {
+                    let run = min(limit - copied, state.count, capacity - state.head)
+                    let head = state.head
+                    state.storage.withUnsafeBytes { source in
+                        if let start = source.baseAddress { (destination + copied).copyMemory(from: start + head, byteCount: run) }
+                    }
+                    state.head = (state.head + run) % capacity
+                    state.count -= run
+                    copied += run
+                }
+                state.read += Int64(copied)
+                return .bytes(copied)
             }
-            head = (head + run) % capacity
-            count -= run
-            copied += run
         }
-        read += Int64(copied)
-        condition.broadcast()
-        return .bytes(copied)
     }
 
     /// Wakes a reader waiting for bytes: it returns `.interrupted` (once) instead of waiting on.
-    package func interruptRead() {
-        condition.withLock {
-            interruptPending = true
-            condition.broadcast()
-        }
-    }
+    package func interruptRead() { guarded.change { $0.interruptPending = true } }
 
     /// No more bytes: `read` says `.end` once the buffered ones are read.
     package func finish() { end(with: .end) }
@@ -138,17 +143,11 @@ package final class SegmentPipe: @unchecked Sendable {  // every field guarded b
     package func fail(_ error: FetchError) { fail(.fetch(error)) }
 
     /// Wakes both sides; every later call returns at once.
-    package func close() {
-        condition.withLock {
-            closed = true
-            condition.broadcast()
-        }
-    }
+    package func close() { guarded.change { $0.closed = true } }
 
     private func end(with result: ReadResult) {
-        condition.withLock {
-            if ending == nil { ending = result }
-            condition.broadcast()
+        guarded.change { state in
+            if state.ending == nil { state.ending = result }
         }
     }
 }

@@ -17,58 +17,172 @@ import LoopPlayerMedia
 /// the volume (ramped over a buffer, so changes never click; `AudioFeed` decides) and records which
 /// timeline time it handed over when: the master clock the presenter follows. The clock answers only
 /// the writer whose samples are being heard.
-package final class SoundOutput: @unchecked Sendable {  // the SDL device's owner: every field guarded by `condition`
+package final class SoundOutput: Sendable {
     private let options: AudioOptions
-    private let condition = MonotonicCondition()
-    private var device: SDL_AudioDeviceID = 0
-    private var deviceFormat: AudioDeviceFormat?
-    /// What the device was asked for (SDL may give another channel count or rate).
-    private var openedFor: (rate: Int, channels: Int, driver: String)?
-    private var timing: SDLAudio.Timing = .none
-    /// How long after the callback a sample is heard: one buffer on a real device.
-    private var latency = 0.0
-    private var ring = AudioRing(channels: 1, capacity: 1)
-    private var feed = AudioFeed(prefill: 0)
-    /// The writer whose samples go in now (nil: none), and the generation of its writes accepted.
-    private var epoch: Int?
-    private var generation = 0
-    /// The writer before the last hand-over, while the engine may still give the device back to it
-    /// (the next item was dropped before it played).
-    private var handedFrom: (epoch: Int?, generation: Int, ended: Bool)?
-    private var lastEpoch = 0
-    /// A writer is opening the device (outside the lock: opening can block on a sound server).
-    private var opening = false
-    private var cancelled: Set<Int> = []
-    /// Writers that claimed the device (their sound stage runs), by epoch.
-    private var claimed: Set<Int> = []
-    private var speed = 1.0
-    private var correction: Double?
-    private var underrunCount = 0
-    private var opens = 0
-    /// Frames of incoming sound to drop (`realign` of sound that was behind, beyond what was queued).
-    private var skip = 0
-    /// Frames to drop once the buffer fading out before a realign has played.
-    private var discardAfterFade = 0
-    /// The last buffer handed to the device: when it starts playing, the timeline time of its first
-    /// sample, the timeline seconds per sample, how many real samples it held and whose they were.
-    private var lastBuffer: (time: Double, mediaTime: Double, step: Double, frames: Int, delayed: Bool, epoch: Int)?
-    /// The exact schedule of a callback-paced or clockless driver: when it started and how many
-    /// frames have been handed over since. SDL's audio thread only (under the lock for `.none`).
-    private var schedule: (start: Double, frames: Int64)?
+    private let guarded: WaitableState<State>
     private let clock = MonotonicClock()
+
+    /// Everything the engine's thread, the sound stages and SDL's audio thread share.
+    private struct State {
+        var device: SDL_AudioDeviceID = 0
+        var deviceFormat: AudioDeviceFormat?
+        /// What the device was asked for (SDL may give another channel count or rate).
+        var openedFor: (rate: Int, channels: Int, driver: String)?
+        var timing: SDLAudio.Timing = .none
+        /// How long after the callback a sample is heard: one buffer on a real device.
+        var latency = 0.0
+        var ring = AudioRing(channels: 1, capacity: 1)
+        var feed = AudioFeed(prefill: 0)
+        /// The writer whose samples go in now (nil: none), and the generation of its writes accepted.
+        var epoch: Int?
+        var generation = 0
+        /// The writer before the last hand-over, while the engine may still give the device back to it
+        /// (the next item was dropped before it played).
+        var handedFrom: (epoch: Int?, generation: Int, ended: Bool)?
+        var lastEpoch = 0
+        /// A writer is opening the device (outside the lock: opening can block on a sound server).
+        var opening = false
+        var cancelled: Set<Int> = []
+        /// Writers that claimed the device (their sound stage runs), by epoch.
+        var claimed: Set<Int> = []
+        var speed = 1.0
+        var correction: Double?
+        var underrunCount = 0
+        var opens = 0
+        /// Frames of incoming sound to drop (`realign` of sound that was behind, beyond what was queued).
+        var skip = 0
+        /// Frames to drop once the buffer fading out before a realign has played.
+        var discardAfterFade = 0
+        /// The last buffer handed to the device: when it starts playing, the timeline time of its first
+        /// sample, the timeline seconds per sample, how many real samples it held and whose they were.
+        var lastBuffer: (time: Double, mediaTime: Double, step: Double, frames: Int, delayed: Bool, epoch: Int)?
+        /// The exact schedule of a callback-paced or clockless driver: when it started and how many
+        /// frames have been handed over since.
+        var schedule: (start: Double, frames: Int64)?
+
+        /// A fade of one buffer of what plays now (none if nothing is heard).
+        var fadeOfOneBuffer: Int { feed.gain > 0 && feed.started ? min(ring.buffered, deviceFormat?.bufferFrames ?? 0) : 0 }
+
+        /// `epoch` takes the device for good, now: what was queued fades out, and the sound waits for
+        /// its item's first picture (`PlaybackEngine.updateSound` unpauses it).
+        mutating func takeOver(_ epoch: Int) {
+            activate(epoch, cut: true)
+            handedFrom = nil
+            feed.held = false
+            feed.paused = true
+        }
+
+        /// `epoch` takes the device; the previous writer's unfinished sound fades out over one buffer
+        /// (`cut`), a finished one plays out. A blocked previous writer is refused from now on.
+        mutating func activate(_ epoch: Int, cut: Bool) {
+            self.epoch = epoch
+            feed.closed = false  // closed with nothing to play; a writer's claim opens it again
+            if cut {
+                // A fade already under way (the writer before was cancelled) goes on.
+                if feed.fading == 0 { feed.fading = fadeOfOneBuffer }
+                ring.truncate(keeping: feed.fading)
+                feed.started = false
+            }
+            feed.ended = false
+            feed.delay = 0
+            skip = 0
+            discardAfterFade = 0
+        }
+
+        /// Takes `id` as the device (still paused: the claim starts it).
+        mutating func use(_ id: SDL_AudioDeviceID, format: AudioDeviceFormat, asked: (rate: Int, channels: Int, driver: String)) {
+            device = id
+            deviceFormat = format
+            openedFor = asked
+            opens += 1
+            timing = SDLAudio.timing(of: asked.driver)
+            latency = timing == .hardware ? format.bufferDuration : 0
+            let prefill = max(2 * format.bufferFrames, format.rate / 25)  // 40 ms at least
+            // 200 ms of converted audio: enough to ride out a slow decode, short enough that a speed
+            // change is heard soon.
+            ring = AudioRing(channels: format.channels, capacity: max(prefill * 2, format.rate / 5))
+            var fresh = AudioFeed(prefill: prefill)
+            fresh.paused = feed.paused
+            fresh.volume = feed.volume
+            fresh.muted = feed.muted
+            fresh.held = feed.held
+            feed = fresh
+            schedule = nil
+            lastBuffer = nil
+        }
+
+        /// The timeline time of `epoch`'s sound being heard at `now`, or nil while nothing plays, the
+        /// driver is no clock, or another writer's sound is heard.
+        func audibleMediaTime(of epoch: Int, at now: Double) -> Double? {
+            // A buffer that starts with silence (`delay`) is not heard before its sound begins.
+            guard timing != .none, let format = deviceFormat, let buffer = lastBuffer, buffer.epoch == epoch,
+                  !buffer.delayed || now >= buffer.time + latency else { return nil }
+            let rate = Double(format.rate)
+            let elapsed = ((now - buffer.time - latency) * rate)
+                .clamped(to: -latency * rate...Double(buffer.frames + format.bufferFrames))
+            return buffer.mediaTime + elapsed * buffer.step
+        }
+
+        /// One callback's buffer of `frames` frames, handed to the device at `handedAt`.
+        mutating func fill(_ output: UnsafeMutablePointer<Float>, frames: Int, handedAt: Double) {
+            let channels = ring.channels
+            if timing == .none && feed.isPlaying && feed.fading == 0 { skipToSchedule(frames: frames, at: handedAt) }
+            let next = ring.nextMediaTime
+            let plan = feed.plan(frames: frames, buffered: ring.buffered, capacity: ring.capacity)
+            if plan.idle {
+                output.update(repeating: 0, count: frames * channels)
+                lastBuffer = nil
+                if timing == .none { schedule = nil }  // real time owes nothing while silent
+                return
+            }
+            if plan.fadeOut > 0 {
+                // The sound before a seek: out over this buffer, never counted as heard.
+                let moved = ring.take(into: output, frames: plan.fadeOut, gain: (plan.gainFrom, 0), total: plan.fadeOut)
+                (output + moved * channels).update(repeating: 0, count: (frames - moved) * channels)
+                if discardAfterFade > 0 {  // a realign's skip, after its fade
+                    ring.discard(discardAfterFade)
+                    discardAfterFade = 0
+                }
+                lastBuffer = nil
+                return
+            }
+            output.update(repeating: 0, count: plan.leadingSilence * channels)
+            let moved = ring.take(into: output + plan.leadingSilence * channels, frames: plan.take,
+                                  gain: (plan.gainFrom, plan.gainTo), total: frames - plan.leadingSilence)
+            let filled = plan.leadingSilence + moved
+            (output + filled * channels).update(repeating: 0, count: (frames - filled) * channels)
+            if plan.underrun { underrunCount += 1 }
+            let heardFrom = handedAt + Double(plan.leadingSilence) / Double(deviceFormat?.rate ?? 1)
+            lastBuffer = plan.heard ? next.map { (heardFrom, $0.time, $0.step, moved, plan.leadingSilence > 0, $0.epoch) } : nil
+        }
+
+        /// For a clockless driver: drops what real time has already consumed beyond what SDL asked
+        /// for, so the sound stays where the picture is (nobody hears it).
+        private mutating func skipToSchedule(frames: Int, at now: Double) {
+            let rate = Double(deviceFormat?.rate ?? SoundOutput.leastRate)
+            var current = schedule ?? (now, 0)
+            if now - (current.start + Double(current.frames) / rate) > 1 { current = (now, 0) }
+            let owed = Int((now - current.start) * rate) - Int(current.frames) - frames
+            if owed > 0 { ring.discard(min(owed, ring.buffered)) }
+            current.frames += Int64(frames + max(0, owed))
+            schedule = current
+        }
+    }
 
     /// No device until a writer claims it. Sound starts paused.
     package init(options: AudioOptions, volume: Float, muted: Bool, speed: Double) {
         self.options = options
-        feed.volume = volume
-        feed.muted = muted
-        self.speed = speed
+        var state = State()
+        state.feed.volume = volume
+        state.feed.muted = muted
+        state.speed = speed
+        guarded = WaitableState(state)
     }
 
     deinit { close() }
 
     /// The device's least rate.
-    private static let leastRate = 48_000
+    fileprivate static let leastRate = 48_000
 
     /// SDL's channel counts: 1, 2, 4 (quad), 6 (5.1) or 8 (7.1). Later items play into the device
     /// the first opened, converted: more channels are mixed down.
@@ -87,109 +201,79 @@ package final class SoundOutput: @unchecked Sendable {  // the SDL device's owne
     /// A writer for a source. `takesDevice`: a new source, whose sound replaces what is queued (it
     /// fades out over one buffer) from now on; otherwise it waits for `handOver` or `commit`.
     package func makeWriter(takesDevice: Bool) -> SoundWriter {
-        condition.withLock {
-            lastEpoch += 1
-            let writer = SoundWriter(output: self, epoch: lastEpoch, fresh: takesDevice)
-            if takesDevice { takeOverLocked(writer) }
-            return writer
+        let epoch = guarded.change { state in
+            state.lastEpoch += 1
+            if takesDevice { state.takeOver(state.lastEpoch) }
+            return state.lastEpoch
         }
+        return SoundWriter(output: self, epoch: epoch, fresh: takesDevice)
     }
 
     /// Gives the device to `writer` (a playlist's next item) once the current writer's sound is all
     /// queued: its samples follow in the same ring. `held`: the current item has no sound, and the
     /// next one's plays only once it is current (`commit`). The engine may still `reclaim` it.
     package func handOver(to writer: SoundWriter, held: Bool) {
-        condition.withLock {
-            handedFrom = (epoch, generation, feed.ended)
-            activateLocked(writer, cut: !feed.ended)
-            feed.held = held
+        guarded.change { state in
+            state.handedFrom = (state.epoch, state.generation, state.feed.ended)
+            state.activate(writer.epoch, cut: !state.feed.ended)
+            state.feed.held = held
         }
     }
 
     /// The next item plays: the device is its writer's for good (taken over now, what was queued
     /// fading out, if the hand-over did not happen yet: a skip, or an item without sound).
     package func commit(_ writer: SoundWriter) {
-        condition.withLock {
-            guard epoch == writer.epoch else { return takeOverLocked(writer) }
-            handedFrom = nil
-            feed.held = false
+        guarded.change { state in
+            guard state.epoch == writer.epoch else { return state.takeOver(writer.epoch) }
+            state.handedFrom = nil
+            state.feed.held = false
         }
     }
 
     /// Gives the device back to the writer before the last hand-over (the next item was dropped
     /// before it played): what `writer` queued is dropped, the previous writer's writes count again.
     package func reclaim(from writer: SoundWriter) {
-        condition.withLock {
-            guard epoch == writer.epoch, let from = handedFrom else { return }
-            handedFrom = nil
-            ring.truncate(keeping: ring.buffered(before: writer.epoch))
-            epoch = from.epoch
-            generation = from.generation
-            feed.ended = from.ended
-            feed.held = false
-            if !feed.ended { feed.started = ring.buffered > 0 && feed.started }
-            condition.broadcast()
+        guarded.change { state in
+            guard state.epoch == writer.epoch, let from = state.handedFrom else { return }
+            state.handedFrom = nil
+            state.ring.truncate(keeping: state.ring.buffered(before: writer.epoch))
+            state.epoch = from.epoch
+            state.generation = from.generation
+            state.feed.ended = from.ended
+            state.feed.held = false
+            if !state.feed.ended { state.feed.started = state.ring.buffered > 0 && state.feed.started }
         }
-    }
-
-    /// `writer` takes the device for good, now: what was queued fades out, and the sound waits for
-    /// its item's first picture (`PlaybackEngine.updateSound` unpauses it).
-    private func takeOverLocked(_ writer: SoundWriter) {
-        activateLocked(writer, cut: true)
-        handedFrom = nil
-        feed.held = false
-        feed.paused = true
-    }
-
-    /// `writer` takes the device; the previous writer's unfinished sound fades out over one buffer
-    /// (`cut`), a finished one plays out. A blocked previous writer is woken and refused from now on.
-    private func activateLocked(_ writer: SoundWriter, cut: Bool) {
-        epoch = writer.epoch
-        feed.closed = false  // closed with nothing to play; a writer's claim opens it again
-        if cut {
-            // A fade already under way (the writer before was cancelled) goes on.
-            if feed.fading == 0 {
-                feed.fading = feed.gain > 0 && feed.started ? min(ring.buffered, deviceFormat?.bufferFrames ?? 0) : 0
-            }
-            ring.truncate(keeping: feed.fading)
-            feed.started = false
-        }
-        feed.ended = false
-        feed.delay = 0
-        skip = 0
-        discardAfterFade = 0
-        condition.broadcast()
     }
 
     // MARK: Controls (the engine's thread)
 
     package func setPaused(_ paused: Bool) {
-        condition.withLock {
-            feed.paused = paused
-            if paused { lastBuffer = nil }
+        guarded.change { state in
+            state.feed.paused = paused
+            if paused { state.lastBuffer = nil }
         }
     }
 
-    package var isPaused: Bool { condition.withLock { feed.paused } }
+    package var isPaused: Bool { guarded.read { $0.feed.paused } }
 
     package func setVolume(_ volume: Float, muted: Bool) {
-        condition.withLock {
-            feed.volume = volume
-            feed.muted = muted
+        guarded.change { state in
+            state.feed.volume = volume
+            state.feed.muted = muted
         }
     }
 
     /// The tempo the sound stages convert to (1: as recorded).
     package var playbackSpeed: Double {
-        get { condition.withLock { speed } }
-        set { condition.withLock { speed = newValue } }
+        get { guarded.read { $0.speed } }
+        set { guarded.change { $0.speed = newValue } }
     }
 
     /// The rate the sound stages resample to, to keep the sound on a shared timeline (1.001: 0.1 %
     /// faster); nil: not resampled (the player's own clock).
     package var rateCorrection: Double? {
-        get { condition.withLock { correction } }
-        set { condition.withLock { correction = newValue } }
+        get { guarded.read { $0.correction } }
+        set { guarded.change { $0.correction = newValue } }
     }
 
     /// Moves the sound by `seconds` of media against the device: positive skips queued sound (it
@@ -197,44 +281,42 @@ package final class SoundOutput: @unchecked Sendable {  // the SDL device's owne
     /// skipped (200 ms); the presenter's join takes up any rest. Sound that plays fades out over
     /// one buffer first and back in after the move: a move is a short dip, never a click.
     package func realign(by seconds: Double) {
-        condition.withLock {
-            guard let step = ring.nextMediaTime?.step, step > 0 else { return }
+        guarded.change { state in
+            guard let step = state.ring.nextMediaTime?.step, step > 0 else { return }
             let frames = Int((seconds / step).rounded())
-            let fade = feed.fading == 0 && feed.gain > 0 && feed.started && frames != 0
-                ? min(ring.buffered, deviceFormat?.bufferFrames ?? 0) : 0
-            feed.fading = max(feed.fading, fade)
+            let fade = state.feed.fading == 0 && frames != 0 ? state.fadeOfOneBuffer : 0
+            state.feed.fading = max(state.feed.fading, fade)
             if frames > 0 {
                 // What is queued beyond the fade and the prefill is skipped now (after the fade);
                 // the rest as it arrives, so the device never runs dry for it.
-                let now = min(frames, max(0, ring.buffered - feed.fading - feed.prefill))
-                if feed.fading > 0 { discardAfterFade += now } else { ring.discard(now) }
-                skip += frames - now
+                let now = min(frames, max(0, state.ring.buffered - state.feed.fading - state.feed.prefill))
+                if state.feed.fading > 0 { state.discardAfterFade += now } else { state.ring.discard(now) }
+                state.skip += frames - now
             } else {
-                feed.delay += -frames
+                state.feed.delay += -frames
             }
-            lastBuffer = nil
-            condition.broadcast()
+            state.lastBuffer = nil
         }
     }
 
     /// What the device was opened with (nil before any writer claimed it).
-    package var format: AudioDeviceFormat? { condition.withLock { deviceFormat } }
-    package var underruns: Int { condition.withLock { underrunCount } }
+    package var format: AudioDeviceFormat? { guarded.read { $0.deviceFormat } }
+    package var underruns: Int { guarded.read { $0.underrunCount } }
     /// How many times the device opened (once per format a new source asks for).
-    package var deviceOpens: Int { condition.withLock { opens } }
-
+    package var deviceOpens: Int { guarded.read { $0.opens } }
 
     /// Closes the device (joins SDL's audio thread) and wakes every blocked writer; the next claim
     /// opens it again. Idempotent.
     package func close() {
-        let id = condition.withLock {
-            while opening { condition.wait() }  // a claim opening or reopening the device finishes first
-            feed.closed = true
-            epoch = nil
-            handedFrom = nil
-            condition.broadcast()
-            defer { device = 0 }
-            return device
+        let id = guarded.withLock {
+            guarded.waitLocked { $0.opening }  // a claim opening or reopening the device finishes first
+            return guarded.changeLocked { state in
+                state.feed.closed = true
+                state.epoch = nil
+                state.handedFrom = nil
+                defer { state.device = 0 }
+                return state.device
+            }
         }
         guard id != 0 else { return }
         SDL_CloseAudioDevice(id)  // joins SDL's audio thread; never under our lock
@@ -246,72 +328,77 @@ package final class SoundOutput: @unchecked Sendable {  // the SDL device's owne
     fileprivate func claim(_ writer: SoundWriter, rate: Int, channels: Int, driver: String,
                            generation: Int) throws(PlayerError) -> AudioDeviceFormat? {
         let wanted = Self.wantedFormat(rate: rate, channels: channels, maxChannels: options.maxChannels)
-        condition.lock()
-        while (epoch != writer.epoch || opening) && !cancelled.contains(writer.epoch) { condition.wait() }
-        guard !cancelled.contains(writer.epoch) else {
-            condition.unlock()
-            return nil
+        let turn = guarded.withLock { () -> (old: SDL_AudioDeviceID, opens: Bool)? in
+            guarded.waitLocked { ($0.epoch != writer.epoch || $0.opening) && !$0.cancelled.contains(writer.epoch) }
+            return guarded.changeLocked { state in
+                guard !state.cancelled.contains(writer.epoch) else { return nil }
+                // A new source of another format reopens the device; a hand-over converts (a reopen
+                // would stop the sound between the items).
+                let reopen = state.device != 0 && writer.fresh
+                    && (state.openedFor.map { $0.rate != wanted.rate || $0.channels != wanted.channels || $0.driver != driver } ?? true)
+                let old = reopen ? state.device : 0
+                if reopen { state.device = 0 }
+                state.opening = state.device == 0
+                return (old, state.opening)
+            }
         }
-        // A new source of another format reopens the device; a hand-over converts (a reopen would
-        // stop the sound between the items).
-        let reopen = device != 0 && writer.fresh
-            && (openedFor.map { $0.rate != wanted.rate || $0.channels != wanted.channels || $0.driver != driver } ?? true)
-        let old = reopen ? device : 0
-        if reopen { device = 0 }
-        let opens = device == 0
-        opening = opens
-        condition.unlock()
+        guard let turn else { return nil }
         // Closing joins SDL's audio thread and opening can block on a sound server: neither under
         // the lock the engine's thread takes every iteration.
-        if old != 0 {
-            SDL_CloseAudioDevice(old)
+        if turn.old != 0 {
+            SDL_CloseAudioDevice(turn.old)
             SDLAudio.deviceClosed()
         }
         var opened: Result<(SDL_AudioDeviceID, AudioDeviceFormat), PlayerError>?
-        if opens {
+        if turn.opens {
             do throws(PlayerError) { opened = .success(try openDevice(rate: wanted.rate, channels: wanted.channels, driver: driver)) }
             catch { opened = .failure(error) }
         }
-        condition.lock()
-        if opens {
-            opening = false
-            condition.broadcast()
+        let outcome = guarded.change { state -> ClaimOutcome in
+            if turn.opens { state.opening = false }
+            let stillMine = state.epoch == writer.epoch && !state.cancelled.contains(writer.epoch) && !state.feed.closed
+            switch opened {
+            case let .failure(error)?:
+                return .failed(error)
+            case let .success((id, _))? where !stillMine:
+                return .unwanted(id)  // cancelled (or closed) meanwhile: the device never starts
+            case let .success((id, format))?:
+                state.use(id, format: format, asked: (wanted.rate, wanted.channels, driver))
+            case nil:
+                guard stillMine, state.device != 0 else { return .refused }
+            }
+            state.generation = generation
+            state.claimed.insert(writer.epoch)
+            // SDL calls back from now on. Under our lock, so that no close runs between taking the
+            // device and starting it; a paused device never enters the callback, so SDL's lock, taken
+            // here, is never held by a callback waiting for ours.
+            if turn.opens { SDL_PauseAudioDevice(state.device, 0) }
+            return .claimed(state.deviceFormat)
         }
-        let stillMine = epoch == writer.epoch && !cancelled.contains(writer.epoch) && !feed.closed
-        switch opened {
-        case let .failure(error)?:
-            condition.unlock()
-            throw error
-        case let .success((id, _))? where !stillMine:
-            // Cancelled (or closed) meanwhile: the device never starts.
-            condition.unlock()
+        switch outcome {
+        case let .failed(error): throw error
+        case let .unwanted(id):
             SDL_CloseAudioDevice(id)
             SDLAudio.deviceClosed()
             return nil
-        case let .success((id, format))?:
-            useLocked(id, format: format, asked: (wanted.rate, wanted.channels, driver))
-        case nil:
-            guard stillMine, device != 0 else {
-                condition.unlock()
-                return nil
-            }
+        case .refused: return nil
+        case let .claimed(format): return format
         }
-        self.generation = generation
-        claimed.insert(writer.epoch)
-        // SDL calls back from now on. Under our lock, so that no close runs between taking the
-        // device and starting it; a paused device never enters the callback, so SDL's lock, taken
-        // here, is never held by a callback waiting for ours.
-        if opens { SDL_PauseAudioDevice(device, 0) }
-        let format = deviceFormat
-        condition.unlock()
-        return format
+    }
+
+    private enum ClaimOutcome: Sendable {
+        case failed(PlayerError)
+        /// Opened for a writer cancelled meanwhile: closed again.
+        case unwanted(SDL_AudioDeviceID)
+        case refused
+        case claimed(AudioDeviceFormat?)
     }
 
     private static func wantedFormat(rate: Int, channels: Int, maxChannels: Int?) -> (rate: Int, channels: Int) {
         (max(rate, leastRate), deviceChannels(for: min(max(channels, 2), maxChannels ?? 8)))
     }
 
-    /// Opens a device, paused (SDL calls back only once `startLocked` has set every field and
+    /// Opens a device, paused (SDL calls back only once the claim has set every field and
     /// unpaused it).
     private func openDevice(rate: Int, channels: Int, driver: String) throws(PlayerError) -> (SDL_AudioDeviceID, AudioDeviceFormat) {
         if driver == "disk" { try Self.checkDiskFile(options.device ?? ProcessInfo.processInfo.environment["SDL_DISKAUDIOFILE"]) }
@@ -342,191 +429,117 @@ package final class SoundOutput: @unchecked Sendable {  // the SDL device's owne
         Glibc.close(probe)
     }
 
-    /// Takes `id` as the device (still paused: the claim starts it).
-    private func useLocked(_ id: SDL_AudioDeviceID, format: AudioDeviceFormat, asked: (rate: Int, channels: Int, driver: String)) {
-        device = id
-        deviceFormat = format
-        openedFor = asked
-        opens += 1
-        timing = SDLAudio.timing(of: asked.driver)
-        latency = timing == .hardware ? format.bufferDuration : 0
-        let prefill = max(2 * format.bufferFrames, format.rate / 25)  // 40 ms at least
-        // 200 ms of converted audio: enough to ride out a slow decode, short enough that a speed
-        // change is heard soon.
-        ring = AudioRing(channels: format.channels, capacity: max(prefill * 2, format.rate / 5))
-        var fresh = AudioFeed(prefill: prefill)
-        fresh.paused = feed.paused
-        fresh.volume = feed.volume
-        fresh.muted = feed.muted
-        fresh.held = feed.held
-        feed = fresh
-        schedule = nil
-        lastBuffer = nil
-    }
-
     /// Queues `frames` interleaved frames in the device format, blocking while the ring is full.
     /// False once closed, cancelled, if `generation` is stale (a seek happened) or the device went
     /// to another writer: the caller drops them.
     fileprivate func write(_ writer: SoundWriter, _ samples: UnsafePointer<Float>, frames: Int, mediaTime: Double,
                            step: Double, generation: Int) -> Bool {
-        var done = 0
-        condition.lock()
-        defer { condition.unlock() }
-        guard epoch == writer.epoch, generation == self.generation, !feed.closed else { return false }
-        if skip > 0 {
-            let dropped = min(skip, frames)
-            skip -= dropped
-            done = dropped
+        guarded.withLock {
+            var done = 0
+            while done < frames {
+                let taken = guarded.changeLocked { state -> Int? in
+                    guard !state.feed.closed, generation == state.generation, state.epoch == writer.epoch else { return nil }
+                    if state.skip > 0 {
+                        let dropped = min(state.skip, frames - done)
+                        state.skip -= dropped
+                        return dropped
+                    }
+                    return state.ring.append(samples + done * state.ring.channels, frames: frames - done,
+                                             mediaTime: mediaTime + Double(done) * step, step: step, epoch: writer.epoch)
+                }
+                guard let taken else { return false }
+                done += taken
+                if taken == 0 { guarded.condition.wait() }
+            }
+            guarded.changeLocked { $0.feed.ended = false }
+            return true
         }
-        let channels = ring.channels
-        while done < frames {
-            if feed.closed || generation != self.generation || epoch != writer.epoch { return false }
-            let taken = ring.append(samples + done * channels, frames: frames - done,
-                                    mediaTime: mediaTime + Double(done) * step, step: step, epoch: writer.epoch)
-            done += taken
-            if taken == 0 { condition.wait() }
-        }
-        feed.ended = false
-        return true
     }
 
     /// The source ended with looping off: what is queued plays out, then silence without underruns.
     fileprivate func finish(_ writer: SoundWriter, generation: Int) {
-        condition.withLock { if generation == self.generation && epoch == writer.epoch { feed.ended = true } }
+        guarded.change { state in
+            if generation == state.generation && state.epoch == writer.epoch { state.feed.ended = true }
+        }
     }
 
     /// All of `writer`'s sound is queued (`finish`): the next item may take the device.
     fileprivate func isFinished(_ writer: SoundWriter) -> Bool {
-        condition.withLock { epoch == writer.epoch && claimed.contains(writer.epoch) && feed.ended && !feed.closed }
+        guarded.read { $0.epoch == writer.epoch && $0.claimed.contains(writer.epoch) && $0.feed.ended && !$0.feed.closed }
     }
 
-    fileprivate func isActive(_ writer: SoundWriter) -> Bool { condition.withLock { epoch == writer.epoch } }
+    fileprivate func isActive(_ writer: SoundWriter) -> Bool { guarded.read { $0.epoch == writer.epoch } }
 
     /// Forgets what `writer` queued (a seek or a track change); only writes of `generation` count
     /// now. Generations only move forward: the engine flushes at once, the sound stage again when the
     /// seek reaches it in line with the packets, and the second call changes nothing.
     fileprivate func flush(_ writer: SoundWriter, generation: Int) {
-        condition.withLock {
-            guard epoch == writer.epoch, claimed.contains(writer.epoch), generation > self.generation else { return }
-            self.generation = generation
-            feed.delay = 0
-            skip = 0
-            discardAfterFade = 0
+        guarded.change { state in
+            guard state.epoch == writer.epoch, state.claimed.contains(writer.epoch), generation > state.generation else { return }
+            state.generation = generation
+            state.feed.delay = 0
+            state.skip = 0
+            state.discardAfterFade = 0
             // One buffer of the old sound stays, to fade out instead of stopping with a click.
-            feed.fading = feed.gain > 0 && feed.started ? min(ring.buffered, deviceFormat?.bufferFrames ?? 0) : 0
-            ring.truncate(keeping: feed.fading)
-            feed.started = false
-            feed.ended = false
-            lastBuffer = nil
-            condition.broadcast()
+            state.feed.fading = state.fadeOfOneBuffer
+            state.ring.truncate(keeping: state.feed.fading)
+            state.feed.started = false
+            state.feed.ended = false
+            state.lastBuffer = nil
         }
     }
 
     /// `writer`'s pipeline stops: a claim or write it is blocked in returns; if it has the device,
     /// its sound fades out and the device waits, silent, for the next writer.
     fileprivate func cancel(_ writer: SoundWriter) {
-        condition.withLock {
-            cancelled.insert(writer.epoch)
-            if epoch == writer.epoch {
-                feed.fading = feed.gain > 0 && feed.started ? min(ring.buffered, deviceFormat?.bufferFrames ?? 0) : 0
-                ring.truncate(keeping: feed.fading)
-                feed.started = false
-                feed.ended = true
-                epoch = nil
-                handedFrom = nil
-            }
-            condition.broadcast()
+        guarded.change { state in
+            state.cancelled.insert(writer.epoch)
+            guard state.epoch == writer.epoch else { return }
+            state.feed.fading = state.fadeOfOneBuffer
+            state.ring.truncate(keeping: state.feed.fading)
+            state.feed.started = false
+            state.feed.ended = true
+            state.epoch = nil
+            state.handedFrom = nil
         }
     }
 
     fileprivate func forget(_ writer: SoundWriter) {
-        condition.withLock {
-            cancelled.remove(writer.epoch)
-            claimed.remove(writer.epoch)
+        guarded.change { state in
+            state.cancelled.remove(writer.epoch)
+            state.claimed.remove(writer.epoch)
         }
     }
 
     /// The timeline time of `writer`'s sound being heard at `now` (monotonic seconds), or nil while
     /// nothing plays, the driver is no clock, or another writer's sound is heard.
     fileprivate func audibleMediaTime(of writer: SoundWriter, at now: Double) -> Double? {
-        condition.withLock {
-            // A buffer that starts with silence (`delay`) is not heard before its sound begins.
-            guard timing != .none, let format = deviceFormat, let buffer = lastBuffer, buffer.epoch == writer.epoch,
-                  !buffer.delayed || now >= buffer.time + latency else { return nil }
-            let rate = Double(format.rate)
-            let elapsed = ((now - buffer.time - latency) * rate)
-                .clamped(to: -latency * rate...Double(buffer.frames + format.bufferFrames))
-            return buffer.mediaTime + elapsed * buffer.step
-        }
+        guarded.read { $0.audibleMediaTime(of: writer.epoch, at: now) }
     }
 
     // MARK: SDL's audio thread
 
     fileprivate func fill(_ stream: UnsafeMutablePointer<UInt8>, bytes: Int) {
-        let channels = condition.withLock { ring.channels }
+        let (channels, timing) = guarded.read { ($0.ring.channels, $0.timing) }
         let frames = bytes / (MemoryLayout<Float>.size * channels)
         let output = UnsafeMutableRawPointer(stream).bindMemory(to: Float.self, capacity: frames * channels)
         let handedAt = timing == .pacedByCallback ? keepSchedule(frames: frames) : clock.now
-        condition.lock()
-        defer {
-            condition.broadcast()
-            condition.unlock()
-        }
-        if timing == .none && feed.isPlaying && feed.fading == 0 { skipToSchedule(frames: frames, at: handedAt) }
-        let next = ring.nextMediaTime
-        let plan = feed.plan(frames: frames, buffered: ring.buffered, capacity: ring.capacity)
-        if plan.idle {
-            output.update(repeating: 0, count: frames * channels)
-            lastBuffer = nil
-            if timing == .none { schedule = nil }  // real time owes nothing while silent
-            return
-        }
-        if plan.fadeOut > 0 {
-            // The sound before a seek: out over this buffer, never counted as heard.
-            let moved = ring.take(into: output, frames: plan.fadeOut, gain: (plan.gainFrom, 0), total: plan.fadeOut)
-            (output + moved * channels).update(repeating: 0, count: (frames - moved) * channels)
-            if discardAfterFade > 0 {  // a realign's skip, after its fade
-                ring.discard(discardAfterFade)
-                discardAfterFade = 0
-            }
-            lastBuffer = nil
-            return
-        }
-        output.update(repeating: 0, count: plan.leadingSilence * channels)
-        let moved = ring.take(into: output + plan.leadingSilence * channels, frames: plan.take,
-                              gain: (plan.gainFrom, plan.gainTo), total: frames - plan.leadingSilence)
-        let filled = plan.leadingSilence + moved
-        (output + filled * channels).update(repeating: 0, count: (frames - filled) * channels)
-        if plan.underrun { underrunCount += 1 }
-        let heardFrom = handedAt + Double(plan.leadingSilence) / Double(deviceFormat?.rate ?? 1)
-        lastBuffer = plan.heard ? next.map { (heardFrom, $0.time, $0.step, moved, plan.leadingSilence > 0, $0.epoch) } : nil
+        guarded.change { $0.fill(output, frames: frames, handedAt: handedAt) }
     }
 
     /// For the callback-paced driver: waits until this buffer is due on an exact schedule, so the
     /// device consumes exactly `rate` frames per second. Returns when the buffer goes out.
     private func keepSchedule(frames: Int) -> Double {
         let now = clock.now
-        let rate = Double(deviceFormat?.rate ?? Self.leastRate)
+        let (rate, schedule) = guarded.read { (Double($0.deviceFormat?.rate ?? Self.leastRate), $0.schedule) }
         var current = schedule ?? (now, 0)
         // Behind by less than a second: no sleep until caught up. More (a real stall): start anew.
         if now - (current.start + Double(current.frames) / rate) >= 1 { current = (now, 0) }
         let due = current.start + Double(current.frames) / rate
         sleep(untilMonotonic: due)
         current.frames += Int64(frames)
-        schedule = current
+        guarded.change { [current] in $0.schedule = current }
         return max(due, now)  // when catching up, the buffer goes out now
-    }
-
-    /// For a clockless driver: drops what real time has already consumed beyond what SDL asked
-    /// for, so the sound stays where the picture is (nobody hears it). Called under the lock.
-    private func skipToSchedule(frames: Int, at now: Double) {
-        let rate = Double(deviceFormat?.rate ?? Self.leastRate)
-        var current = schedule ?? (now, 0)
-        if now - (current.start + Double(current.frames) / rate) > 1 { current = (now, 0) }
-        let owed = Int((now - current.start) * rate) - Int(current.frames) - frames
-        if owed > 0 { ring.discard(min(owed, ring.buffered)) }
-        current.frames += Int64(frames + max(0, owed))
-        schedule = current
     }
 }
 

@@ -1,7 +1,7 @@
 /// Requests for the demux thread. The engine posts them from its thread; the demuxer takes them
 /// between packets. Its condition is the one the packet queues share, so a request also wakes a
 /// demuxer blocked on a full queue or waiting at the end of non-looping media.
-final class DemuxerControl: @unchecked Sendable {  // every field guarded by `condition`
+final class DemuxerControl: Sendable {
     struct SeekRequest: Sendable {
         /// The sound's generation (and the picture's, unless `pictureGeneration` says otherwise).
         var generation: Int
@@ -24,57 +24,65 @@ final class DemuxerControl: @unchecked Sendable {  // every field guarded by `co
     }
 
     /// What the demuxer takes at once.
-    struct Requests {
+    struct Requests: Sendable {
         var seek: SeekRequest?
         var looping: Bool
         var aborted: Bool
     }
 
-    let condition = MonotonicCondition()
-    private var looping: Bool
-    private var seek: SeekRequest?
-    private var aborted = false
-    private var generation = 0
-    /// Wakes a demuxer blocked reading a network stream (true: the pipeline stops). Set by the
-    /// demux thread for the stream it reads; called outside the lock.
-    private var interrupter: (@Sendable (_ stopping: Bool) -> Void)?
+    private struct State {
+        var looping: Bool
+        var seek: SeekRequest?
+        var aborted = false
+        var generation = 0
+        /// Wakes a demuxer blocked reading a network stream (true: the pipeline stops). Set by the
+        /// demux thread for the stream it reads; called outside the lock.
+        var interrupter: (@Sendable (_ stopping: Bool) -> Void)?
 
-    init(looping: Bool) { self.looping = looping }
+        /// A seek or an abort waits to be taken.
+        var isUrgent: Bool { seek != nil || aborted }
+    }
+
+    private let guarded: WaitableState<State>
+
+    init(looping: Bool) { guarded = WaitableState(State(looping: looping)) }
+
+    /// The lock the packet queues share with these requests.
+    var condition: MonotonicCondition { guarded.condition }
 
     /// The generation of the next seek: the caller flushes the sound with it before posting, so no
     /// sound of the new generation can arrive before the flush.
     func nextGeneration() -> Int {
-        condition.withLock {
-            generation += 1
-            return generation
+        guarded.change { state in
+            state.generation += 1
+            return state.generation
         }
     }
 
     /// Posts a seek (a later one replaces one not taken yet: seeks merge, as in mpv).
     func requestSeek(_ request: SeekRequest) {
-        let interrupt = condition.withLock {
+        let interrupt = guarded.change { state in
             var merged = request
             // A track change asked for with a seek that is then replaced still happens.
-            if merged.audioTrack == nil, let pending = seek?.audioTrack { merged.audioTrack = pending }
+            if merged.audioTrack == nil, let pending = state.seek?.audioTrack { merged.audioTrack = pending }
             // A sound refresh after a seek not taken yet: the picture still goes where that seek
             // said, with the generation the engine gave it.
-            if merged.pictureGeneration == nil, let pending = seek, let picture = pending.pictureGeneration {
+            if merged.pictureGeneration == nil, let pending = state.seek, let picture = pending.pictureGeneration {
                 merged.pictureGeneration = picture
                 merged.position = pending.position
                 merged.pass = pending.pass
             }
-            seek = merged
-            condition.broadcast()
-            return interrupter
+            state.seek = merged
+            return state.interrupter
         }
         interrupt?(false)
     }
 
     /// What wakes the demuxer from a blocked network read (nil: nothing to wake).
     func setInterrupter(_ interrupter: (@Sendable (_ stopping: Bool) -> Void)?) {
-        let stopNow = condition.withLock {
-            self.interrupter = interrupter
-            return aborted
+        let stopNow = guarded.change { state in
+            state.interrupter = interrupter
+            return state.aborted
         }
         if stopNow { interrupter?(true) }
     }
@@ -82,51 +90,50 @@ final class DemuxerControl: @unchecked Sendable {  // every field guarded by `co
     /// Sleeps until `queue` (one sharing this condition) is empty — its consumer took everything —
     /// or an abort or a seek arrives. Woken by every take from the queue.
     func waitUntilEmpty(_ queue: BoundedQueue<StageMessage>) {
-        condition.withLock {
-            while queue.countLocked > 0 && !aborted && seek == nil { condition.wait() }
+        guarded.withLock {
+            while queue.countLocked > 0 && !hasUrgentRequestLocked { condition.wait() }
         }
     }
 
     /// A seek waits to be taken.
-    var hasPendingSeek: Bool { condition.withLock { seek != nil } }
+    var hasPendingSeek: Bool { guarded.read { $0.seek != nil } }
 
     var isLooping: Bool {
-        get { condition.withLock { looping } }
-        set { condition.withLock { looping = newValue; condition.broadcast() } }
+        get { guarded.read { $0.looping } }
+        set { guarded.change { $0.looping = newValue } }
     }
 
     func abort() {
-        let interrupt = condition.withLock {
-            aborted = true
-            condition.broadcast()
-            return interrupter
+        let interrupt = guarded.change { state in
+            state.aborted = true
+            return state.interrupter
         }
         interrupt?(true)
     }
 
     /// Takes the pending seek (once) and reads the rest.
     func take() -> Requests {
-        condition.withLock {
-            defer { seek = nil }
-            return Requests(seek: seek, looping: looping, aborted: aborted)
+        guarded.change { state in
+            defer { state.seek = nil }
+            return Requests(seek: state.seek, looping: state.looping, aborted: state.aborted)
         }
     }
 
     /// True while a seek or an abort waits to be taken: a blocked push gives up for it. Call with
     /// `condition` held (from a queue's `giveUp` test).
-    var hasUrgentRequestLocked: Bool { seek != nil || aborted }
+    var hasUrgentRequestLocked: Bool { guarded.read { $0.isUrgent } }
 
     /// The same for the picture's queue: a sound refresh leaves the picture alone, so what is sent
     /// to it is never dropped for one (it would not be sent again).
-    var hasPictureUrgentRequestLocked: Bool { (seek != nil && seek?.pictureGeneration != nil) || aborted }
+    var hasPictureUrgentRequestLocked: Bool {
+        guarded.read { ($0.seek != nil && $0.seek?.pictureGeneration != nil) || $0.aborted }
+    }
 
     /// Sleeps until a request arrives: a seek, an abort, or looping switched on (`whileNotLooping`),
     /// or until `deadline` (monotonic seconds).
     func waitForRequest(whileNotLooping: Bool, deadline: Double = .infinity) {
-        condition.withLock {
-            while seek == nil && !aborted && (!whileNotLooping || !looping) && MonotonicCondition.now < deadline {
-                condition.wait(until: deadline)
-            }
+        guarded.withLock {
+            _ = guarded.waitLocked(until: deadline) { !$0.isUrgent && (!whileNotLooping || !$0.looping) }
         }
     }
 }
