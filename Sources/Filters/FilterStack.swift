@@ -5,7 +5,7 @@ import LoopPlayerCore
 ///
 /// Brightness and contrast live outside the list: `removeAll()` keeps them, and they always apply
 /// last (libavfilter's `eq`, see `ColorAdjustment` for the pixel math).
-public struct FilterStack: Sendable {
+package struct FilterStack: Sendable {
     package enum Stage: Sendable {
         case filter(VideoFilter)
         case custom(any PixelFilter)
@@ -21,7 +21,7 @@ public struct FilterStack: Sendable {
     private static let revisions = Atomic<Int>(0)
 
     /// A stack of these filters, in order, with brightness 0 and contrast 1.
-    public init(_ filters: [VideoFilter] = []) { self.init(filters, adjustment: ColorAdjustment()) }
+    package init(_ filters: [VideoFilter] = []) { self.init(filters, adjustment: ColorAdjustment()) }
 
     package init(_ filters: [VideoFilter] = [], adjustment: ColorAdjustment) {
         stages = filters.map { .filter($0) }
@@ -30,14 +30,14 @@ public struct FilterStack: Sendable {
     }
 
     /// Adds a typed filter on top (it runs after those already there).
-    public mutating func append(_ filter: VideoFilter) { stages.append(.filter(filter)); touch() }
+    package mutating func append(_ filter: VideoFilter) { stages.append(.filter(filter)); touch() }
     /// Adds a raw libavfilter chain on top.
-    public mutating func append(_ filter: FFmpegFilter) { append(filter.filter) }
+    package mutating func append(_ filter: FFmpegFilter) { append(filter.filter) }
     /// Adds a filter written in Swift on top.
-    public mutating func append(custom filter: any PixelFilter) { stages.append(.custom(filter)); touch() }
+    package mutating func append(custom filter: any PixelFilter) { stages.append(.custom(filter)); touch() }
 
     /// Empties the list; brightness and contrast stay.
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         guard !stages.isEmpty else { return }
         stages.removeAll()
         touch()
@@ -50,7 +50,7 @@ public struct FilterStack: Sendable {
     /// The whole stack as one libavfilter chain that does what the player does (nil if it holds Swift
     /// filters): for comparing with `ffmpeg -vf` or mpv's `--vf=lavfi=[…]`. The player itself runs
     /// colour matrices (sepia, `colorMatrix`) on the YUV picture where it can (`YUVColorMixer`).
-    public var graphDescription: String? {
+    package var graphDescription: String? {
         var parts: [String] = []
         for stage in stages {
             guard case let .filter(filter) = stage else { return nil }
@@ -61,7 +61,7 @@ public struct FilterStack: Sendable {
     }
 
     /// Checks every typed filter's parameters (graphs are checked when built).
-    public func validate() throws(FilterError) {
+    package func validate() throws(FilterError) {
         guard stages.count <= Self.maximumFilters else {
             throw FilterError(filter: "\(stages.count) filters", reason: "a stack has at most \(Self.maximumFilters) filters")
         }
@@ -69,5 +69,5 @@ public struct FilterStack: Sendable {
     }
 
     /// The most filters a stack, or one libavfilter chain, may hold.
-    public static let maximumFilters = 256
+    package static let maximumFilters = 256
 }

@@ -2,13 +2,13 @@ import LoopPlayerCore
 
 extension VideoFilter {
     /// The catalogue's names, for the CLI and config files: `NAME` or `NAME=ARGS`.
-    public static let names = ["grayscale", "monochrome", "sepia", "invert", "saturation", "hue", "exposure", "gamma",
+    package static let names = ["grayscale", "monochrome", "sepia", "invert", "saturation", "hue", "exposure", "gamma",
                                "temperature", "posterize", "colormatrix", "lut3d", "curves", "blur", "boxblur",
                                "sharpen", "pixellate", "edges", "vignette", "denoise", "hflip", "vflip", "crop", "rotate"]
 
     /// Parses `sepia`, `sepia=0.5`, `blur=4`, `monochrome=#ff8800:0.8`, `crop=640:360:0:0`,
     /// `curves=vintage`, `lut3d=/path/look.cube`, `colormatrix=r,r,r,g,g,g,b,b,b`…
-    public init(parsing text: String) throws(FilterError) {
+    package init(parsing text: String) throws(FilterError) {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
         let name = parts.first?.lowercased() ?? ""
         let argument = parts.count > 1 ? parts[1] : nil

@@ -62,7 +62,7 @@ public enum VideoFilter: Sendable, Equatable, Hashable {
     case ffmpeg(String)
 
     /// The libavfilter chain for this filter.
-    public var graphDescription: String {
+    package var graphDescription: String {
         switch self {
         case .grayscale: return "hue=s=0"
         case let .monochrome(r, g, b, intensity):
@@ -131,7 +131,7 @@ public enum VideoFilter: Sendable, Equatable, Hashable {
     }
 
     /// Checks parameters against their documented ranges.
-    public func validate() throws(FilterError) {
+    package func validate() throws(FilterError) {
         func check(_ ok: Bool, _ reason: String) throws(FilterError) {
             if !ok { throw FilterError(filter: name, reason: reason) }
         }

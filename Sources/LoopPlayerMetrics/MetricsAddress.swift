@@ -15,7 +15,7 @@ public struct MetricsAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Reads `HOST:PORT`; throws `invalidSetting` (named `metrics-address`) saying what is wrong.
-    public init(parsing text: String) throws(PlayerError) {
+    package init(parsing text: String) throws(PlayerError) {
         func failure(_ reason: String) -> PlayerError { .invalidSetting(name: "metrics-address", value: text, reason: reason) }
         guard let colon = text.lastIndex(of: ":") else { throw failure("give HOST:PORT, e.g. 127.0.0.1:9100") }
         var host = String(text[..<colon])
@@ -38,5 +38,5 @@ public struct MetricsAddress: Sendable, Equatable, CustomStringConvertible {
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
     /// The URL a scraper reads.
-    public var metricsURL: String { "http://\(description)/metrics" }
+    package var metricsURL: String { "http://\(description)/metrics" }
 }

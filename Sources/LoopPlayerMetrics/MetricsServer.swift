@@ -14,12 +14,12 @@ import Synchronization
 /// that does not read its answers is not read from either (back pressure), so none can grow the memory.
 public final class MetricsServer: Sendable {
     /// Connections served at once.
-    public static let maximumConnections = 32
+    package static let maximumConnections = 32
     /// A kept-alive connection with no request for this long is closed.
-    public static let idleTimeout = TimeAmount.seconds(30)
+    package static let idleTimeout = TimeAmount.seconds(30)
     /// A request not received whole this long after it began (or after the connection opened) ends
     /// its connection: a client sending a byte now and then cannot hold a place.
-    public static let requestTimeout = TimeAmount.seconds(10)
+    package static let requestTimeout = TimeAmount.seconds(10)
 
     /// Where the server listens (the port chosen by the system when 0 was asked for).
     public let address: MetricsAddress

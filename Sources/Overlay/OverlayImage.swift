@@ -35,5 +35,5 @@ public struct OverlayImage: Sendable, Equatable {
     }
 
     /// True when the image has no pixels to draw.
-    public var isEmpty: Bool { width == 0 || height == 0 }
+    package var isEmpty: Bool { width == 0 || height == 0 }
 }

@@ -52,5 +52,5 @@ public struct PlayerStatus: Sendable, Equatable {
     public var commandsApplied = 0
 
     /// A status before any run.
-    public init() {}
+    package init() {}
 }

@@ -119,7 +119,7 @@ final class MediaPipeline: Sendable {
     /// Packets read ahead of the decoders (picture and sound) and their bytes: the buffer level.
     var readAhead: (packets: Int, bytes: Int) {
         control.condition.withLock {
-            (videoPackets.countLocked + audioPackets.countLocked, videoPackets.bytesLocked + audioPackets.bytesLocked)
+            (videoPackets.count + audioPackets.count, videoPackets.bytes + audioPackets.bytes)
         }
     }
 

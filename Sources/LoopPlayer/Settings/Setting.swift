@@ -2,35 +2,39 @@ import Foundation
 import Filters
 import Overlay
 
-/// One entry of a `VideoSettings { … }` block. Settings apply in order: given twice, the last wins.
-public protocol Setting: Sendable {
-    /// Writes this setting into `settings`.
+/// One entry of a `VideoSettings { … }` block: one of the library's settings (`SourceName`, `Loop`, …).
+/// Settings apply in order: given twice, the last wins. A type of one's own is refused by
+/// `VideoSettings.validate()` (a setting must be one the player knows).
+public protocol Setting: Sendable {}
+
+/// How each of the library's settings writes itself into `VideoSettings`.
+package protocol AppliesToSettings: Setting {
     func apply(to settings: inout VideoSettings)
 }
 
 /// The source: an http(s) URL (HLS included), a `file://` URL, a path, or a bare name looked up
 /// in the current directory, `LOOPPLAYER_MEDIA_PATH` and the bundled media. The only required setting.
-public struct SourceName: Setting, Equatable {
+public struct SourceName: Setting, AppliesToSettings, Equatable {
     package var value: String
     /// Names the source to play (see the type's description for how it is resolved).
     public init(_ value: String) { self.value = value }
     /// Makes this the source of `settings`, replacing any given before.
-    public func apply(to settings: inout VideoSettings) { settings.sourceName = value }
+    package func apply(to settings: inout VideoSettings) { settings.sourceName = value }
 }
 
 /// Extension for a bare name without one; an extension inside the name wins.
-public struct Ext: Setting, Equatable {
+public struct Ext: Setting, AppliesToSettings, Equatable {
     /// The extension tried when no other is given: `mp4`.
     public static let defaultValue = "mp4"
     package var value: String
     /// Uses `value` (with or without a leading dot) as the extension for bare names.
     public init(_ value: String) { self.value = value }
     /// Sets the extension `settings` looks up bare names with.
-    public func apply(to settings: inout VideoSettings) { settings.ext = value }
+    package func apply(to settings: inout VideoSettings) { settings.ext = value }
 
     /// Throws `invalidSetting` unless `value` is a plain extension: not empty, without `/` or spaces.
     /// A leading dot is accepted.
-    public static func validate(_ value: String) throws(PlayerError) {
+    package static func validate(_ value: String) throws(PlayerError) {
         let bare = value.hasPrefix(".") ? String(value.dropFirst()) : value
         guard !bare.isEmpty, !bare.contains("/"), !bare.contains(where: \.isWhitespace) else {
             throw .invalidSetting(name: "Ext", value: value, reason: "expected a file extension such as mp4")
@@ -39,20 +43,20 @@ public struct Ext: Setting, Equatable {
 }
 
 /// How the picture fills the player area. Default `.resizeAspect`.
-public struct Gravity: Setting, Equatable {
+public struct Gravity: Setting, AppliesToSettings, Equatable {
     /// `.resizeAspect`: the whole picture shows, letterboxed.
     public static let defaultValue = VideoGravity.resizeAspect
     package var value: VideoGravity
     /// Fills the player area as `value` says.
     public init(_ value: VideoGravity = Gravity.defaultValue) { self.value = value }
     /// From a config string (`aspect`, `resizeAspectFill`…); unknown names throw `invalidSetting`.
-    public init(parsing text: String) throws(PlayerError) { value = try VideoGravity(parsing: text) }
+    package init(parsing text: String) throws(PlayerError) { value = try VideoGravity(parsing: text) }
     /// Sets how the picture fills the player area.
-    public func apply(to settings: inout VideoSettings) { settings.gravity = value }
+    package func apply(to settings: inout VideoSettings) { settings.gravity = value }
 }
 
 /// Publish the playback position every `interval` seconds (bare: every second; absent: never).
-public struct TimePublishing: Setting, Equatable {
+public struct TimePublishing: Setting, AppliesToSettings, Equatable {
     /// The interval of a bare `TimePublishing()`: one second.
     public static let defaultInterval = 1.0
     /// The intervals accepted, in seconds: 0.01 to an hour.
@@ -62,20 +66,20 @@ public struct TimePublishing: Setting, Equatable {
     /// `VideoSettings.validate()` checks it against `validRange`.
     public init(_ interval: Double = TimePublishing.defaultInterval) { self.interval = interval }
     /// Turns on time publication at this interval.
-    public func apply(to settings: inout VideoSettings) { settings.timePublishing = interval }
+    package func apply(to settings: inout VideoSettings) { settings.timePublishing = interval }
 
     /// Throws `invalidSetting` unless `interval` is within `validRange`.
-    public static func validate(_ interval: Double) throws(PlayerError) {
+    package static func validate(_ interval: Double) throws(PlayerError) {
         try checkRange(interval, validRange, setting: "TimePublishing", unit: "seconds")
     }
 }
 
 /// Restart seamlessly at the end. Absent: playback stops at the end and holds the last frame.
-public struct Loop: Setting, Equatable {
+public struct Loop: Setting, AppliesToSettings, Equatable {
     /// Loops the source forever.
     public init() {}
     /// Makes the source restart at its end.
-    public func apply(to settings: inout VideoSettings) { settings.loop = true }
+    package func apply(to settings: inout VideoSettings) { settings.loop = true }
 }
 
 /// Plays the loop on a timeline shared by every player given the same epoch — the screens of a
@@ -90,7 +94,7 @@ public struct Loop: Setting, Equatable {
 /// ```swift
 /// VideoSettings { SourceName("wall.mp4"); Loop(); SyncTimeline(epoch: 1_798_761_600) }
 /// ```
-public struct SyncTimeline: Setting, Equatable {
+public struct SyncTimeline: Setting, AppliesToSettings, Equatable {
     /// Epochs accepted: 1970 to 2261, in Unix seconds.
     public static let validRange = SharedTimeline.epochRange
     package var epoch: Double
@@ -99,12 +103,12 @@ public struct SyncTimeline: Setting, Equatable {
     /// A timeline starting at `date`.
     public init(epoch date: Date) { epoch = date.timeIntervalSince1970 }
     /// Sets the shared timeline's epoch.
-    public func apply(to settings: inout VideoSettings) { settings.syncEpoch = epoch }
+    package func apply(to settings: inout VideoSettings) { settings.syncEpoch = epoch }
 
     /// Throws `invalidSetting` for an epoch out of range or not finite; a single source needs
     /// `Loop()`; a playlist (its items on a schedule, the list again and again) needs
     /// `LoopPlaylist()` and not `Loop()`, which would hold one item while the timeline moves on.
-    public static func validate(_ epoch: Double, looping: Bool, playlist: Bool, loopingPlaylist: Bool = false) throws(PlayerError) {
+    package static func validate(_ epoch: Double, looping: Bool, playlist: Bool, loopingPlaylist: Bool = false) throws(PlayerError) {
         try checkRange(epoch, validRange, setting: "SyncTimeline", unit: "Unix seconds")
         if playlist {
             guard loopingPlaylist, !looping else {
@@ -121,7 +125,7 @@ public struct SyncTimeline: Setting, Equatable {
 /// current one plays): `Playlist { SourceName("a.mp4"); SourceName("b.mp4") }` or
 /// `Playlist(["a.mp4", "b.mp4"])`. Each entry is resolved like `SourceName` (with `Ext`). `Loop()`
 /// still loops the current item; `LoopPlaylist()` starts the list again after its last item.
-public struct Playlist: Setting, Equatable {
+public struct Playlist: Setting, AppliesToSettings, Equatable {
     package var sources: [String]
     /// A playlist of these sources, each resolved like a `SourceName`.
     public init(_ sources: [String]) { self.sources = sources }
@@ -130,7 +134,7 @@ public struct Playlist: Setting, Equatable {
         sources = content().compactMap { ($0 as? SourceName)?.value }
     }
     /// Sets the playlist and makes its first item the source.
-    public func apply(to settings: inout VideoSettings) {
+    package func apply(to settings: inout VideoSettings) {
         settings.playlist = sources
         settings.sourceName = sources.first
     }
@@ -138,12 +142,12 @@ public struct Playlist: Setting, Equatable {
 
 /// After a playlist's last item, the first plays again (mpv's `--loop-playlist`); with `passes`,
 /// the list plays that many times in all and then ends (`--loop-playlist=N`).
-public struct LoopPlaylist: Setting, Equatable {
+public struct LoopPlaylist: Setting, AppliesToSettings, Equatable {
     package var passes: Int?
     /// Loops the playlist forever, or `passes` times in all (at least 1) when given.
     public init(passes: Int? = nil) { self.passes = passes.map { max(1, $0) } }
     /// Makes the playlist start again after its last item.
-    public func apply(to settings: inout VideoSettings) {
+    package func apply(to settings: inout VideoSettings) {
         settings.loopPlaylist = true
         settings.loopPlaylistPasses = passes
     }
@@ -151,85 +155,85 @@ public struct LoopPlaylist: Setting, Equatable {
 
 /// The largest picture the player decodes (default `VideoSizeLimit.standard`: 16384 a side, 36
 /// Mpixel); a larger one is `unsupportedVideoSize` instead of seconds a frame and gigabytes.
-public struct PictureSizeLimit: Setting, Equatable {
+public struct PictureSizeLimit: Setting, AppliesToSettings, Equatable {
     package var limit: VideoSizeLimit
     /// Refuses pictures with a side above `maxSide` pixels or an area above `maxPixels`.
     public init(maxSide: Int, maxPixels: Int) { limit = VideoSizeLimit(maxSide: maxSide, maxPixels: maxPixels) }
     /// Sets the largest picture the player will decode.
-    public func apply(to settings: inout VideoSettings) { settings.pictureSizeLimit = limit }
+    package func apply(to settings: inout VideoSettings) { settings.pictureSizeLimit = limit }
 }
 
 /// Start muted: the default of `ExtVideoPlayer`, said explicitly.
-public struct Mute: Setting, Equatable {
+public struct Mute: Setting, AppliesToSettings, Equatable {
     /// Starts the player muted.
     public init() {}
     /// Makes the player start muted.
-    public func apply(to settings: inout VideoSettings) { settings.mute = true }
+    package func apply(to settings: inout VideoSettings) { settings.mute = true }
 }
 
 /// Start with the sound on (the player starts muted without it).
-public struct Unmute: Setting, Equatable {
+public struct Unmute: Setting, AppliesToSettings, Equatable {
     /// Starts the player with the sound on.
     public init() {}
     /// Makes the player start with the sound on.
-    public func apply(to settings: inout VideoSettings) { settings.mute = false }
+    package func apply(to settings: inout VideoSettings) { settings.mute = false }
 }
 
 /// Start with the sound on at this linear gain, 0…1 (clamped; NaN is 1).
-public struct Volume: Setting, Equatable {
+public struct Volume: Setting, AppliesToSettings, Equatable {
     package var level: Float
     /// Starts with the sound on at `level`, clamped to 0…1 (NaN counts as 1).
     public init(_ level: Float) { self.level = AudioOptions.gain(level) }
     /// Sets the starting volume and turns the sound on.
-    public func apply(to settings: inout VideoSettings) {
+    package func apply(to settings: inout VideoSettings) {
         settings.volume = level
         settings.mute = false
     }
 }
 
 /// Load and show the first frame, then wait for `play`.
-public struct NotAutoPlay: Setting, Equatable {
+public struct NotAutoPlay: Setting, AppliesToSettings, Equatable {
     /// Loads without starting playback.
     public init() {}
     /// Makes the player wait on its first frame for `play`.
-    public func apply(to settings: inout VideoSettings) { settings.notAutoPlay = true }
+    package func apply(to settings: inout VideoSettings) { settings.notAutoPlay = true }
 }
 
 /// Subtitles to show: an external file (a path or URL with a subtitle extension: loaded and shown)
 /// or a language (`"en"`, `"fr"`: the first track in it, embedded or external). A language no track
 /// has is a `subtitleTrackNotFound` event once the tracks are known.
-public struct Subtitles: Setting, Equatable {
+public struct Subtitles: Setting, AppliesToSettings, Equatable {
     package var value: String
     /// Shows subtitles from an external file (path or URL) or the first track in a language (`"en"`).
     public init(_ value: String) { self.value = value }
     /// Sets which subtitles are shown.
-    public func apply(to settings: inout VideoSettings) { settings.subtitles = value }
+    package func apply(to settings: inout VideoSettings) { settings.subtitles = value }
 }
 
 /// Which events are delivered: `Events()` all, `Events([.playing, .errorAny])` some; absent: none.
-public struct Events: Setting, Equatable {
+public struct Events: Setting, AppliesToSettings, Equatable {
     package var filters: [PlayerEventFilter]?
     /// Delivers the events matched by `filters`, or every event when nil.
     public init(_ filters: [PlayerEventFilter]? = nil) { self.filters = filters }
     /// Sets which events the player delivers.
-    public func apply(to settings: inout VideoSettings) {
+    package func apply(to settings: inout VideoSettings) {
         settings.events = filters.map { .only(Set($0)) } ?? .all
     }
 }
 
 /// Colour of the error text drawn in the player area. Default red.
-public struct EColor: Setting, Equatable {
+public struct EColor: Setting, AppliesToSettings, Equatable {
     /// The default: `Color.red`.
     public static let defaultValue = Color.red
     package var value: Color
     /// Draws the error text in `value`.
     public init(_ value: Color) { self.value = value }
     /// Sets the colour of the error text.
-    public func apply(to settings: inout VideoSettings) { settings.errorColor = value }
+    package func apply(to settings: inout VideoSettings) { settings.errorColor = value }
 }
 
 /// Size in points of the error text drawn in the player area. Default 17.
-public struct EFontSize: Setting, Equatable {
+public struct EFontSize: Setting, AppliesToSettings, Equatable {
     /// The default: 17 points.
     public static let defaultValue: Float = 17
     /// The sizes accepted, in points: 4 to 200.
@@ -239,31 +243,31 @@ public struct EFontSize: Setting, Equatable {
     /// `VideoSettings.validate()` checks it against `validRange`.
     public init(_ value: Float) { self.value = value }
     /// Sets the size of the error text.
-    public func apply(to settings: inout VideoSettings) { settings.errorFontSize = value }
+    package func apply(to settings: inout VideoSettings) { settings.errorFontSize = value }
 
     /// Throws `invalidSetting` unless `value` is within `validRange`.
-    public static func validate(_ value: Float) throws(PlayerError) {
+    package static func validate(_ value: Float) throws(PlayerError) {
         try checkRange(value, validRange, setting: "EFontSize", unit: "points")
     }
 }
 
 /// Groups error-text settings; nesting flattens.
-public struct ErrorGroup: Setting {
+public struct ErrorGroup: Setting, AppliesToSettings {
     package var settings: [any Setting]
     /// Applies the settings in `content` in order, as if written in place of the group.
     public init(@VideoSettingsBuilder _ content: () -> [any Setting]) { settings = content() }
     /// Applies every grouped setting in order.
-    public func apply(to target: inout VideoSettings) { settings.forEach { $0.apply(to: &target) } }
+    package func apply(to target: inout VideoSettings) { target.apply(settings) }
 }
 
 /// Vector overlay layers that exist from the first frame, bottom to top:
 /// `VectorLayers { Badge(); SVGLayer(file: "logo.svg") }`. Given twice, the last wins.
-public struct VectorLayers: Setting {
+public struct VectorLayers: Setting, AppliesToSettings {
     package var builders: [any ShapeLayerBuilderProtocol]
     /// The layers built in `content`, bottom to top.
     public init(@VectorLayerListBuilder _ content: () -> [any ShapeLayerBuilderProtocol]) { builders = content() }
     /// Sets the overlay layers shown from the first frame, replacing any given before.
-    public func apply(to settings: inout VideoSettings) { settings.vectorLayers = builders }
+    package func apply(to settings: inout VideoSettings) { settings.vectorLayers = builders }
 }
 
 /// Builds a list of layer builders with the same control flow as `VideoSettingsBuilder`.
@@ -286,11 +290,11 @@ public enum VectorLayerListBuilder {
 }
 
 /// Accepted for source compatibility with the model: vector overlays need no switch here.
-public struct EnableVector: Setting, Equatable {
+public struct EnableVector: Setting, AppliesToSettings, Equatable {
     /// Accepted and recorded; vector overlays work without it.
     public init() {}
     /// Records that vector overlays were asked for (it changes nothing else).
-    public func apply(to settings: inout VideoSettings) { settings.enableVector = true }
+    package func apply(to settings: inout VideoSettings) { settings.enableVector = true }
 }
 
 /// Enables picture-in-picture: the `startPiP` command opens a mini player, a small borderless window
@@ -302,7 +306,7 @@ public struct EnableVector: Setting, Equatable {
 /// PictureInPicture()                                   // 320 px wide, bottom-right of the screen
 /// PictureInPicture(width: 400, height: 225, x: 40, y: 40)
 /// ```
-public struct PictureInPicture: Setting, Equatable {
+public struct PictureInPicture: Setting, AppliesToSettings, Equatable {
     /// The mini window's default width, in pixels.
     public static let defaultWidth = 320
     /// The range of the mini window's width and height, in pixels.
@@ -330,14 +334,14 @@ public struct PictureInPicture: Setting, Equatable {
     }
 
     /// Enables picture-in-picture in `settings`, placed as this setting says.
-    public func apply(to settings: inout VideoSettings) { settings.pictureInPicture = self }
+    package func apply(to settings: inout VideoSettings) { settings.pictureInPicture = self }
 
     package var placement: MiniWindowPlacement {
         MiniWindowPlacement(width: width, height: height, x: x, y: y, hidesMainWindow: hidesMainWindow)
     }
 
     /// Throws `invalidSetting` when the width or height is outside `validSide`.
-    public func validate() throws(PlayerError) {
+    package func validate() throws(PlayerError) {
         let sides = [("width", width)] + (height.map { [("height", $0)] } ?? [])
         for (name, side) in sides where !Self.validSide.contains(side) {
             throw .invalidSetting(name: "PictureInPicture", value: "\(name) \(side)",
@@ -348,16 +352,16 @@ public struct PictureInPicture: Setting, Equatable {
 
 /// Players of one group pause the others when they start playing; of players started at once, the
 /// last to start plays.
-public struct ExclusivePlayback: Setting, Equatable {
+public struct ExclusivePlayback: Setting, AppliesToSettings, Equatable {
     package var group: String
     /// Puts the player in the group named `group`: starting to play pauses the group's others.
     public init(group: String) { self.group = group }
     /// Puts the player in the exclusive group.
-    public func apply(to settings: inout VideoSettings) { settings.exclusiveGroup = group }
+    package func apply(to settings: inout VideoSettings) { settings.exclusiveGroup = group }
 }
 
 /// Brightness −1 … 1 (clamped), applied after the filters. Default 0.
-public struct Brightness: Setting, Equatable {
+public struct Brightness: Setting, AppliesToSettings, Equatable {
     /// 0: the picture as recorded.
     public static let defaultValue: Float = 0
     /// −1 (black) … 1 (white).
@@ -366,11 +370,11 @@ public struct Brightness: Setting, Equatable {
     /// Brightens (positive) or darkens (negative) the picture by `value`; clamped to `validRange`.
     public init(_ value: Float) { self.value = value }
     /// Sets the brightness applied after the filters.
-    public func apply(to settings: inout VideoSettings) { settings.brightness = value }
+    package func apply(to settings: inout VideoSettings) { settings.brightness = value }
 }
 
 /// Contrast 0 … 4 (clamped), applied after the filters. Default 1.
-public struct Contrast: Setting, Equatable {
+public struct Contrast: Setting, AppliesToSettings, Equatable {
     /// 1: the picture as recorded.
     public static let defaultValue: Float = 1
     /// 0 (flat grey) … 4.
@@ -379,16 +383,16 @@ public struct Contrast: Setting, Equatable {
     /// Scales the picture's contrast by `value` (1 unchanged); clamped to `validRange`.
     public init(_ value: Float) { self.value = value }
     /// Sets the contrast applied after the filters.
-    public func apply(to settings: inout VideoSettings) { settings.contrast = value }
+    package func apply(to settings: inout VideoSettings) { settings.contrast = value }
 }
 
 /// The filter stack, in order: `Filters { VideoFilter.sepia(); FFmpegFilter("hqdn3d=4") }`.
-public struct Filters: Setting, Equatable {
+public struct Filters: Setting, AppliesToSettings, Equatable {
     package var filters: [VideoFilter]
     /// The filters built in `content`, applied in order.
     public init(@FilterListBuilder _ content: () -> [VideoFilter]) { filters = content() }
     /// Sets the filter stack, replacing any given before.
-    public func apply(to settings: inout VideoSettings) { settings.filters = filters }
+    package func apply(to settings: inout VideoSettings) { settings.filters = filters }
 }
 
 /// Builds a filter list with the same control flow as `VideoSettingsBuilder`.
@@ -419,17 +423,17 @@ public enum FilterListBuilder {
 /// Which HLS variant plays: `.automatic` (by measured throughput, buffer and output size; switches
 /// while playing), `.maxBitrate`, `.minBitrate` or `.bitrate(n)` (the highest not above n bits/s).
 /// Default `.automatic`; changing it applies to a running HLS source from its next segment.
-public struct HLSVariant: Setting, Equatable {
+public struct HLSVariant: Setting, AppliesToSettings, Equatable {
     /// `.automatic`: chosen by throughput, buffer and output size.
     public static let defaultValue = VariantPreference.automatic
     package var value: VariantPreference
     /// Plays the HLS variant `value` picks.
     public init(_ value: VariantPreference = HLSVariant.defaultValue) { self.value = value }
     /// Sets how the HLS variant is chosen.
-    public func apply(to settings: inout VideoSettings) { settings.hlsVariant = value }
+    package func apply(to settings: inout VideoSettings) { settings.hlsVariant = value }
 
     /// Throws `invalidSetting` for a `.bitrate` that is not positive.
-    public static func validate(_ value: VariantPreference) throws(PlayerError) {
+    package static func validate(_ value: VariantPreference) throws(PlayerError) {
         if case let .bitrate(bits) = value, bits <= 0 {
             throw .invalidSetting(name: "HLSVariant", value: "\(bits)", reason: "expected a positive number of bits per second")
         }
@@ -439,7 +443,7 @@ public struct HLSVariant: Setting, Equatable {
 extension VariantPreference {
     /// From mpv's `--hls-bitrate` words: `max`, `min`, a number of bits per second (`1500000`,
     /// `1500k`, `1.5M`), or `auto`. Anything else throws `invalidSetting`.
-    public init(parsing text: String) throws(PlayerError) {
+    package init(parsing text: String) throws(PlayerError) {
         let word = text.trimmingCharacters(in: .whitespaces).lowercased()
         switch word {
         case "max", "maximum": self = .maxBitrate
@@ -458,7 +462,7 @@ extension VariantPreference {
 
 /// Seconds a network source may keep failing (server gone, stalled, 5xx) before it fails with
 /// `networkError`; playback shows `buffering` meanwhile. Default 30.
-public struct NetworkTimeout: Setting, Equatable {
+public struct NetworkTimeout: Setting, AppliesToSettings, Equatable {
     /// The default: 30 seconds.
     public static let defaultValue = NetworkOptions.defaultTimeout
     /// The durations accepted, in seconds: half a second to a day.
@@ -468,10 +472,10 @@ public struct NetworkTimeout: Setting, Equatable {
     /// `VideoSettings.validate()` checks it against `validRange`.
     public init(_ seconds: Double = NetworkTimeout.defaultValue) { self.seconds = seconds }
     /// Sets how long a network source may keep failing.
-    public func apply(to settings: inout VideoSettings) { settings.networkTimeout = seconds }
+    package func apply(to settings: inout VideoSettings) { settings.networkTimeout = seconds }
 
     /// Throws `invalidSetting` unless `seconds` is within `validRange`.
-    public static func validate(_ seconds: Double) throws(PlayerError) {
+    package static func validate(_ seconds: Double) throws(PlayerError) {
         try checkRange(seconds, validRange, setting: "NetworkTimeout", unit: "seconds")
     }
 }
@@ -480,7 +484,7 @@ public struct NetworkTimeout: Setting, Equatable {
 /// replay them on later passes instead of decoding again: a short loop then costs its decoding
 /// once, however long it runs (its picture path, filters and sound go on as before). A loop that
 /// does not fit decodes every pass. Default 0 (off); memory is the price, so it is chosen.
-public struct FrameCache: Setting, Equatable {
+public struct FrameCache: Setting, AppliesToSettings, Equatable {
     /// The default: 0, no cache.
     public static let defaultValue = 0
     /// The sizes accepted, in MiB: 0 (off) to 64 GiB.
@@ -490,19 +494,19 @@ public struct FrameCache: Setting, Equatable {
     /// `VideoSettings.validate()` checks it against `validRange`.
     public init(megabytes: Int) { self.megabytes = megabytes }
     /// Sets the frame cache's size.
-    public func apply(to settings: inout VideoSettings) { settings.frameCacheMegabytes = megabytes }
+    package func apply(to settings: inout VideoSettings) { settings.frameCacheMegabytes = megabytes }
 
     /// Throws `invalidSetting` unless `megabytes` is within `validRange`.
-    public static func validate(_ megabytes: Int) throws(PlayerError) {
+    package static func validate(_ megabytes: Int) throws(PlayerError) {
         try checkRange(megabytes, validRange, setting: "FrameCache", unit: "MiB")
     }
 }
 
 /// The sources the player may open (the seed's navigation policy): `AllowedSources(schemes:
 /// ["https"], hosts: ["*.example.com"])`. A refused source fails with `sourceNotAllowed`.
-extension AllowedSources: Setting {
+extension AllowedSources: Setting, AppliesToSettings {
     /// Makes these the sources the player may open.
-    public func apply(to settings: inout VideoSettings) { settings.allowedSources = self }
+    package func apply(to settings: inout VideoSettings) { settings.allowedSources = self }
 }
 
 /// `invalidSetting` unless `value` is in `range` ("expected 0.5…86400.0 seconds").

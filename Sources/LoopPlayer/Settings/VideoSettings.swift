@@ -76,10 +76,23 @@ public struct VideoSettings: Sendable, Equatable {
         set { layerList = LayerList(builders: newValue) }
     }
     private var layerList = LayerList(builders: [])
+    /// A `Setting` of the user's own type, which the player cannot apply (`validate()` says so).
+    private var unknownSetting: String?
 
     /// Settings built with the DSL, applied in order (a setting given twice keeps the last value).
     public init(@VideoSettingsBuilder _ content: () -> [any Setting]) {
-        content().forEach { $0.apply(to: &self) }
+        apply(content())
+    }
+
+    /// Applies `settings` in order; a type of the user's own is kept for `validate()` to refuse.
+    mutating func apply(_ settings: [any Setting]) {
+        for setting in settings {
+            guard let known = setting as? any AppliesToSettings else {
+                unknownSetting = String(describing: type(of: setting))
+                continue
+            }
+            known.apply(to: &self)
+        }
     }
 
     /// The same value without the DSL.
@@ -106,6 +119,9 @@ public struct VideoSettings: Sendable, Equatable {
 
     /// Checks every value against its setting's valid range.
     public func validate() throws(PlayerError) {
+        if let unknownSetting {
+            throw .invalidSetting(name: unknownSetting, value: "", reason: "not one of LoopPlayer's settings")
+        }
         guard let sourceName, !sourceName.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw .invalidSetting(name: "SourceName", value: sourceName ?? "", reason: "a source is required")
         }
@@ -134,12 +150,12 @@ public struct VideoSettings: Sendable, Equatable {
     }
 
     /// The network options these settings describe.
-    public var networkOptions: NetworkOptions {
+    package var networkOptions: NetworkOptions {
         NetworkOptions(variant: hlsVariant, timeout: networkTimeout, allowedSources: allowedSources)
     }
 
     /// The filters with brightness and contrast (clamped) after them.
-    public var filterStack: FilterStack {
+    package var filterStack: FilterStack {
         FilterStack(filters, adjustment: ColorAdjustment(brightness: brightness, contrast: contrast))
     }
 }

@@ -6,7 +6,7 @@ public struct FilterError: Error, Sendable, Equatable, CustomStringConvertible {
     public let reason: String
 
     /// An error for `filter`, explaining `reason`.
-    public init(filter: String, reason: String) {
+    package init(filter: String, reason: String) {
         self.filter = filter
         self.reason = reason
     }

@@ -34,7 +34,7 @@ public enum HLSError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedEncryption(url: String, method: String)
 
     /// A short stable name, e.g. `lineTooLong`.
-    public var kind: String {
+    package var kind: String {
         switch self {
         case .notAPlaylist: "notAPlaylist"
         case .playlistTooLarge: "playlistTooLarge"

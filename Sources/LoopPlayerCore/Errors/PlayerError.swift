@@ -106,7 +106,7 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// True for errors about the media (as opposed to usage or the machine).
-    public var isMediaError: Bool {
+    package var isMediaError: Bool {
         switch self {
         case .sourceNotFound, .notAFile, .specialFile, .sourceInaccessible, .emptyFile, .unreadableMedia, .noVideoStream,
              .decoderUnavailable, .unsupportedVideoSize, .noDecodableFrames, .loopingStopped, .networkError,

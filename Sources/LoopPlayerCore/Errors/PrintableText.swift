@@ -3,12 +3,12 @@
 /// ```swift
 /// PrintableText.escaping("clip\n\u{1B}[31m.mp4")   // clip\n\x1b[31m.mp4  (backslash escapes, one line)
 /// ```
-public enum PrintableText {
+package enum PrintableText {
     /// `text` with its control characters written as escapes: `\n`, `\r`, `\t`, `\xHH` for the
     /// other C0 controls, DEL and the C1 controls, and `\u{HHHH}` for the line and paragraph
     /// separators and the bidirectional overrides (which can make a name read differently from what
     /// it is). A backslash is left alone, so escaping twice changes nothing.
-    public static func escaping(_ text: String) -> String {
+    package static func escaping(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count + 8)

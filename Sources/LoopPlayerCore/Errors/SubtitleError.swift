@@ -21,7 +21,7 @@ public enum SubtitleError: Error, Sendable, Equatable, CustomStringConvertible {
     case undecodable(source: String, codec: String)
 
     /// A short stable name for statistics and scripts, e.g. `fileNotFound`.
-    public var kind: String {
+    package var kind: String {
         switch self {
         case .fileNotFound: "fileNotFound"
         case .unreadable: "unreadable"

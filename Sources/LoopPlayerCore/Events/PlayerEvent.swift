@@ -47,7 +47,7 @@ public enum PlayerEvent: Sendable, Equatable {
     case sync(SyncStatus)
 
     /// The filter that admits this event.
-    public var filter: PlayerEventFilter {
+    package var filter: PlayerEventFilter {
         switch self {
         case .seek: .seekAny
         case .paused: .paused
@@ -136,7 +136,7 @@ public enum PlayerEventFilter: String, Sendable, Hashable, CaseIterable {
 
 extension PlayerEvent {
     /// A JSON-ready description (`loopplay --events`).
-    public var jsonObject: [String: any Sendable] {
+    package var jsonObject: [String: any Sendable] {
         switch self {
         case let .seek(success, time): ["type": "seek", "success": success, "currentTime": time]
         case .paused: ["type": "paused"]

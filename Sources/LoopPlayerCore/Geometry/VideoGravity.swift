@@ -11,7 +11,7 @@ public enum VideoGravity: String, Sendable, CaseIterable, Codable {
     public static let `default` = VideoGravity.resizeAspect
 
     /// Parses the model's names and the CLI's short ones (`aspect`, `fill`, `stretch`).
-    public init(parsing text: String) throws(PlayerError) {
+    package init(parsing text: String) throws(PlayerError) {
         switch text.lowercased() {
         case "resizeaspect", "aspect", "fit", "letterbox": self = .resizeAspect
         case "resizeaspectfill", "fill", "crop": self = .resizeAspectFill

@@ -113,7 +113,7 @@ public struct PlaybackStatistics: Sendable, Equatable, Codable {
     }
 
     /// Seam intervals and loop periods kept: the latest thousand.
-    public static let keptMeasurements = 1000
+    package static let keptMeasurements = 1000
 
     package init() {}
 

@@ -34,5 +34,5 @@ extension PlayerState {
     }
 
     /// Every state's name, in the order of the cycle.
-    public static let names = ["idle", "loading", "ready", "playing", "paused", "buffering", "ended", "failed"]
+    package static let names = ["idle", "loading", "ready", "playing", "paused", "buffering", "ended", "failed"]
 }

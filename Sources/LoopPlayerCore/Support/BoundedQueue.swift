@@ -7,7 +7,7 @@
 ///
 /// Queues fed by one producer may share a `MonotonicCondition`: a consumer taking from any of them
 /// then wakes a producer blocked on another, and the producer's `giveUp` test (evaluated under the
-/// shared lock) can look at the other queues (`countLocked`).
+/// shared lock) can look at the other queues (`count`).
 package final class BoundedQueue<Element: ~Copyable & Sendable>: Sendable {
     package let maxCount: Int
     package let maxBytes: Int
@@ -63,13 +63,11 @@ package final class BoundedQueue<Element: ~Copyable & Sendable>: Sendable {
         guarded.change { $0.closed || $0.count == 0 ? nil : $0.removeFirst() }
     }
 
+    /// How many elements wait (with the shared lock held, a count no taker changes meanwhile).
     package var count: Int { guarded.read { $0.count } }
 
-    /// The count, for a `giveUp` test running under the shared lock.
-    package var countLocked: Int { count }
-
-    /// The bytes held, under the shared lock.
-    package var bytesLocked: Int { guarded.read { $0.bytes } }
+    /// The bytes the elements take.
+    package var bytes: Int { guarded.read { $0.bytes } }
 
     package var isClosed: Bool { guarded.read { $0.closed } }
 

@@ -1,8 +1,8 @@
 import Synchronization
 
 /// State that threads change and wait on. A `Mutex` holds it, so the compiler checks that nothing
-/// reaches it unlocked (its owner is checked `Sendable`, not asserted); a `MonotonicCondition` beside it lets
-/// a thread sleep until it changes.
+/// reaches it unlocked and nothing non-`Sendable` goes in or out (its owner is checked `Sendable`,
+/// not asserted); a `MonotonicCondition` beside it lets a thread sleep until it changes.
 ///
 /// The rule that keeps wakeups from being lost: a wait (`waitLocked`) and every change a waiter may
 /// wait for (`change`, `changeLocked`) happen with `condition`'s lock held; a change wakes every
@@ -22,20 +22,28 @@ package final class WaitableState<State: ~Copyable>: Sendable {
         try condition.withLock(body)
     }
 
-    /// A look at the state, from any thread, with or without `condition`'s lock.
-    package func read<R: ~Copyable & Sendable, E: Error>(_ body: (borrowing State) throws(E) -> R) throws(E) -> R {
-        try state.withLock { (state: inout sending State) throws(E) -> R in try body(state) }
+    /// A look at the state, from any thread, with or without `condition`'s lock. (The body gets the
+    /// state `inout sending`, as `Mutex` gives it: the compiler refuses a body that lets a part of
+    /// it out or puts a non-`Sendable` value in. Nothing a waiter waits for may change here.)
+    package func read<R: ~Copyable & Sendable, E: Error>(_ body: (inout sending State) throws(E) -> R) throws(E) -> R {
+        try state.withLock { (state: inout sending State) throws(E) -> R in try body(&state) }
+    }
+
+    /// Changes what no waiter waits for (a volume, a counter): no lock but the state's, no wakeup.
+    @discardableResult
+    package func update<R: ~Copyable & Sendable, E: Error>(_ body: (inout sending State) throws(E) -> R) throws(E) -> R {
+        try state.withLock { (state: inout sending State) throws(E) -> R in try body(&state) }
     }
 
     /// Changes the state and wakes every waiter.
     @discardableResult
-    package func change<R: ~Copyable & Sendable, E: Error>(_ body: (inout State) throws(E) -> R) throws(E) -> R {
+    package func change<R: ~Copyable & Sendable, E: Error>(_ body: (inout sending State) throws(E) -> R) throws(E) -> R {
         try condition.withLock { () throws(E) -> R in try changeLocked(body) }
     }
 
     /// `change` for a caller holding `condition`'s lock.
     @discardableResult
-    package func changeLocked<R: ~Copyable & Sendable, E: Error>(_ body: (inout State) throws(E) -> R) throws(E) -> R {
+    package func changeLocked<R: ~Copyable & Sendable, E: Error>(_ body: (inout sending State) throws(E) -> R) throws(E) -> R {
         defer { condition.broadcast() }
         return try state.withLock { (state: inout sending State) throws(E) -> R in try body(&state) }
     }
@@ -43,7 +51,7 @@ package final class WaitableState<State: ~Copyable>: Sendable {
     /// With `condition`'s lock held: sleeps while `blocked` says so, until `deadline` (monotonic
     /// seconds). False if the time ran out first.
     @discardableResult
-    package func waitLocked(until deadline: Double = .infinity, while blocked: (borrowing State) -> Bool) -> Bool {
+    package func waitLocked(until deadline: Double = .infinity, while blocked: (inout sending State) -> Bool) -> Bool {
         while read(blocked) {
             if !condition.wait(until: deadline), MonotonicCondition.now >= deadline { return false }
         }

@@ -16,7 +16,7 @@ import Synchronization
 /// and is skipped; a client that stops reading its events is disconnected.
 public final class MPVIPCServer: Sendable {
     /// The longest request line read.
-    public static let maximumLineBytes = 1 << 16
+    package static let maximumLineBytes = 1 << 16
 
     private let group: MultiThreadedEventLoopGroup
     private let listener: any Channel

@@ -3,7 +3,7 @@ import FFmpegSupport
 
 /// An owned packet kept in a collection (arrays cannot hold noncopyable values): the packets of an
 /// external subtitle file, read whole before they are decoded.
-package final class StoredPacket: Sendable {
+package final class StoredPacket {  // one thread's: not Sendable (its packet can be written through `pointer`)
     private let packet: OwnedPacket
 
     package init?() {

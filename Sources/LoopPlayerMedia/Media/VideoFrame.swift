@@ -5,7 +5,8 @@ import LoopPlayerCore
 
 /// A decoded picture on the loop's monotonic presentation timeline. Owns its `AVFrame`.
 ///
-/// Made on the decode thread, then read only (by the presenter on the main thread).
+/// Made on the decode thread, then read only (by the presenter on the main thread). Sendable as its
+/// `OwnedFrame`s are: nothing writes a picture once it is in a `VideoFrame` (`pointer` is for reading).
 public final class VideoFrame: Sendable {
     private let picture: OwnedFrame
     /// The decoded picture before filtering (a reference, no copy), kept so a paused picture can be

@@ -21,7 +21,7 @@ public struct VideoSizeLimit: Sendable, Equatable, CustomStringConvertible {
     /// (11520x2160) fit; a 16000x16000 header does not.
     public static let standard = VideoSizeLimit(maxSide: 16384, maxPixels: 36_000_000)
     /// The most any limit allows: 16384 a side, the largest texture most GPUs and SDL take.
-    public static let largest = VideoSizeLimit(maxSide: 16384, maxPixels: 16384 * 16384)
+    package static let largest = VideoSizeLimit(maxSide: 16384, maxPixels: 16384 * 16384)
 
     /// Each value is kept within 1…`largest`'s.
     public init(maxSide: Int, maxPixels: Int) {

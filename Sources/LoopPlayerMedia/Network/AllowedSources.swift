@@ -24,10 +24,10 @@ public struct AllowedSources: Sendable, Equatable {
     }
 
     /// True if URLs with `scheme` (any case) may be opened.
-    public func allows(scheme: String) -> Bool { schemes.contains(scheme.lowercased()) }
+    package func allows(scheme: String) -> Bool { schemes.contains(scheme.lowercased()) }
 
     /// True if `host` (as in a URL, any case, IPv6 with or without brackets) is allowed.
-    public func allows(host: String) -> Bool {
+    package func allows(host: String) -> Bool {
         guard let hosts else { return true }
         let name = Self.normalized(host)
         return hosts.contains { pattern in

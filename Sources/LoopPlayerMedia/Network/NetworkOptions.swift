@@ -7,28 +7,28 @@
 /// configuration.network.timeout = 60
 /// configuration.network.allowedSources = AllowedSources(schemes: ["https"], hosts: ["*.example.com"])
 /// ```
-public struct NetworkOptions: Sendable, Equatable {
+package struct NetworkOptions: Sendable, Equatable {
     /// Which HLS variant plays (`HLSVariant`; loopplay's `--hls-bitrate`).
-    public var variant: VariantPreference = .automatic
+    package var variant: VariantPreference = .automatic
     /// Seconds a source may keep failing (server gone, stalled, 5xx) before it fails with
     /// `networkError` (`NetworkTimeout`; loopplay's `--network-timeout`). Playback buffers meanwhile.
-    public var timeout: Double = NetworkOptions.defaultTimeout
+    package var timeout: Double = NetworkOptions.defaultTimeout
     /// Seconds without a byte before a connection counts as stalled (and is tried again); never
     /// more than `timeout`.
-    public var stallTimeout: Double = 10
+    package var stallTimeout: Double = 10
     /// The sources the player may open, and what they may lead to (`AllowedSources`;
     /// loopplay's `--allowed-hosts`).
-    public var allowedSources: AllowedSources = .standard
+    package var allowedSources: AllowedSources = .standard
     /// Seconds of media an HLS source fetches ahead of the picture.
-    public var bufferAhead: Double = 30
+    package var bufferAhead: Double = 30
     /// Bytes of HLS segments kept in memory for VOD loops (0: none): a loop whose segments fit is
     /// read from memory after its first pass, and survives losing the network.
-    public var segmentCacheBytes: Int = 64 << 20
+    package var segmentCacheBytes: Int = 64 << 20
     /// The adaptive variant choice's thresholds.
     package var variantTuning: VariantSelector.Tuning = .standard
 
     /// Options with this variant choice, give-up time and allowed sources; the rest keep their defaults.
-    public init(variant: VariantPreference = .automatic, timeout: Double = NetworkOptions.defaultTimeout,
+    package init(variant: VariantPreference = .automatic, timeout: Double = NetworkOptions.defaultTimeout,
                 allowedSources: AllowedSources = .standard) {
         self.variant = variant
         self.timeout = timeout
@@ -36,8 +36,8 @@ public struct NetworkOptions: Sendable, Equatable {
     }
 
     /// Seconds a source may keep failing by default, and the range allowed.
-    public static let defaultTimeout = 30.0
-    public static let timeoutRange = 0.5...86_400.0
+    package static let defaultTimeout = 30.0
+    package static let timeoutRange = 0.5...86_400.0
 
     /// The stall limit actually used: never longer than the give-up time.
     package var effectiveStallTimeout: Double { max(0.1, min(stallTimeout, timeout)) }

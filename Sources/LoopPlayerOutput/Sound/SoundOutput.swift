@@ -248,7 +248,7 @@ package final class SoundOutput: Sendable {
     // MARK: Controls (the engine's thread)
 
     package func setPaused(_ paused: Bool) {
-        guarded.change { state in
+        guarded.update { state in
             state.feed.paused = paused
             if paused { state.lastBuffer = nil }
         }
@@ -257,7 +257,7 @@ package final class SoundOutput: Sendable {
     package var isPaused: Bool { guarded.read { $0.feed.paused } }
 
     package func setVolume(_ volume: Float, muted: Bool) {
-        guarded.change { state in
+        guarded.update { state in
             state.feed.volume = volume
             state.feed.muted = muted
         }
@@ -266,14 +266,14 @@ package final class SoundOutput: Sendable {
     /// The tempo the sound stages convert to (1: as recorded).
     package var playbackSpeed: Double {
         get { guarded.read { $0.speed } }
-        set { guarded.change { $0.speed = newValue } }
+        set { guarded.update { $0.speed = newValue } }
     }
 
     /// The rate the sound stages resample to, to keep the sound on a shared timeline (1.001: 0.1 %
     /// faster); nil: not resampled (the player's own clock).
     package var rateCorrection: Double? {
         get { guarded.read { $0.correction } }
-        set { guarded.change { $0.correction = newValue } }
+        set { guarded.update { $0.correction = newValue } }
     }
 
     /// Moves the sound by `seconds` of media against the device: positive skips queued sound (it
@@ -436,22 +436,24 @@ package final class SoundOutput: Sendable {
                            step: Double, generation: Int) -> Bool {
         guarded.withLock {
             var done = 0
-            while done < frames {
-                let taken = guarded.changeLocked { state -> Int? in
+            repeat {
+                // Nothing waits for what a write changes: no wakeup (the callback wakes a blocked write).
+                let taken = guarded.update { state -> Int? in
                     guard !state.feed.closed, generation == state.generation, state.epoch == writer.epoch else { return nil }
-                    if state.skip > 0 {
-                        let dropped = min(state.skip, frames - done)
-                        state.skip -= dropped
-                        return dropped
-                    }
-                    return state.ring.append(samples + done * state.ring.channels, frames: frames - done,
-                                             mediaTime: mediaTime + Double(done) * step, step: step, epoch: writer.epoch)
+                    let dropped = min(state.skip, frames - done)
+                    state.skip -= dropped
+                    let start = done + dropped
+                    let appended = start < frames
+                        ? state.ring.append(samples + start * state.ring.channels, frames: frames - start,
+                                            mediaTime: mediaTime + Double(start) * step, step: step, epoch: writer.epoch)
+                        : 0
+                    state.feed.ended = false
+                    return dropped + appended
                 }
                 guard let taken else { return false }
                 done += taken
-                if taken == 0 { guarded.condition.wait() }
-            }
-            guarded.changeLocked { $0.feed.ended = false }
+                if taken == 0 && done < frames { guarded.condition.wait() }
+            } while done < frames
             return true
         }
     }
@@ -538,7 +540,7 @@ package final class SoundOutput: Sendable {
         let due = current.start + Double(current.frames) / rate
         sleep(untilMonotonic: due)
         current.frames += Int64(frames)
-        guarded.change { [current] in $0.schedule = current }
+        guarded.update { [current] in $0.schedule = current }
         return max(due, now)  // when catching up, the buffer goes out now
     }
 }

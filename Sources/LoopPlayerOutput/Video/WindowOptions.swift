@@ -20,7 +20,7 @@ public struct WindowOptions: Sendable, Equatable {
     /// The display fullscreen fills (mpv's `--fs-screen`); nil: `screen`'s.
     public var fullscreenScreen: Int?
     /// The displays accepted (mpv's `--screen` range).
-    public static let screens = 0...31
+    package static let screens = 0...31
     /// A wall driven by one decoder: each panel a borderless window showing its part of the picture
     /// (and of the overlays). With panels the player's own window stays hidden.
     public var panels: [WindowPanel] = []
@@ -42,9 +42,9 @@ public struct WindowOptions: Sendable, Equatable {
         didSet { osdDuration = osdDuration.isFinite ? osdDuration.clamped(to: Self.osdDurations) : Self.defaultOSDDuration }
     }
     /// The OSD levels there are.
-    public static let osdLevels = 0...3
+    package static let osdLevels = 0...3
     /// The message durations accepted (longer or shorter ones are clamped).
-    public static let osdDurations = 0.0...3600.0
+    package static let osdDurations = 0.0...3600.0
     /// A message's duration unless one is chosen.
     public static let defaultOSDDuration = 1.0
     /// No title bar or frame (a wall's panels, a kiosk).

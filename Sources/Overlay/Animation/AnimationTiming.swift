@@ -18,7 +18,7 @@ public enum AnimationTiming: Sendable, Equatable {
     case cubicBezier(Double, Double, Double, Double)
 
     /// The eased progress for a linear progress `x` in 0…1.
-    public func value(at x: Double) -> Double {
+    package func value(at x: Double) -> Double {
         let x = x.isNaN ? 0 : min(max(x, 0), 1)
         switch self {
         case .linear: return x

@@ -67,7 +67,7 @@ public struct LayerAnimation: Sendable, Equatable {
     }
 
     /// When the animation stops changing (seconds since the layer was added); nil if it never does.
-    public var endTime: Double? {
+    package var endTime: Double? {
         let end = beginTime + activeDuration
         if end.isFinite { return end }
         return activeDuration == .infinity ? nil : 0   // a begin time never reached: it holds `from` throughout
@@ -75,7 +75,7 @@ public struct LayerAnimation: Sendable, Equatable {
 
     /// How far from `from` (0) to `to` (1) the property is at `time`, after the timing curve
     /// (an overshooting curve may leave 0…1).
-    public func progress(at time: Double) -> Double {
+    package func progress(at time: Double) -> Double {
         timing.value(at: linearProgress(at: time))
     }
 

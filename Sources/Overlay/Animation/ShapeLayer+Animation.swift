@@ -9,7 +9,7 @@ extension ShapeLayer {
     /// layer.animations = [LayerAnimation(.opacity(from: 0, to: 1), duration: 2)]
     /// layer.resolved(at: 1).opacity   // 0.5
     /// ```
-    public func resolved(at time: Double) -> ShapeLayer {
+    package func resolved(at time: Double) -> ShapeLayer {
         var layer = self
         layer.animations = []
         var motion = LayerTransform.identity
@@ -40,11 +40,11 @@ extension ShapeLayer {
     }
 
     /// True when this layer or a sublayer has animations.
-    public var isAnimated: Bool { !animations.isEmpty || sublayers.contains { $0.isAnimated } }
+    package var isAnimated: Bool { !animations.isEmpty || sublayers.contains { $0.isAnimated } }
 
     /// When the layer stops changing (seconds since it was added): 0 for a still layer, nil when an
     /// animation repeats forever. After it, the compositor can keep the last rasterised image.
-    public var animationEnd: Double? {
+    package var animationEnd: Double? {
         var end = 0.0
         for animation in animations {
             guard let animationEnd = animation.endTime else { return nil }

@@ -31,7 +31,7 @@ public struct LayerGeometry: Sendable, Equatable {
     }
 
     /// True when the area has no pixels (builders are never called with such a geometry).
-    public var isEmpty: Bool { !(bounds.width >= 1 && bounds.height >= 1) }
+    package var isEmpty: Bool { !(bounds.width >= 1 && bounds.height >= 1) }
 
     var isFinite: Bool {
         [frame, bounds, videoRect].allSatisfy { rect in

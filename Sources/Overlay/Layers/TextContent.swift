@@ -12,9 +12,9 @@ import Foundation
 /// multiplied by ``LayerGeometry/scale``: 17 points are 17 pixels on a plain display.
 public struct TextContent: Sendable, Equatable {
     /// The largest font size drawn, in points; larger sizes are clamped to it (the smallest is 1).
-    public static let maximumFontSize = 1000.0
+    package static let maximumFontSize = 1000.0
     /// Longer strings are cut to this many characters before layout.
-    public static let maximumLength = 4096
+    package static let maximumLength = 4096
 
     /// The text, cut to `maximumLength` characters; newlines start new lines.
     public var string: String

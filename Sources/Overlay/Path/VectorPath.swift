@@ -144,7 +144,7 @@ extension VectorPath.Element {
 
 extension VectorPath {
     /// True when both paths have the same elements in the same order, so one can morph into the other.
-    public func hasSameStructure(as other: VectorPath) -> Bool {
+    package func hasSameStructure(as other: VectorPath) -> Bool {
         elements.count == other.elements.count
             && zip(elements, other.elements).allSatisfy { $0.hasSameKind(as: $1) }
     }

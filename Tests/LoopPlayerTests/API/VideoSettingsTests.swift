@@ -88,6 +88,21 @@ final class VideoSettingsTests: XCTestCase {
         XCTAssertEqual(try Gravity(parsing: "resizeAspectFill").value, .resizeAspectFill)
     }
 
+    /// `Setting` is the library's: a type of the user's own cannot say what it changes, so it is
+    /// refused by name instead of being dropped without a word (also inside an `ErrorGroup`).
+    func testASettingOfOnesOwnIsRefusedByName() {
+        struct Kiosk: Setting {}
+        for settings in [VideoSettings { SourceName("swipe"); Kiosk() },
+                         VideoSettings { SourceName("swipe"); ErrorGroup { Kiosk() } }] {
+            XCTAssertThrowsError(try settings.validate()) { error in
+                guard case let .invalidSetting(name, _, reason) = error as? PlayerError else { return XCTFail("\(error)") }
+                XCTAssertEqual(name, "Kiosk")
+                XCTAssertEqual(reason, "not one of LoopPlayer's settings")
+            }
+        }
+        XCTAssertNoThrow(try VideoSettings { SourceName("swipe"); ErrorGroup { EColor(.blue) } }.validate())
+    }
+
     func testColorsAreClampedAndParsed() throws {
         XCTAssertEqual(Color(red: 2, green: -1, blue: 0.5, alpha: .nan), Color(red: 1, green: 0, blue: 0.5, alpha: 0))
         XCTAssertEqual(try Color(parsing: "accentColor"), .accentColor)

@@ -35,10 +35,10 @@ final class DemuxerControlTests: XCTestCase {
         let control = DemuxerControl(looping: true)
         control.requestSeek(.init(generation: 1, position: 0, pass: 0, keepsPicture: true))
         control.condition.withLock {
-            XCTAssertTrue(control.hasUrgentRequestLocked, "the sound's queue gives up")
-            XCTAssertFalse(control.hasPictureUrgentRequestLocked, "what the picture is sent is never dropped")
+            XCTAssertTrue(control.hasUrgentRequest, "the sound's queue gives up")
+            XCTAssertFalse(control.hasPictureUrgentRequest, "what the picture is sent is never dropped")
         }
         control.requestSeek(.init(generation: 2, position: 0, pass: 0))
-        control.condition.withLock { XCTAssertTrue(control.hasPictureUrgentRequestLocked) }
+        control.condition.withLock { XCTAssertTrue(control.hasPictureUrgentRequest) }
     }
 }

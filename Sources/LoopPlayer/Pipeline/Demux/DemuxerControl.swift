@@ -91,7 +91,7 @@ final class DemuxerControl: Sendable {
     /// or an abort or a seek arrives. Woken by every take from the queue.
     func waitUntilEmpty(_ queue: BoundedQueue<StageMessage>) {
         guarded.withLock {
-            while queue.countLocked > 0 && !hasUrgentRequestLocked { condition.wait() }
+            while queue.count > 0 && !hasUrgentRequest { condition.wait() }
         }
     }
 
@@ -119,13 +119,13 @@ final class DemuxerControl: Sendable {
         }
     }
 
-    /// True while a seek or an abort waits to be taken: a blocked push gives up for it. Call with
-    /// `condition` held (from a queue's `giveUp` test).
-    var hasUrgentRequestLocked: Bool { guarded.read { $0.isUrgent } }
+    /// True while a seek or an abort waits to be taken: a blocked push gives up for it (its
+    /// `giveUp` test runs with `condition` held, so no request slips in before it sleeps).
+    var hasUrgentRequest: Bool { guarded.read { $0.isUrgent } }
 
     /// The same for the picture's queue: a sound refresh leaves the picture alone, so what is sent
     /// to it is never dropped for one (it would not be sent again).
-    var hasPictureUrgentRequestLocked: Bool {
+    var hasPictureUrgentRequest: Bool {
         guarded.read { ($0.seek != nil && $0.seek?.pictureGeneration != nil) || $0.aborted }
     }
 

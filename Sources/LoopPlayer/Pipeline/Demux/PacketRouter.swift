@@ -51,11 +51,11 @@ struct PacketRouter {
         }
         if index == input.videoStreamIndex {
             return video.push(.packet(packet, context), bytes: bytes,
-                              giveUp: { [control] in control.hasPictureUrgentRequestLocked }) == .queued
+                              giveUp: { [control] in control.hasPictureUrgentRequest }) == .queued
         }
         // Audio-only media: the black picture follows the sound's packets (a reference, no copy).
         if !input.hasVideo, let copy = packet.reference() {
-            _ = video.push(.packet(copy, context), bytes: 64, giveUp: { [control] in control.hasPictureUrgentRequestLocked })
+            _ = video.push(.packet(copy, context), bytes: 64, giveUp: { [control] in control.hasPictureUrgentRequest })
         }
         guard soundRouted else { return false }
         var soundContext = context
@@ -71,13 +71,13 @@ struct PacketRouter {
     private mutating func routeSound(_ packet: consuming OwnedPacket, context: PacketContext, bytes: Int) {
         let pictures = video
         let result = audio.push(.packet(packet, context), bytes: bytes, giveUp: { [control] in
-            control.hasUrgentRequestLocked || pictures.countLocked == 0
+            control.hasUrgentRequest || pictures.count == 0
         })
         switch result {
         case .queued:
             droppingSound = false
         case .gaveUp:
-            if !droppingSound && !control.condition.withLock({ control.hasUrgentRequestLocked }) {
+            if !droppingSound && !control.condition.withLock({ control.hasUrgentRequest }) {
                 logger.notice("\(location): the sound is stored far ahead of the picture; dropping sound until the picture catches up")
             }
             droppingSound = true
@@ -140,12 +140,12 @@ struct PacketRouter {
 
     /// Markers wait for room like packets, but a pending seek makes them pointless.
     private func send(_ message: consuming StageMessage, to queue: BoundedQueue<StageMessage>) {
-        _ = queue.push(message, giveUp: { [control] in control.hasUrgentRequestLocked })
+        _ = queue.push(message, giveUp: { [control] in control.hasUrgentRequest })
     }
 
     /// The picture's markers give up only for a seek that moves the picture too.
     private func sendToPicture(_ message: consuming StageMessage) {
-        _ = video.push(message, giveUp: { [control] in control.hasPictureUrgentRequestLocked })
+        _ = video.push(message, giveUp: { [control] in control.hasPictureUrgentRequest })
     }
 
     /// Empties the picture and sound queues (a seek: what they hold is of the old position).
