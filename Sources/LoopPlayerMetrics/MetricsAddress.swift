@@ -38,5 +38,5 @@ public struct MetricsAddress: Sendable, Equatable, CustomStringConvertible {
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
     /// The URL a scraper reads.
-    package var metricsURL: String { "http://\(description)/metrics" }
+    public var metricsURL: String { "http://\(description)/metrics" }
 }
