@@ -1,13 +1,11 @@
 import LoopPlayerCore
 
 /// A filter of the typed catalogue, each mapped to FFmpeg 5.1's libavfilter with its parameters
-/// converted and range-checked. Build stacks of them with `FilterStack`.
+/// converted and range-checked. Give them in the settings or as a command:
 ///
 /// ```swift
-/// var stack = FilterStack()
-/// stack.append(.sepia())
-/// stack.append(.gaussianBlur(sigma: 2))
-/// stack.append(FFmpegFilter("hqdn3d=4"))
+/// VideoSettings { SourceName("swipe"); Filters { VideoFilter.sepia(); VideoFilter.gaussianBlur(sigma: 2); FFmpegFilter("hqdn3d=4") } }
+/// player.send(.filter(.vignette()))
 /// ```
 public enum VideoFilter: Sendable, Equatable, Hashable {
     /// Grey picture: chroma set to neutral (U = V = 128), luma kept.
@@ -208,7 +206,7 @@ public struct FFmpegFilter: Sendable, Equatable {
     public var chain: String
     /// Wraps a libavfilter chain; it is checked only when the stack is applied.
     public init(_ chain: String) { self.chain = chain }
-    /// The chain as a `VideoFilter.ffmpeg` case, for a `FilterStack`.
+    /// The chain as a `VideoFilter.ffmpeg` case.
     public var filter: VideoFilter { .ffmpeg(chain) }
 }
 

@@ -1,7 +1,8 @@
 import LoopPlayer
 
-/// Where metrics are served: `HOST:PORT` as Prometheus's exporters take it (`127.0.0.1:9100`,
-/// `[::1]:9100`, `localhost:9100`; `:9100` for every interface, IPv6 and IPv4; port 0 lets the system choose).
+/// Where metrics are served: a host and a port (`MetricsAddress(host: "127.0.0.1", port: 9100)`;
+/// host `::` is every interface, IPv6 and IPv4; port 0 lets the system choose). `--metrics-address`
+/// takes it as Prometheus's exporters do: `127.0.0.1:9100`, `[::1]:9100`, `:9100`.
 public struct MetricsAddress: Sendable, Equatable, CustomStringConvertible {
     /// A name or an address (`::`: every interface, IPv6 and IPv4).
     public var host: String

@@ -8,8 +8,8 @@ import Synchronization
 /// --metrics-address` opens), on one thread of its own, with swift-nio's HTTP/1 server.
 ///
 /// `GET`/`HEAD /metrics` answers the text format (version 0.0.4); `/` says where the metrics are;
-/// other paths get 404, other methods 405. A request must arrive whole within `requestTimeout` and a
-/// kept-alive connection may wait `idleTimeout` for the next; at most `maximumConnections` are open
+/// other paths get 404, other methods 405. A request must arrive whole within 10 s and a
+/// kept-alive connection may wait 30 s for the next; at most 32 connections are open
 /// at once, a new one closing the oldest (so idle connections cannot lock a scraper out); a client
 /// that does not read its answers is not read from either (back pressure), so none can grow the memory.
 public final class MetricsServer: Sendable {

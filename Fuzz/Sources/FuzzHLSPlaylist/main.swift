@@ -1,6 +1,7 @@
 import FuzzDriver
 import Foundation
 @testable import LoopPlayer
+@testable import LoopPlayerMedia
 
 /// The HLS playlist parser (master and media playlists, attribute lists, byte ranges, URIs), then
 /// what the player computes from a parsed playlist: its timeline and the schedule's first segments.

@@ -1,6 +1,6 @@
 import Foundation
 import FuzzDriver
-import LoopPlayer
+@testable import LoopPlayer
 
 /// The .m3u playlist reader (loopplay's `--playlist`) on arbitrary text.
 @_cdecl("LLVMFuzzerTestOneInput")

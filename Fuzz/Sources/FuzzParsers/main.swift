@@ -1,7 +1,9 @@
 import FuzzDriver
 import Foundation
-import Filters
+@testable import Filters
 import LoopPlayer
+@testable import LoopPlayerCore
+@testable import LoopPlayerMedia
 
 /// The small parsers of settings and flags: colours, `WxH` sizes, filter specs (`--filter`), and
 /// a source policy judging the text as a source and as a URL a remote playlist names.

@@ -1,6 +1,7 @@
 import Foundation
 import FuzzDriver
 @testable import LoopPlayer
+@testable import LoopPlayerMedia
 import Logging
 
 

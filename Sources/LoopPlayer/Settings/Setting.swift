@@ -127,16 +127,25 @@ public struct SyncTimeline: Setting, AppliesToSettings, Equatable {
 /// still loops the current item; `LoopPlaylist()` starts the list again after its last item.
 public struct Playlist: Setting, AppliesToSettings, Equatable {
     package var sources: [String]
+    /// The first entry of the block that is not a `SourceName` (`validate()` refuses it).
+    private var misplaced: String?
     /// A playlist of these sources, each resolved like a `SourceName`.
     public init(_ sources: [String]) { self.sources = sources }
-    /// A playlist of the `SourceName` entries in `content`; other settings in it are ignored.
+    /// A playlist of the `SourceName` entries in `content`; anything else there is refused by
+    /// `VideoSettings.validate()` (`Loop()` belongs beside the playlist, not in it).
     public init(@VideoSettingsBuilder _ content: () -> [any Setting]) {
-        sources = content().compactMap { ($0 as? SourceName)?.value }
+        let entries = content()
+        sources = entries.compactMap { ($0 as? SourceName)?.value }
+        misplaced = entries.first { !($0 is SourceName) }.map { String(describing: type(of: $0)) }
     }
     /// Sets the playlist and makes its first item the source.
     package func apply(to settings: inout VideoSettings) {
         settings.playlist = sources
         settings.sourceName = sources.first
+        if let misplaced {
+            settings.refusal = .invalidSetting(name: "Playlist", value: misplaced,
+                                               reason: "a Playlist { … } holds SourceName entries only")
+        }
     }
 }
 

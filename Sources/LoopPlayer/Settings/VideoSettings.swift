@@ -76,8 +76,10 @@ public struct VideoSettings: Sendable, Equatable {
         set { layerList = LayerList(builders: newValue) }
     }
     private var layerList = LayerList(builders: [])
-    /// A `Setting` of the user's own type, which the player cannot apply (`validate()` says so).
-    private var unknownSetting: String?
+    /// What `validate()` refuses before any value: a `Setting` of the user's own type (the player
+    /// cannot apply it), or a `Playlist { … }` holding more than sources. Kept until the settings are
+    /// replaced as a whole.
+    var refusal: PlayerError?
 
     /// Settings built with the DSL, applied in order (a setting given twice keeps the last value).
     public init(@VideoSettingsBuilder _ content: () -> [any Setting]) {
@@ -88,7 +90,8 @@ public struct VideoSettings: Sendable, Equatable {
     mutating func apply(_ settings: [any Setting]) {
         for setting in settings {
             guard let known = setting as? any AppliesToSettings else {
-                unknownSetting = String(describing: type(of: setting))
+                refusal = .invalidSetting(name: "Setting", value: String(describing: type(of: setting)),
+                                          reason: "not one of LoopPlayer's settings")
                 continue
             }
             known.apply(to: &self)
@@ -119,9 +122,7 @@ public struct VideoSettings: Sendable, Equatable {
 
     /// Checks every value against its setting's valid range.
     public func validate() throws(PlayerError) {
-        if let unknownSetting {
-            throw .invalidSetting(name: unknownSetting, value: "", reason: "not one of LoopPlayer's settings")
-        }
+        if let refusal { throw refusal }
         guard let sourceName, !sourceName.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw .invalidSetting(name: "SourceName", value: sourceName ?? "", reason: "a source is required")
         }

@@ -1,8 +1,9 @@
-/// Why an HLS playlist cannot be used. Every case names the playlist's URL.
+/// Why an HLS playlist cannot be used. Every case names the playlist's URL. It reaches you as
+/// `PlayerError.invalidPlaylist` (the error event, the run's outcome, the status):
 ///
 /// ```swift
-/// do { _ = try HLSPlaylist.parse(text, url: url) }
-/// catch { print(error) }   // "http://cdn/a.m3u8: line 3 is longer than 65536 bytes"
+/// if case let .failed(.invalidPlaylist(error)) = player.state { print(error) }
+/// // "http://cdn/a.m3u8: line 3 is longer than 65536 bytes"
 /// ```
 public enum HLSError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The text does not start with `#EXTM3U`.

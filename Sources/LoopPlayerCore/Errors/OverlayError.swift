@@ -1,10 +1,5 @@
-/// Why a layer could not be rasterised.
-///
-/// ```swift
-/// do { _ = try rasterizer.render(layer, in: geometry, at: 0) }
-/// catch .svgNotFound(let path) { logger.warning("logo missing: \(path)") }
-/// catch { logger.warning("\(error)") }
-/// ```
+/// Why a layer could not be rasterised. It reaches you as `PlayerError.invalidOverlay` in an error
+/// event; the other layers are drawn on (`.svgNotFound(path)`: "logo missing").
 public enum OverlayError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No file at the SVG's path.
     case svgNotFound(path: String)

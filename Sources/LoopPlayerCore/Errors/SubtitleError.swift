@@ -1,10 +1,6 @@
 /// Why subtitles could not be loaded. Each case names the source (a path or URL) so the message
-/// stands on its own; the player maps these into `PlayerError` where it reports them.
-///
-/// ```swift
-/// do { _ = try ExternalSubtitleFile(source: "movie.srt") }
-/// catch { print(error) }   // "movie.srt: subtitle file not found"
-/// ```
+/// stands on its own; it reaches you as `PlayerError.invalidSubtitles` in an error event (playback
+/// goes on without them), e.g. "movie.srt: subtitle file not found".
 public enum SubtitleError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No file at that path (or `file://` URL).
     case fileNotFound(path: String)

@@ -12,7 +12,7 @@ import Synchronization
 /// commands as in mpv's input.conf (`cycle pause`). They receive mpv's events (`property-change`
 /// for what they observe, `start-file`, `file-loaded`, `end-file`, `seek`, `playback-restart`,
 /// `shutdown`) and ours (`loopplay-loop-completed`, `loopplay-error`). The socket is the user's
-/// alone (0600). Several clients may connect; a line over `maximumLineBytes` gets an error reply
+/// alone (0600). Several clients may connect; a line over 64 KiB gets an error reply
 /// and is skipped; a client that stops reading its events is disconnected.
 public final class MPVIPCServer: Sendable {
     /// The longest request line read.

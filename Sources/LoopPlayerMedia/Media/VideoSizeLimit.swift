@@ -4,13 +4,7 @@ import CFFmpeg
 /// in all, and what FFmpeg's image code accepts (`av_image_check_size`). A larger size in a header
 /// is far more often corruption than video, and would grind: a 16000x16000 picture from a corrupt
 /// AVI header took 3 s a frame and 1.6 GB. Checked at open (the container's size) and on every
-/// decoded picture (a size the container did not say). `PictureSizeLimit` and
-/// `EngineConfiguration.pictureSizeLimit` change it.
-///
-/// ```swift
-/// VideoSizeLimit.standard.allows(width: 7680, height: 4320)   // true: 8K, 33 Mpixel
-/// VideoSizeLimit.standard.allows(width: 16000, height: 16000) // false
-/// ```
+/// decoded picture (a size the container did not say). The `PictureSizeLimit` setting changes it.
 public struct VideoSizeLimit: Sendable, Equatable, CustomStringConvertible {
     /// The most pixels allowed on either side (1…16384).
     public var maxSide: Int
@@ -23,7 +17,7 @@ public struct VideoSizeLimit: Sendable, Equatable, CustomStringConvertible {
     /// The most any limit allows: 16384 a side, the largest texture most GPUs and SDL take.
     package static let largest = VideoSizeLimit(maxSide: 16384, maxPixels: 16384 * 16384)
 
-    /// Each value is kept within 1…`largest`'s.
+    /// Each value is kept within 1…16384 a side and 1…16384² pixels.
     public init(maxSide: Int, maxPixels: Int) {
         self.maxSide = min(max(1, maxSide), 16384)
         self.maxPixels = min(max(1, maxPixels), 16384 * 16384)

@@ -9,7 +9,7 @@ public enum VariantPreference: Sendable, Equatable, CustomStringConvertible {
     /// The highest bandwidth not above `n` bits/s (the lowest when none is that low).
     case bitrate(Int)
 
-    /// `automatic`, `max`, `min` or the bits per second, as messages show it and `init(parsing:)` reads it.
+    /// `automatic`, `max`, `min` or the bits per second, as messages show it and `--hls-bitrate` takes it.
     public var description: String {
         switch self {
         case .automatic: "automatic"

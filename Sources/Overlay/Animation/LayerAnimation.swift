@@ -13,7 +13,7 @@ import Foundation
 ///
 /// Times are seconds since the layer was added. Before `beginTime` the property holds the `from` value;
 /// after the last repetition it holds the final value (`to`, or `from` when it autoreverses), so a
-/// finished layer stops changing (see ``ShapeLayer/animationEnd``).
+/// finished layer stops changing.
 public struct LayerAnimation: Sendable, Equatable {
     /// The animated property with its start and end values.
     public enum Property: Sendable, Equatable {
@@ -38,7 +38,7 @@ public struct LayerAnimation: Sendable, Equatable {
         /// Rotates the layer's content about a point of its own coordinates; radians, clockwise on screen.
         case rotation(from: Double, to: Double, about: CGPoint)
         /// Morphs the path; both paths need the same elements in the same order
-        /// (``VectorPath/hasSameStructure(as:)``), otherwise it switches from one to the other halfway.
+        /// (the same commands in the same order), otherwise it switches from one to the other halfway.
         case path(from: VectorPath, to: VectorPath)
     }
 

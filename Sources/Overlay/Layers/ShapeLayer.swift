@@ -49,7 +49,7 @@ public struct ShapeLayer: Sendable, Equatable {
     public var text: TextContent?
     /// An SVG picture drawn below the fill and stroke; nil: none.
     public var svg: SVGContent?
-    /// Evaluated by ``resolved(at:)``; later animations of the same property win.
+    /// Evaluated at every frame; later animations of the same property win.
     public var animations: [LayerAnimation]
 
     /// A layer filling and stroking `path`; every other property has `CAShapeLayer`'s default.

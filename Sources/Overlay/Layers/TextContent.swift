@@ -16,11 +16,11 @@ public struct TextContent: Sendable, Equatable {
     /// Longer strings are cut to this many characters before layout.
     package static let maximumLength = 4096
 
-    /// The text, cut to `maximumLength` characters; newlines start new lines.
+    /// The text, cut to 4096 characters; newlines start new lines.
     public var string: String
     /// A fontconfig family name; characters it lacks come from a fallback font.
     public var fontFamily: String
-    /// Points (1/96 inch), clamped to 1…``maximumFontSize``.
+    /// Points (1/96 inch), clamped to 1…1000.
     public var fontSize: Double
     /// How bold the glyphs are (`.regular` by default).
     public var weight: FontWeight

@@ -89,16 +89,23 @@ final class VideoSettingsTests: XCTestCase {
     }
 
     /// `Setting` is the library's: a type of the user's own cannot say what it changes, so it is
-    /// refused by name instead of being dropped without a word (also inside an `ErrorGroup`).
+    /// refused by name instead of being dropped without a word (also inside an `ErrorGroup`, and a
+    /// setting inside a `Playlist { … }`).
     func testASettingOfOnesOwnIsRefusedByName() {
         struct Kiosk: Setting {}
         for settings in [VideoSettings { SourceName("swipe"); Kiosk() },
                          VideoSettings { SourceName("swipe"); ErrorGroup { Kiosk() } }] {
             XCTAssertThrowsError(try settings.validate()) { error in
-                guard case let .invalidSetting(name, _, reason) = error as? PlayerError else { return XCTFail("\(error)") }
-                XCTAssertEqual(name, "Kiosk")
+                guard case let .invalidSetting(name, value, reason) = error as? PlayerError else { return XCTFail("\(error)") }
+                XCTAssertEqual(name, "Setting")
+                XCTAssertEqual(value, "Kiosk")
                 XCTAssertEqual(reason, "not one of LoopPlayer's settings")
             }
+        }
+        // A playlist's block holds sources; a setting put there by mistake is named, not dropped.
+        XCTAssertThrowsError(try VideoSettings { Playlist { SourceName("a"); Loop() } }.validate()) { error in
+            XCTAssertEqual(error as? PlayerError, .invalidSetting(name: "Playlist", value: "Loop",
+                                                                  reason: "a Playlist { … } holds SourceName entries only"))
         }
         XCTAssertNoThrow(try VideoSettings { SourceName("swipe"); ErrorGroup { EColor(.blue) } }.validate())
     }

@@ -77,7 +77,7 @@ struct PacketRouter {
         case .queued:
             droppingSound = false
         case .gaveUp:
-            if !droppingSound && !control.condition.withLock({ control.hasUrgentRequest }) {
+            if !droppingSound && !control.hasUrgentRequest {
                 logger.notice("\(location): the sound is stored far ahead of the picture; dropping sound until the picture catches up")
             }
             droppingSound = true
