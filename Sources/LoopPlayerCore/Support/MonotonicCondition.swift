@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A mutex with a condition variable whose timed waits run on `CLOCK_MONOTONIC`.
 ///
@@ -7,6 +8,10 @@ import Foundation
 package final class MonotonicCondition: @unchecked Sendable {  // owns one pthread mutex + cond; used only through its methods
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    #if DEBUG
+    /// The thread holding the lock (0: none), so that a `…Locked` call made without it traps in tests.
+    private let owner = Atomic<UInt>(0)
+    #endif
 
     package init() {
         pthread_mutex_init(mutex, nil)
@@ -24,8 +29,30 @@ package final class MonotonicCondition: @unchecked Sendable {  // owns one pthre
         mutex.deallocate()
     }
 
-    package func lock() { pthread_mutex_lock(mutex) }
-    package func unlock() { pthread_mutex_unlock(mutex) }
+    package func lock() {
+        pthread_mutex_lock(mutex)
+        noteOwner(pthread_self())
+    }
+
+    package func unlock() {
+        noteOwner(0)
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Whether this thread holds the lock (debug builds; always true in release builds).
+    package var isHeldByCurrentThread: Bool {
+        #if DEBUG
+        owner.load(ordering: .relaxed) == pthread_self()
+        #else
+        true
+        #endif
+    }
+
+    private func noteOwner(_ thread: UInt) {
+        #if DEBUG
+        owner.store(thread, ordering: .relaxed)
+        #endif
+    }
 
     package func withLock<R: ~Copyable, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
         lock()
@@ -34,7 +61,11 @@ package final class MonotonicCondition: @unchecked Sendable {  // owns one pthre
     }
 
     /// Waits for a signal (the lock must be held; it is held again on return).
-    package func wait() { pthread_cond_wait(condition, mutex) }
+    package func wait() {
+        noteOwner(0)
+        pthread_cond_wait(condition, mutex)
+        noteOwner(pthread_self())
+    }
 
     /// Waits for a signal until `deadline` (seconds on `CLOCK_MONOTONIC`). False if the time ran out.
     @discardableResult
@@ -45,6 +76,8 @@ package final class MonotonicCondition: @unchecked Sendable {  // owns one pthre
             return true
         }
         var spec = Self.absoluteTime(deadline)
+        noteOwner(0)
+        defer { noteOwner(pthread_self()) }
         return pthread_cond_timedwait(condition, mutex, &spec) == 0
     }
 

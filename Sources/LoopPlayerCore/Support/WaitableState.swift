@@ -44,6 +44,7 @@ package final class WaitableState<State: ~Copyable>: Sendable {
     /// `change` for a caller holding `condition`'s lock.
     @discardableResult
     package func changeLocked<R: ~Copyable & Sendable, E: Error>(_ body: (inout sending State) throws(E) -> R) throws(E) -> R {
+        assert(condition.isHeldByCurrentThread, "changeLocked without the condition's lock: a waiter could miss the change")
         defer { condition.broadcast() }
         return try state.withLock { (state: inout sending State) throws(E) -> R in try body(&state) }
     }
@@ -52,6 +53,7 @@ package final class WaitableState<State: ~Copyable>: Sendable {
     /// seconds). False if the time ran out first.
     @discardableResult
     package func waitLocked(until deadline: Double = .infinity, while blocked: (inout sending State) -> Bool) -> Bool {
+        assert(condition.isHeldByCurrentThread, "waitLocked without the condition's lock")
         while read(blocked) {
             if !condition.wait(until: deadline), MonotonicCondition.now >= deadline { return false }
         }
