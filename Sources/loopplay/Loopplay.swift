@@ -16,7 +16,8 @@ struct Loopplay: ParsableCommand {
             backspace speed 1, # next audio track, j next subtitle track, v subtitles on/off, >/< next/previous item.
             Several sources (or --playlist) play one after the other without a gap.
             Exit codes: 0 done, 64 usage error, 65 media error (not found, unreadable, no picture), 70 other failure.
-            """)
+            """,
+        version: "loopplay \(LibraryVersions.loopPlayer)\n\(LibraryVersions.libraries)")
 
     @OptionGroup(title: "Source") var sources: SourceArguments
     @OptionGroup(title: "Window") var window: WindowArguments

@@ -22,7 +22,7 @@ do {
     // A usage error: one line naming what is wrong, its control characters escaped like those of
     // every other error line (nothing for the terminal to act on).
     let message = Loopplay.message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "invalid arguments"
-    let text = message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message
+    let text = BuiltInFlagTypo.corrected(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message)
     StandardError.line("\(text) (loopplay --help lists the options)")
     Loopplay.exit(withError: ExitCode(code.rawValue))
 }

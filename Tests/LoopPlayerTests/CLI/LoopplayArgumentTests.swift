@@ -1,4 +1,5 @@
 import Foundation
+import LoopPlayer
 import XCTest
 
 /// loopplay's arguments as a user types them: negative numbers, flags that need no source, what the
@@ -43,11 +44,25 @@ final class LoopplayArgumentTests: XCTestCase {
         }
     }
 
+    /// `--version` (mpv's) names the player and the FFmpeg and SDL it runs on, on stdout, exit 0.
+    func testVersionNamesTheLibraries() throws {
+        let result = try LoopplayTool.run(["--version"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stderr, "")
+        let lines = result.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.first.map(String.init), "loopplay \(LibraryVersions.loopPlayer)")
+        XCTAssertTrue(lines.count == 2 && lines[1].hasPrefix("FFmpeg 5.") && lines[1].contains("libavcodec 59.")
+                      && lines[1].contains(", SDL 2."), result.stdout)
+    }
+
     /// Every usage error is one line on stderr naming the flag (and its range where it has one),
     /// exit 64, and nothing plays.
     func testUsageErrorsAreOneLineNamingTheFlag() throws {
         let cases: [(arguments: [String], says: String)] = [
             (["--bogus"], "Unknown option '--bogus'"),
+            (["--hepl"], "Unknown option '--hepl'. Did you mean '--help'?"),
+            (["--verison"], "Unknown option '--verison'. Did you mean '--version'?"),
+            (["--loopp"], "Did you mean '--loop'?"),
             (["--bogus", "swipe"], "Unknown option '--bogus'"),
             (["--window-size", "-1", "swipe"], "--window-size must be WxH with sides 1…16384 px"),
             (["--window-size", "640x0", "swipe"], "--window-size must be WxH with sides 1…16384 px"),
