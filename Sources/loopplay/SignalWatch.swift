@@ -63,7 +63,8 @@ enum SignalWatch {
                 }
                 received.store(caught, ordering: .relaxed)
                 if let first {
-                    if now - first >= 1 { exit(128 + caught) }
+                    // `_exit`: stdio's cleanup could wait on what held the stop (a blocked sound write).
+                    if now - first >= 1 { _exit(128 + caught) }
                     continue  // the same stop, said twice
                 }
                 // Nothing started yet (the command line or the config is still being read): nothing to

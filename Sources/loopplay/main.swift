@@ -15,7 +15,9 @@ do {
     ConfigReload.start(with: config, commandLine: commandLine)
     var command = try Loopplay.parseAsRoot(config.argumentsBefore(commandLine))
     try command.run()
+    ProcessEnd.ifSoundIsStuck(exitCode: 0)
 } catch {
+    ProcessEnd.ifSoundIsStuck(exitCode: Loopplay.exitCode(for: error).rawValue)
     let code = Loopplay.exitCode(for: error)
     // --help and --version (their text on stdout, exit 0), and failures already said in their line.
     guard code == .validationFailure, !(error is ExitCode) else { Loopplay.exit(withError: error) }

@@ -75,6 +75,34 @@ package enum SDLAudio {
         state.withLock { $0.openDevices -= 1 }
     }
 
+    /// Closes are under way longer than `closeLimit`: a process ending now must end with `_exit`
+    /// (stdio's cleanup at `exit` would wait for the same blocked write).
+    package static var hasStuckClose: Bool { stuckCloses.load(ordering: .acquiring) > 0 }
+    private static let stuckCloses = Atomic<Int>(0)
+
+    /// How long a close may join SDL's audio thread before the caller goes on without it.
+    package static let closeLimit = 2.0
+
+    /// Closes `id` (SDL joins its audio thread), waiting at most `closeLimit`: a driver blocked in a
+    /// write — the disk driver into a FIFO whose reader stopped reading — would hold the caller, and
+    /// a stop, forever. `owner`, whose callback the device calls, is kept alive until SDL has closed
+    /// it, however long that takes. Returns false if the caller went on without it.
+    @discardableResult
+    package static func close(_ id: SDL_AudioDeviceID, owner: AnyObject & Sendable) -> Bool {
+        let done = AbortFlag()
+        Thread.detachNewThread {
+            withExtendedLifetime(owner) {
+                SDL_CloseAudioDevice(id)
+                deviceClosed()
+            }
+            done.raise()
+        }
+        guard done.sleep(until: MonotonicCondition.now + closeLimit) else { return true }
+        stuckCloses.add(1, ordering: .releasing)
+        logger.warning("the sound device did not close in \(closeLimit) s (its driver is blocked writing): going on without it")
+        return false
+    }
+
     /// How a driver's callbacks relate to real time.
     package enum Timing {
         /// Called as the hardware consumes: its time is the master clock.

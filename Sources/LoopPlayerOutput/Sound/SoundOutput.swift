@@ -179,7 +179,14 @@ package final class SoundOutput: Sendable {
         guarded = WaitableState(state)
     }
 
-    deinit { close() }
+    /// Never with a device open after `close()`; otherwise SDL's thread still calls back into this
+    /// object, so the close joins it here, unbounded.
+    deinit {
+        if let id = takeDevice() {
+            SDL_CloseAudioDevice(id)
+            SDLAudio.deviceClosed()
+        }
+    }
 
     /// The device's least rate.
     fileprivate static let leastRate = 48_000
@@ -308,6 +315,12 @@ package final class SoundOutput: Sendable {
     /// Closes the device (joins SDL's audio thread) and wakes every blocked writer; the next claim
     /// opens it again. Idempotent.
     package func close() {
+        guard let id = takeDevice() else { return }
+        SDLAudio.close(id, owner: self)  // joins SDL's audio thread (for at most 2 s); never under our lock
+    }
+
+    /// Marks the output closed and hands over its device, if one is open.
+    private func takeDevice() -> SDL_AudioDeviceID? {
         let id = guarded.withLock {
             guarded.waitLocked { $0.opening }  // a claim opening or reopening the device finishes first
             return guarded.changeLocked { state in
@@ -318,9 +331,7 @@ package final class SoundOutput: Sendable {
                 return state.device
             }
         }
-        guard id != 0 else { return }
-        SDL_CloseAudioDevice(id)  // joins SDL's audio thread; never under our lock
-        SDLAudio.deviceClosed()
+        return id == 0 ? nil : id
     }
 
     // MARK: For the writers (the sound stages' threads)

@@ -47,6 +47,41 @@ final class LoopplayCommandTests: XCTestCase {
         XCTAssertEqual(Signal.rms(samples[(first + 2400)..<(first + 24_000)]), 0.0625 / 2.0.squareRoot(), accuracy: 0.004)
     }
 
+    /// The sound's file is a FIFO whose reader stopped reading: SDL's audio thread blocks in its
+    /// write, and closing the device would join it for ever. SIGTERM still ends the process: the
+    /// close gives up after 2 s (one line says so) and the process ends without stdio's flush.
+    func testAFIFONobodyReadsDoesNotHoldTheStop() throws {
+        let fifo = NSTemporaryDirectory() + "cli-stuck-\(UUID().uuidString).fifo"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        defer { unlink(fifo) }
+        // Opens the FIFO for reading (so the player's open succeeds) and never reads.
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/bin/sh")
+        reader.arguments = ["-c", "exec sleep 600 < \"$0\"", fifo]
+        try reader.run()
+        defer { reader.terminate() }
+        let player = try LoopplayTool.start(["--source", AudioTestMedia.sine(), "--headless", "--loop",
+                                             "--audio-driver", "disk", "--audio-device", fifo])
+        defer { stop(player.process) }
+        // Waits until one of its threads blocks writing into the full pipe (the kernel says where:
+        // `pipe_write`, `anon_pipe_write` in newer kernels).
+        let blocked = waitFor(timeout: 60) {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(player.process.processIdentifier)/task")) ?? []
+            return tasks.contains { task in
+                (try? String(contentsOfFile: "/proc/\(player.process.processIdentifier)/task/\(task)/wchan", encoding: .utf8))?.hasSuffix("pipe_write") == true
+            }
+        }
+        XCTAssertTrue(blocked, "the sound never filled the pipe")
+        player.process.terminate()
+        // A bound against a hang only: without the fix the process never ends.
+        XCTAssertTrue(waitFor(timeout: 60) { !player.process.isRunning }, "SIGTERM did not end the process")
+        guard !player.process.isRunning else { return }
+        XCTAssertEqual(player.process.terminationReason, .exit)
+        XCTAssertEqual(player.process.terminationStatus, 0)
+        let errors = String(decoding: player.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(errors.contains("the sound device did not close in 2.0 s"), errors)
+    }
+
     func testWithoutLoopItExitsAtTheEnd() throws {
         let result = try LoopplayTool.run([TestMedia.loopClip(), "--headless", "--untimed", "--stats-json", "-"])
         XCTAssertEqual(result.status, 0, result.stderr)
