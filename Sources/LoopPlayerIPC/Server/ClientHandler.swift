@@ -27,6 +27,11 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var waiting: [LineFrame] = []
     /// More lines than this waiting behind a held answer: the client floods, and is let go.
     static let maximumWaitingLines = 4096
+    /// The client closed its sending side (`socat` at the end of its input): what it sent is carried
+    /// out and answered, then the connection closes (mpv's behaviour).
+    private var inputEnded = false
+    /// The last write, which the connection's close waits for.
+    private var lastWrite: EventLoopFuture<Void>?
 
     init(clientName: String, remote: any MPVRemote, hub: ClientHub) {
         self.connection = MPVConnection(clientName: clientName)
@@ -76,6 +81,26 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
         context.eventLoop.scheduleTask(in: Self.longestWait) { bound.value.timeOut(ticket) }
     }
 
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard case ChannelEvent.inputClosed? = event as? ChannelEvent else {
+            return context.fireUserInboundEventTriggered(event)
+        }
+        inputEnded = true
+        closeIfDone()
+    }
+
+    /// After the client's end of input: closes once every line it sent is answered.
+    private func closeIfDone() {
+        guard inputEnded, held == nil, waiting.isEmpty, let context else { return }
+        self.context = nil
+        let channel = context.channel
+        if let lastWrite {
+            lastWrite.whenComplete { _ in channel.close(promise: nil) }
+        } else {
+            context.close(promise: nil)
+        }
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
     }
@@ -104,6 +129,7 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
         while held == nil, context != nil, !waiting.isEmpty {
             handle(waiting.removeFirst())
         }
+        closeIfDone()
     }
 
     /// Writes `lines`. A client whose unread output has filled the buffer is let go: keeping its
@@ -116,7 +142,9 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
             buffer.writeString(line)
             buffer.writeInteger(UInt8(ascii: "\n"))
         }
-        context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+        let promise = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(wrapOutboundOut(buffer), promise: promise)
+        lastWrite = promise.futureResult
     }
 
     /// Closes the connection of a client that does not read what it is sent, or floods.

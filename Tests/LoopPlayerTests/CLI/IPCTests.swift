@@ -90,6 +90,17 @@ final class IPCTests: XCTestCase {
         XCTAssertTrue(waitFor(timeout: 10) { (try? client.request(["get_property", "pause"]))?["data"] as? Bool == true })
         XCTAssertEqual(try socat("cycle pause\n# a comment\n\n"), "")
         XCTAssertTrue(waitFor(timeout: 10) { (try? client.request(["get_property", "pause"]))?["data"] as? Bool == false })
+        // Lines piped in at once, socat closing its sending side after them: every one is carried
+        // out and answered before the connection closes (only the first was, and no answer came).
+        let piped = try socat("set pause yes\nset volume 40\nset speed 2\n"
+            + "{\"command\": [\"get_property\", \"pause\"], \"request_id\": 1}\n"
+            + "{\"command\": [\"get_property\", \"volume\"], \"request_id\": 2}\n"
+            + "{\"command\": [\"get_property\", \"speed\"], \"request_id\": 3}\n")
+        let answers = piped.split(separator: "\n").compactMap { IPCClient.object(String($0)) }
+        XCTAssertEqual(answers.compactMap { $0["request_id"] as? Int }, [1, 2, 3], piped)
+        XCTAssertEqual(answers.first?["data"] as? Bool, true, piped)
+        XCTAssertEqual((answers.dropFirst().first?["data"] as? NSNumber)?.doubleValue, 40, piped)
+        XCTAssertEqual((answers.last?["data"] as? NSNumber)?.doubleValue, 2, piped)
     }
 
     func testBadInputGetsMPVErrorsAndNothingElseBreaks() throws {
