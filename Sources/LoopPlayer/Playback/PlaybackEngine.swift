@@ -349,6 +349,8 @@ package final class PlaybackEngine {
         case .opening:
             return false
         case let .failed(error):
+            // Said once: the loop comes back here at every wake while the failed item stays.
+            if case .failed = state { return false }
             fail(error)
             return false
         case let .ready(info):

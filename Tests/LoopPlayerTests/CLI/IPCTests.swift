@@ -247,6 +247,26 @@ final class IPCTests: XCTestCase {
         XCTAssertEqual(try client.request(["get_property", "filename"])?["data"] as? String, "red-blue.mp4")
     }
 
+    /// A source that failed is said once, however often the player wakes after it (every request
+    /// wakes it): it was said again at each wake — an `end-file` and an error twice a second, and
+    /// as many in the statistics' error counts.
+    func testAFailedSourceIsSaidOnce() throws {
+        let socket = directory.appendingPathComponent("failed.sock").path
+        let junk = directory.appendingPathComponent("junk.mp4")
+        try Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }).write(to: junk)
+        let stats = directory.appendingPathComponent("failed-stats.json")
+        let player = try startPlayer(socket, source: junk.path, extra: ["--stats-json", stats.path])
+        defer { stop(player.process) }
+        let client = try IPCClient(path: socket)
+        XCTAssertTrue(waitFor(timeout: 10) { (try? client.request(["get_property", "idle-active"]))?["error"] != nil })
+        // Each answered once the player carried it out: an iteration of its loop each.
+        for volume in 40..<50 { XCTAssertNotNil(try client.request(["set_property", "volume", volume])) }
+        try client.send("{\"command\": [\"quit\"]}\n")
+        XCTAssertTrue(waitFor(timeout: 10) { !player.process.isRunning })
+        let written = try XCTUnwrap(LoopplayTool.json(String(decoding: try Data(contentsOf: stats), as: UTF8.self)))
+        XCTAssertEqual(written["errors"] as? [String: Int], ["unreadableMedia": 1])
+    }
+
     func testQuitWithACodeEndsWithThatCode() throws {
         let socket = directory.appendingPathComponent("quit.sock").path
         let player = try startPlayer(socket)
