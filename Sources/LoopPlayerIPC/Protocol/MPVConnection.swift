@@ -248,12 +248,16 @@ package struct MPVConnection {
             delta = 1
         }
         return property(name).flatMap { property in
+            // A relative seek, worked out where the player is when it applies it: from the status
+            // a second `add` would start where the first did (three `add time-pos 1` moved 1 s).
+            if property == .timePos || property == .playbackTime {
+                return Self.seek([.double(delta), .string("relative")], status: status)
+            }
             let range: ClosedRange<Double>
             switch property {
             case .volume: range = 0...100
             case .speed: range = 0.01...16
             case .brightness, .contrast: range = -100...100
-            case .timePos, .playbackTime: range = 0...Double.greatestFiniteMagnitude
             default: return .failure(.propertyError)
             }
             return property.value(in: status).flatMap { current in

@@ -94,6 +94,9 @@ final class MPVConnectionTests: XCTestCase {
         XCTAssertEqual(actions("cycle aid", second), ["send(LoopPlayer.PlaybackCommand.audioTrackNumber(nil))"], "after the last: none")
         XCTAssertEqual(actions("cycle aid down"), ["send(LoopPlayer.PlaybackCommand.audioTrackNumber(nil))"])
         XCTAssertEqual(actions("add volume -50"), ["send(LoopPlayer.PlaybackCommand.volume(0.0))"], "kept in range")
+        // A relative seek, applied from where the player is then: two in a row move twice.
+        XCTAssertEqual(actions("add time-pos 1"), ["send(LoopPlayer.PlaybackCommand.seekBy(1.0))"])
+        XCTAssertEqual(actions("add playback-time -2.5"), ["send(LoopPlayer.PlaybackCommand.seekBy(-2.5))"])
     }
 
     func testRepliesCarryTheRequestIDAndSkipNothingElse() {
