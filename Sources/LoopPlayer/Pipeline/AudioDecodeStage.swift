@@ -261,7 +261,8 @@ final class AudioDecodeStage {
 
     private func convertAndQueue(_ frame: consuming OwnedFrame, _ output: ClaimedDevice) {
         let speed = setup.writer.speed
-        // A new speed or a new stream format: what the old graph holds is played first.
+        // A new speed or a new stream format: what the old graph holds is played first (0.1 s of it
+        // at most).
         // Speed 0 holds the picture and pauses the sound; the tempo stays as it was.
         if let converter, (speed > 0 && abs(converter.speed - speed) > 1e-6) || !converter.accepts(frame.pointer) {
             drainConverter(output)
@@ -281,8 +282,16 @@ final class AudioDecodeStage {
         }
     }
 
+    /// Plays what the old graph holds, at its old tempo, up to 0.1 s of the device's time: after a
+    /// slow speed its input stretched a hundredfold (0.01) kept the new speed unheard for 15 s; the
+    /// rest of it is skipped (the sound's times say so, the clock follows).
     private func drainConverter(_ output: ClaimedDevice) {
-        try? converter?.drain { block in write(block, output) }
+        var left = output.format.rate / 10
+        try? converter?.drain { block in
+            guard left > 0 else { return }
+            write(block.prefix(left), output)
+            left -= block.frames
+        }
         converter = nil
     }
 

@@ -18,6 +18,11 @@ package final class AudioConverter {
         package let mediaTime: Double
         /// Timeline seconds each output sample stands for (speed / device rate).
         package let secondsPerSample: Double
+
+        /// The first `count` frames of this block (all of them if it has fewer).
+        package func prefix(_ count: Int) -> Block {
+            Block(samples: samples, frames: min(frames, max(0, count)), mediaTime: mediaTime, secondsPerSample: secondsPerSample)
+        }
     }
 
     package let speed: Double

@@ -166,6 +166,35 @@ final class AudioControlTests: XCTestCase {
         XCTAssertGreaterThan(capture.statistics.framesPresented, 100, "2 s at speed 2 is 4 s of 30 fps video")
     }
 
+    /// Back from a very slow speed, the new speed is heard (and the picture, which follows the sound,
+    /// moves) at once: the old tempo's buffer, stretched a hundredfold at 0.01, played first and held
+    /// the player at a crawl for about 15 s.
+    func testAReturnFromAVerySlowSpeedTakesEffectAtOnce() throws {
+        let clock = MonotonicClock()
+        var engine: PlaybackEngine?
+        var slowFrom: Double?
+        var normalFrom: Double?
+        var shownAfter = 0
+        let controller = TestController()
+        controller.deadline = { normalFrom == nil ? slowFrom.map { $0 + 1 } : nil }  // wakes the loop to switch back
+        controller.tick = {
+            guard let engine, let from = slowFrom, normalFrom == nil, clock.now >= from + 1 else { return }
+            engine.setSpeed(1)
+            normalFrom = clock.now
+        }
+        _ = try AudioCapture.play(try AudioTestMedia.sine(), stop: StopCondition(duration: 4), controller: controller,
+                                  during: { engine, frame in
+                                      if slowFrom == nil, frame.time >= 0.5 {
+                                          engine.setSpeed(0.01)
+                                          slowFrom = clock.now
+                                      }
+                                      if normalFrom != nil { shownAfter += 1 }
+                                  }, prepare: { engine = $0 })
+        XCTAssertNotNil(normalFrom, "the speed never went back to 1")
+        // About 2.5 s of the run are left at speed 1: some 75 frames (none while the old buffer played).
+        XCTAssertGreaterThan(shownAfter, 40)
+    }
+
     func testAudioTrackByTwoOrThreeLetterLanguageAndAClearErrorWhenNoneMatches() throws {
         var switched = false
         var failure: PlayerError?
