@@ -213,7 +213,10 @@ final class IPCTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: socket))
         let second = try startPlayer(socket)
         defer { stop(second.process) }
-        XCTAssertEqual(try IPCClient(path: socket).request(["get_property", "filename"])?["data"] as? String, "loop-120.mp4")
+        // Its source is named once its first status is out (the socket listens before that).
+        let taker = try IPCClient(path: socket)
+        XCTAssertTrue(waitFor(timeout: 10) { (try? taker.request(["get_property", "filename"]))?["data"] as? String == "loop-120.mp4" },
+                      "the new player answers on the socket it took over")
         // A folder that is not there; a path too long for a socket.
         let nowhere = try LoopplayTool.run(["--source", "swipe", "--headless", "--input-ipc-server", "/nonexistent/dir/x.sock"])
         XCTAssertEqual(nowhere.status, 64, nowhere.stderr)
