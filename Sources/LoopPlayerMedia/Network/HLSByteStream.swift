@@ -246,9 +246,14 @@ package final class HLSByteStream: Sendable {
     /// Seconds of the server's time one attempt at a segment may take (waits for the demuxer do
     /// not count): a link that cannot bring it in twice its duration, plus a stall limit for the
     /// answer, cannot keep the picture going, however steadily it trickles. The attempt then fails
-    /// as timed out and is retried (resumed) like a stall, until `giveUpAfter`.
-    private func attemptDeadline(_ segment: Segment) -> Double {
-        2 * segment.duration + fetcher.http.options.stallTimeout
+    /// as timed out and is retried (resumed) like a stall, until `giveUpAfter`. Once the segment is
+    /// failing, an attempt ends at the give-up time (the last one, which starts there, gets a
+    /// second, as a progressive source's does). Every attempt has it, ranges or not: bytes
+    /// trickling in are not a complete segment.
+    private func attemptDeadline(_ segment: Segment, failingSince: Double?) -> Double {
+        let whole = 2 * segment.duration + fetcher.http.options.stallTimeout
+        guard let failingSince else { return whole }
+        return min(whole, max(failingSince + giveUpAfter - MonotonicCondition.now, 1))
     }
 
     /// Fetches `url` (or `range` of it) into the pipe, from the cache when it has it, retrying
@@ -273,9 +278,10 @@ package final class HLSByteStream: Sendable {
             let resumeAt = rangesWork ? delivered : 0
             var closed = false
             do {
-                // Without ranges a retry starts over: a deadline would fail a slow link for good.
+                // Without ranges a retry starts over, and is bounded all the same: the give-up time
+                // counts from the segment's first failure and only a whole segment ends it.
                 let transfer = try fetcher.fetch(url, range: range, resumeAt: resumeAt,
-                                                 timeout: rangesWork ? attemptDeadline(segment) : nil,
+                                                 timeout: attemptDeadline(segment, failingSince: failingSince),
                                                  abort: abort) { chunk in
                     var chunk = chunk
                     if skip > 0 {
@@ -310,7 +316,7 @@ package final class HLSByteStream: Sendable {
                 let since = failingSince ?? now
                 failingSince = since
                 let failing = now - since
-                guard failing < giveUpAfter else { throw error }
+                guard failing < giveUpAfter else { throw gaveUp(after: error) }
                 state.withLock { $0.retrying = error }
                 retries += 1
                 logger.info("HLS segment retry \(retries) after: \(error)")
@@ -320,6 +326,15 @@ package final class HLSByteStream: Sendable {
                 guard abort.sleep(until: MonotonicCondition.now + pause) else { throw .aborted(url: url.absoluteString) }
             }
         }
+    }
+}
+
+extension HLSByteStream {
+    /// The error a segment failing for the whole give-up time ends with: attempts that timed out
+    /// say the give-up time (the last one's own time is whatever was left of it).
+    fileprivate func gaveUp(after error: FetchError) -> FetchError {
+        guard case let .timedOut(url, _) = error else { return error }
+        return .timedOut(url: url, seconds: giveUpAfter)
     }
 }
 

@@ -134,12 +134,16 @@ final class NetworkFaultTests: XCTestCase {
                                     (FaultRule(pattern: "master", status: 403), "/hls/master-low-first.m3u8", "403 Forbidden")] {
             try fixture.server.setFaults([rule])
             let probe = slowHLS()
-            let started = MonotonicCondition.now
-            probe.run(master, timeout: 10) { $0.failure != nil }
+            probe.run(master, timeout: 60) { $0.failure != nil }
             XCTAssertEqual(probe.failure, .networkError(url: fixture.url(url), reason: "HTTP \(status)"))
             XCTAssertEqual(probe.failure?.description, "\(fixture.url(url)): HTTP \(status)")
-            XCTAssertLessThan(MonotonicCondition.now - started, 4, "no waiting for an answer that will not change")
-            XCTAssertEqual(Double(probe.frames.count), url.contains("seg002") ? 55 : 0, accuracy: 5, "what was read plays first")
+            // Final at once: asked once, never retried (not a time: a loaded machine is slow).
+            let code = Int(status.prefix(3)) ?? 0
+            let asked = try fixture.server.requestLog().filter { $0.path.hasSuffix(url) && $0.status == code }.count
+            XCTAssertEqual(asked, 1, "a final status is not retried")
+            // Shown or dropped on a loaded machine, the frames read before play first.
+            let played = Double(probe.frames.count + probe.engine.statistics.framesDropped)
+            XCTAssertEqual(played, url.contains("seg002") ? 55 : 0, accuracy: 5, "what was read plays first")
         }
         try fixture.server.setFaults([FaultRule(pattern: "v240/seg001", status: 500, times: 2)])
         let passing = slowHLS()
@@ -192,6 +196,79 @@ final class NetworkFaultTests: XCTestCase {
         XCTAssertFalse(probe.ended)
         assertContinuous(probe)
         XCTAssertGreaterThan(probe.frames(after: killedAt + back).count, 60, "frames advance again")
+    }
+
+    // MARK: Servers without byte ranges (issue 35, item 2)
+
+    /// An mp4 with its `moov` at the end, from a server that ignores Range (like `python3 -m
+    /// http.server`): FFmpeg reads to the end to find `moov` and cannot go back to the first
+    /// sample, so every reconnect "succeeds" and brings nothing. That is no progress: the give-up
+    /// time passes and loopplay says so in one line naming the URL and the timeout (exit 65).
+    func testProgressiveWithoutRangesThatNeverProgressesGivesUp() throws {
+        let url = try serveMoovAtTheEnd(as: "/late-moov.mp4")
+        let result = try LoopplayTool.run(["--headless", "--loops", "1", "--network-timeout", "2", url],
+                                          environment: ["SDL_AUDIODRIVER": "dummy"])
+        XCTAssertEqual(result.status, 65, result.stderr)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains(url) && result.stderr.contains("2.0 s"), result.stderr)
+        let requests = try fixture.server.requestLog().filter { $0.path == "/late-moov.mp4" }
+        XCTAssertGreaterThan(requests.count, 1, "reconnected before giving up")
+        XCTAssertTrue(requests.allSatisfy { $0.status == 200 }, "every answer whole: \(requests)")
+    }
+
+    /// The same source in a looping player: a networkError event and the failed state, never an end.
+    func testProgressiveWithoutRangesFailsInALoopingPlayer() throws {
+        let url = try serveMoovAtTheEnd(as: "/late-moov.mp4")
+        let probe = NetworkProbe { $0.network.timeout = 2 }
+        probe.run(url, timeout: 60) { $0.failure != nil }
+        let error = try XCTUnwrap(probe.failure, "gave up")
+        guard case let .networkError(failed, reason) = error else { return XCTFail("\(error)") }
+        XCTAssertEqual(failed, url)
+        XCTAssertTrue(reason.contains("2.0 s"), reason)
+        XCTAssertTrue(probe.errors.contains { $0.kind == "networkError" })
+        XCTAssertEqual(probe.frames.count, 0)
+        XCTAssertFalse(probe.ended, "a lost network is never the end")
+    }
+
+    /// A segment that trickles (a byte every 1/8 s: never a stall) from a server that answers every
+    /// request, Range or not, with 200 and the whole body: the retry cannot resume, and starting
+    /// over is bounded like any attempt, so the give-up time ends it (one line, exit 65).
+    func testTricklingSegmentWithoutRangesGivesUp() throws {
+        try fixture.server.setFaults([FaultRule(pattern: "seg001", throttle: 8)], acceptRanges: false)
+        let master = fixture.url("/hls/master-low-first.m3u8")
+        let result = try LoopplayTool.run(["--headless", "--network-timeout", "2", master], environment: ["SDL_AUDIODRIVER": "dummy"])
+        XCTAssertEqual(result.status, 65, result.stderr)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("/seg001.ts") && result.stderr.contains("2.0 s"), result.stderr)
+        let asked = try fixture.server.requestLog().filter { $0.path.hasSuffix("/seg001.ts") && $0.range != nil }
+        XCTAssertTrue(asked.contains { $0.status == 200 }, "a Range request answered whole: \(asked)")
+    }
+
+    /// The trickle in a looping player: what was read plays, then buffering, then a networkError
+    /// naming the segment and the give-up time; never an end.
+    func testTricklingSegmentWithoutRangesFailsInALoopingPlayer() throws {
+        try fixture.server.setFaults([FaultRule(pattern: "v240/seg002", throttle: 8)], acceptRanges: false)
+        let probe = slowHLS(timeout: 2, stall: 0.5)
+        probe.run(fixture.url("/hls/master-low-first.m3u8"), timeout: 60) { $0.failure != nil }
+        let error = try XCTUnwrap(probe.failure, "gave up")
+        guard case let .networkError(url, reason) = error else { return XCTFail("\(error)") }
+        XCTAssertTrue(url.hasSuffix("/v240/seg002.ts"), url)
+        XCTAssertTrue(reason.contains("2.0 s"), reason)
+        XCTAssertGreaterThanOrEqual(probe.frames.count, 50, "what was read plays first")
+        XCTAssertTrue(probe.states.contains(.buffering), "\(probe.states)")
+        XCTAssertTrue(probe.errors.contains { $0.kind == "networkError" })
+        XCTAssertFalse(probe.ended)
+    }
+
+    /// Serves the loop clip as ffmpeg writes it (`moov` after `mdat`) at `path`, Range ignored.
+    private func serveMoovAtTheEnd(as path: String) throws -> String {
+        let clip = try TestMedia.loopClip()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: clip))
+        let moov = try XCTUnwrap(bytes.range(of: Data("moov".utf8))), mdat = try XCTUnwrap(bytes.range(of: Data("mdat".utf8)))
+        XCTAssertGreaterThan(moov.lowerBound, mdat.lowerBound, "moov at the end")
+        try bytes.write(to: fixture.root.appendingPathComponent(String(path.dropFirst())))
+        try fixture.server.setFaults([], acceptRanges: false)
+        return fixture.url(path)
     }
 
     func testProgressiveMP4NotFoundAndNeverBack() throws {

@@ -63,9 +63,12 @@ struct ProgressiveRecovery {
         }
     }
 
-    /// A network read may not outlast the give-up time (FFmpeg's own reconnects, a stall).
-    func armReadDeadline() {
-        interrupt.setDeadline(MonotonicCondition.now + network.timeout)
+    /// A network read may not outlast the give-up time counted from when the demuxer began waiting
+    /// for a new packet (FFmpeg's own reconnects, a stall, a reconnect that re-reads old bytes); the
+    /// second past it is the last attempt's, as for an open.
+    func armReadDeadline(_ progressive: ProgressiveReading) {
+        progressive.readBegins()
+        interrupt.setDeadline(progressive.waitingSince + network.timeout + 1)
     }
 
     /// A read ended because the network failed, not because the media did: an error, an
@@ -79,16 +82,18 @@ struct ProgressiveRecovery {
     }
 
     /// Opens the source again after a lost connection, with backoff, until the give-up time
-    /// counted from the last packet; then continues exactly after the last packet delivered (the
-    /// new input seeks to the keyframe before it and what was delivered is skipped), so the
-    /// decoders see an unbroken sequence.
+    /// counted from when the demuxer began waiting for a new packet; then continues exactly after
+    /// the last packet delivered (the new input seeks to the keyframe before it and what was
+    /// delivered is skipped), so the decoders see an unbroken sequence. A reconnect is not progress:
+    /// only a packet past those delivered is, so a server that answers every time and never brings
+    /// anything new (no ranges and `moov` at the end) meets the give-up time like one that is gone.
     func reconnect(_ progressive: ProgressiveReading, replacing current: MediaInput) -> Reconnection {
-        let since = progressive.lastProgress
-        var attempt = 0
-        var lastError = PlayerError.networkError(url: location.description, reason: "the connection was lost")
+        let since = progressive.waitingSince
+        var lastError: PlayerError?
         logger.notice("\(location): the connection was lost; reconnecting")
         while !abort.isRaised {
-            attempt += 1
+            progressive.reconnects += 1
+            let attempt = progressive.reconnects
             guard let pause = backoff(attempt: attempt, since: since) else { break }
             guard abort.sleep(until: MonotonicCondition.now + pause) else { return .stopped }
             interrupt.setDeadline(since + network.timeout + 1)
@@ -104,8 +109,7 @@ struct ProgressiveRecovery {
                     _ = input.seek(toTimestamp: resume)
                     progressive.skipThrough = progressive.lastTimestamps
                 }
-                progressive.lastProgress = MonotonicCondition.now
-                logger.notice("\(location): reconnected after \(attempt) attempt(s), \(String(format: "%.2f", MonotonicCondition.now - since)) s")
+                logger.notice("\(location): reconnected (attempt \(attempt)), \(String(format: "%.2f", MonotonicCondition.now - since)) s without a new packet")
                 return .resumed(input)
             } catch {
                 interrupt.setDeadline(nil)
@@ -113,7 +117,10 @@ struct ProgressiveRecovery {
                 guard error.isTransient else { break }
             }
         }
-        return abort.isRaised ? .stopped : .gaveUp(lastError)
+        if abort.isRaised { return .stopped }
+        // Every attempt connected (or none was left): what failed is that nothing new came.
+        return .gaveUp(lastError ?? .networkError(url: location.description, reason:
+            "the connection was lost and nothing new arrived within \(String(format: "%.1f", network.timeout)) s"))
     }
 
     // MARK: Private
@@ -146,8 +153,24 @@ final class ProgressiveReading {
     private(set) var lastTimestamps: [Int32: Int64] = [:]
     /// After a reopen: packets at or before these were delivered already and are dropped.
     var skipThrough: [Int32: Int64]?
-    /// When the last packet arrived (monotonic): a failure is counted from there.
-    var lastProgress = MonotonicCondition.now
+    /// When the demuxer began asking for a packet it has not had yet (monotonic): the give-up time
+    /// is counted from there. Time spent waiting for the queues to take a packet (paused) is not.
+    private var waitingFrom: Double?
+    /// Reconnects since the last new packet: the backoff grows across them.
+    var reconnects = 0
+
+    var waitingSince: Double { waitingFrom ?? MonotonicCondition.now }
+
+    /// A read for a new packet begins (the clock keeps running if none came since the last one).
+    func readBegins() {
+        if waitingFrom == nil { waitingFrom = MonotonicCondition.now }
+    }
+
+    /// A new packet came, or the media ended: the next read starts a new wait.
+    func stopWaiting() {
+        waitingFrom = nil
+        reconnects = 0
+    }
 
     /// A new pass or a seek: timestamps start over.
     func reset() {
@@ -165,7 +188,8 @@ final class ProgressiveReading {
             skipThrough = skip.isEmpty ? nil : skip
         }
         if stamp != noTimestamp { lastTimestamps[index] = stamp }
-        lastProgress = MonotonicCondition.now
+        // Progress: a packet past everything delivered, not a reconnect nor bytes read again.
+        stopWaiting()
         return true
     }
 }

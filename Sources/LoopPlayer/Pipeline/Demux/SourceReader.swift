@@ -77,7 +77,7 @@ final class SourceReader {
 
     /// Reads the next packet; a progressive network read may not outlast the give-up time.
     func read(into packet: UnsafeMutablePointer<AVPacket>) -> Int32 {
-        if case .progressive = network { recovery.armReadDeadline() }
+        if case let .progressive(progressive) = network { recovery.armReadDeadline(progressive) }
         return input.readPacket(into: packet)
     }
 
@@ -88,7 +88,10 @@ final class SourceReader {
         case .local:
             return .endOfInput
         case let .progressive(progressive):
-            guard recovery.connectionLost(status, input) else { return .endOfInput }
+            guard recovery.connectionLost(status, input) else {
+                progressive.stopWaiting()   // an end is not a wait: what follows is a new request
+                return .endOfInput
+            }
             do { try reconnect(progressive) } catch { return .failed(error) }
             return .resumed
         case let .hls(hls):
