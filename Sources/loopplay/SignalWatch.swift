@@ -95,6 +95,14 @@ enum SignalWatch {
         if let reload { reload() } else { kill(getpid(), SIGHUP) }
     }
 
+    /// The run is over: from now on a first signal ends the process at once, as 128 + its number.
+    /// What is left to do (the snapshot, `--stats-json`) may wait on a reader that never comes (a
+    /// FIFO), and the stop promise holds there too. A signal that already stopped the run is not
+    /// acted on again (its stop writes the statistics; a second one a second later still exits).
+    static func exitOnNextSignal() {
+        stopper.withLock { $0 = { _exit(128 + received.load(ordering: .relaxed)) } }
+    }
+
     /// A signal came: nothing new should start.
     static var wasReceived: Bool { received.load(ordering: .relaxed) != 0 }
 }

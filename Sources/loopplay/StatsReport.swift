@@ -38,13 +38,10 @@ struct StatsReport: Encodable {
         return (try? encoder.encode(self)) ?? Data("{}".utf8)
     }
 
-    func write(to destination: String) throws {
+    /// One line to `destination` (`-`: stdout); a failure says what and why (`OutputFile`).
+    func write(to destination: String) throws(PlayerError) {
         var data = encoded()
         data.append(0x0A)
-        if destination == "-" {
-            StandardStreams.out(data)
-        } else {
-            try data.write(to: URL(fileURLWithPath: destination))
-        }
+        try OutputFile.write(data, to: destination)
     }
 }

@@ -32,25 +32,42 @@ extension PlaybackEngine {
     package var currentFrame: VideoFrame? { item?.presenter?.current ?? scene.lastScene?.frame }
 
     /// What the output shows now — the picture laid out in the player area with the overlays — at the
-    /// player area's size (the picture's display size when there is no window).
-    package func snapshot() throws(PlayerError) -> RGBImage {
+    /// player area's size (the picture's display size when there is no window); `content` as
+    /// `SnapshotContent` says.
+    package func snapshot(content: SnapshotContent = .scene) throws(PlayerError) -> RGBImage {
+        let (scene, area) = try shownScene()
+        return try Snapshot.image(of: scene, area: area, content: content)
+    }
+
+    /// The scene on screen and the player area, or why there is none to take.
+    private func shownScene() throws(PlayerError) -> (Scene, PixelSize) {
         guard let scene = self.scene.lastScene, scene.frame != nil, let area = output.area else {
             throw .renderFailed(reason: "no frame has been shown yet")
         }
-        return try Snapshot.image(of: scene, area: area)
+        return (scene, area)
     }
 
-    /// Writes `snapshot()` as a PNG file.
+    /// Writes `snapshot()` at `path`, as PNG or JPEG as its extension says (`Snapshot.write`).
     package func writeSnapshot(to path: String) throws(PlayerError) {
-        try Snapshot.writePNG(try snapshot(), to: path)
+        try Snapshot.write(try snapshot(), to: path)
     }
 
-    /// The snapshot key: converting and encoding a 1080p PNG takes long enough to drop frames, so it
-    /// happens on its own thread, from the scene on screen (frames and planes are immutable).
-    /// At most `maximumSnapshotWriters` write at once (each holds a whole picture): one asked for
-    /// beyond them is refused with an error event, so a remote control's loop cannot pile them up.
-    func writeSnapshotInBackground(to path: String) {
-        guard let scene = self.scene.lastScene, scene.frame != nil, let area = output.area else { return }
+    /// The snapshot key and `screenshot-to-file`: converting and encoding a 1080p PNG takes long
+    /// enough to drop frames, so it happens on its own thread, from the scene on screen (frames and
+    /// planes are immutable). At most `maximumSnapshotWriters` write at once (each holds a whole
+    /// picture): one asked for beyond them is refused with an error event, so a remote control's
+    /// loop cannot pile them up. `done` is called once, with nil when the file is written, from
+    /// the writer's thread or (a refusal) this one. No writer waits on a reader: a FIFO or a device
+    /// is refused (`Snapshot.writeFile`).
+    func writeSnapshotInBackground(to path: String, content: SnapshotContent = .scene,
+                                   done: (@Sendable (PlayerError?) -> Void)? = nil) {
+        let scene: Scene, area: PixelSize
+        do throws(PlayerError) {
+            (scene, area) = try shownScene()
+        } catch {
+            done?(error)
+            return
+        }
         snapshotWriters.removeAll { writer in
             guard writer.done.isRaised else { return false }
             writer.thread.join()
@@ -61,18 +78,22 @@ extension PlaybackEngine {
                                                    reason: "\(Self.maximumSnapshotWriters) snapshots are being written; try again")
             record(error)
             emit(.error(error))
+            done?(error)
             return
         }
-        let done = AbortFlag()
+        let finished = AbortFlag()
         snapshotWriters.append((WorkerThread(name: "lp-snapshot") {
+            var failure: PlayerError?
             do throws(PlayerError) {
-                try Snapshot.writePNG(try Snapshot.image(of: scene, area: area), to: path)
+                try Snapshot.write(try Snapshot.image(of: scene, area: area, content: content), to: path)
                 logger.notice("snapshot written to \(path)")
             } catch {
                 logger.error("\(error.description)")
+                failure = error
             }
-            done.raise()
-        }, done))
+            finished.raise()
+            done?(failure)
+        }, finished))
     }
 
     static let maximumSnapshotWriters = 2

@@ -1,12 +1,15 @@
 import LoopPlayer
 import NIOCore
+import Synchronization
 
 /// One connected client on the server's event loop: reads its lines, answers them, and sends it
 /// events while it reads them.
 ///
 /// A request that sent the player a command is answered once the player has carried it out (as
 /// mpv's are), and the client's next lines are read only then, so `set pause yes` then
-/// `get_property pause` reads `true` even sent in one write. None waits longer than `longestWait`.
+/// `get_property pause` reads `true` even sent in one write. None waits longer than `longestWait`,
+/// but `screenshot-to-file`'s, which waits for its file to be written (as mpv's does) and says
+/// `error running command` when it could not be.
 final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = LineFrame
     typealias OutboundOut = ByteBuffer
@@ -17,7 +20,12 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var connection: MPVConnection
     private let remote: any MPVRemote
     private let hub: ClientHub
+    /// Brings a screenshot's end back to this loop (unless the server has closed).
+    private let gate: LoopGate
     private var context: ChannelHandlerContext?
+    /// Screenshots of the held answer not written yet, and whether one failed.
+    private var screenshotsAwaited = 0
+    private var screenshotFailed = false
     /// The answer waiting for `commandsApplied` to reach its ticket.
     private var held: (lines: [String], ticket: Int)?
     /// `commandsApplied` when an answer last waited in vain: until the player moves past it (it
@@ -33,10 +41,11 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// The last write, which the connection's close waits for.
     private var lastWrite: EventLoopFuture<Void>?
 
-    init(clientName: String, remote: any MPVRemote, hub: ClientHub) {
+    init(clientName: String, remote: any MPVRemote, hub: ClientHub, gate: LoopGate) {
         self.connection = MPVConnection(clientName: clientName)
         self.remote = remote
         self.hub = hub
+        self.gate = gate
     }
 
     /// Counted from here (not from `channelActive`): the cap holds for connections that arrive together.
@@ -48,7 +57,7 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
     func handlerRemoved(context: ChannelHandlerContext) {
         hub.remove(self)
         self.context = nil
-        (held, waiting) = (nil, [])
+        (held, waiting, screenshotsAwaited) = (nil, [], 0)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -72,9 +81,21 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .tooLong:
             output = MPVConnection.Output(lines: [MPVConnection.reply(.failure(.invalidParameter), requestID: nil)])
         }
-        let ticket = output.actions.compactMap { remote.perform($0) }.max()
+        var screenshots = 0
+        let ticket = output.actions.compactMap { action in
+            guard case let .send(.screenshot(path, content, _)) = action else { return remote.perform(action) }
+            screenshots += 1
+            return remote.perform(.send(.screenshot(to: path, content: content, done: screenshotDone(context))))
+        }.max()
         let applied = remote.status.commandsApplied
         if stalledAt != nil, stalledAt != applied { stalledAt = nil }
+        if screenshots > 0 {
+            // Held until written, however long that takes: the writer never waits on a reader, and a
+            // command the player drops says it failed as it goes (`ScreenshotReply`).
+            held = (output.lines, 0)
+            (screenshotsAwaited, screenshotFailed) = (screenshots, false)
+            return
+        }
         guard let ticket, ticket > applied, stalledAt == nil else { return send(output.lines) }
         held = (output.lines, ticket)
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
@@ -115,7 +136,7 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// The held answer waited `longestWait`: it goes out, and later ones are not held until the
     /// player carries out commands again.
     private func timeOut(_ ticket: Int) {
-        guard let answer = held, answer.ticket == ticket else { return }
+        guard let answer = held, answer.ticket == ticket, screenshotsAwaited == 0 else { return }
         stalledAt = remote.status.commandsApplied
         release(upTo: ticket)
     }
@@ -123,13 +144,37 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Sends the held answer once `applied` reached its ticket, then reads the lines that waited
     /// (until one holds its answer again).
     private func release(upTo applied: Int) {
-        guard let answer = held, answer.ticket <= applied else { return }
+        guard let answer = held, answer.ticket <= applied, screenshotsAwaited == 0 else { return }
         held = nil
-        send(answer.lines)
+        send(screenshotFailed ? answer.lines.map(Self.failed) : answer.lines)
+        screenshotFailed = false
         while held == nil, context != nil, !waiting.isEmpty {
             handle(waiting.removeFirst())
         }
         closeIfDone()
+    }
+
+    /// What a screenshot of the held answer calls when its file is written (nil) or not: back on the loop.
+    private func screenshotDone(_ context: ChannelHandlerContext) -> @Sendable (PlayerError?) -> Void {
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let reply = ScreenshotReply { [gate] written in gate.run { bound.value.screenshotWritten(written) } }
+        return { error in reply.call(written: error == nil) }
+    }
+
+    private func screenshotWritten(_ written: Bool) {
+        guard held != nil, screenshotsAwaited > 0 else { return }
+        screenshotsAwaited -= 1
+        if !written { screenshotFailed = true }
+        release(upTo: .max)
+    }
+
+    /// A reply line turned into `error running command` (other lines as they are).
+    private static func failed(_ line: String) -> String {
+        guard case var .object(fields)? = JSONValue.parse(Substring(line)), fields["error"] != nil, fields["event"] == nil else {
+            return line
+        }
+        fields["error"] = .string(MPVError.command.rawValue)
+        return JSONValue.object(fields).encoded
     }
 
     /// Writes `lines`. A client whose unread output has filled the buffer is let go: keeping its
@@ -151,13 +196,14 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func letGo() {
         guard let context else { return }
         self.context = nil
-        (held, waiting) = (nil, [])
+        (held, waiting, screenshotsAwaited) = (nil, [], 0)
         context.close(promise: nil)
     }
 
     /// Says `shutdown` and closes the connection (the player is going away).
     func shutDown() {
         waiting = []  // not carried out on a player that is going away
+        if screenshotsAwaited > 0 { (screenshotsAwaited, screenshotFailed) = (0, true) }  // not written
         release(upTo: .max)
         send([MPVConnection.shutdownLine])
         context?.close(promise: nil)
@@ -223,5 +269,46 @@ final class ClientHub {
 
     func shutDown() {
         clients.values.forEach { $0.shutDown() }
+    }
+}
+
+/// Says once whether a screenshot was written; a command dropped before the player carried it out
+/// (the player stopped) says it was not as it goes.
+final class ScreenshotReply: Sendable {
+    private let report: Mutex<(@Sendable (_ written: Bool) -> Void)?>
+
+    init(_ report: @escaping @Sendable (_ written: Bool) -> Void) {
+        self.report = Mutex(report)
+    }
+
+    func call(written: Bool) {
+        let report = self.report.withLock { report in
+            defer { report = nil }
+            return report
+        }
+        report?(written)
+    }
+
+    deinit { call(written: false) }
+}
+
+/// Runs work on the server's loop until the server closes (then drops it: a loop shut down takes
+/// no more tasks), for what ends on another thread (a screenshot's writer).
+final class LoopGate: Sendable {
+    private let loop: any EventLoop
+    private let closed = Mutex(false)
+
+    init(loop: any EventLoop) {
+        self.loop = loop
+    }
+
+    func run(_ work: @escaping @Sendable () -> Void) {
+        closed.withLock { closed in
+            if !closed { loop.execute(work) }
+        }
+    }
+
+    func close() {
+        closed.withLock { $0 = true }
     }
 }

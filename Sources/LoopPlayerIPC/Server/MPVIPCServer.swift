@@ -29,11 +29,14 @@ public final class MPVIPCServer: Sendable {
     /// The hub's count of connected clients.
     private let clients: ClientCount
     private let latestStatus = StatusMailbox()
+    /// Screenshots' ends come back to the loop through it; closed before the loop shuts down.
+    private let gate: LoopGate
 
     /// Listens at `path` for `player`. Throws `invalidSetting` (named `input-ipc-server`) when
     /// the path is in use by a running program, is not a socket, or cannot be created. A socket
     /// left behind by a player that ended is replaced.
     public init(path: String, player: ExtVideoPlayer) throws(PlayerError) {
+        let path = Self.expandingHome(path)
         func failure(_ reason: String) -> PlayerError { .invalidSetting(name: "input-ipc-server", value: path, reason: reason) }
         guard !path.isEmpty else { throw failure("the path is empty") }
         guard UnixSocketAddress(path) != nil else {
@@ -44,6 +47,7 @@ public final class MPVIPCServer: Sendable {
         let loop = group.next()
         let remote = PlayerRemote(player: player)
         let clients = ClientCount()
+        let gate = LoopGate(loop: loop)
         let hub: NIOLoopBound<ClientHub>
         do {
             hub = try loop.submit { NIOLoopBound(ClientHub(remote: remote, count: clients), eventLoop: loop) }.wait()
@@ -60,7 +64,7 @@ public final class MPVIPCServer: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     let hub = hub.value
                     guard !hub.isFull else { throw ChannelError.ioOnClosedChannel }
-                    let handler = ClientHandler(clientName: hub.nextClientName(), remote: remote, hub: hub)
+                    let handler = ClientHandler(clientName: hub.nextClientName(), remote: remote, hub: hub, gate: gate)
                     try channel.pipeline.syncOperations.addHandler(
                         ByteToMessageHandler(LineFrameDecoder(maximumLength: Self.maximumLineBytes)))
                     try channel.pipeline.syncOperations.addHandler(handler)
@@ -76,6 +80,7 @@ public final class MPVIPCServer: Sendable {
         }
         (self.group, self.listener, self.hub, self.remote, self.path, self.socketFile, self.clients)
             = (group, listener, hub, remote, path, file, clients)
+        self.gate = gate
         player.onStatusChange { [weak self] status in self?.statusChanged(status) }
         player.onEachEvent { [weak self] event in
             guard let self, self.clients.value > 0 else { return }
@@ -94,6 +99,7 @@ public final class MPVIPCServer: Sendable {
         }) else { return }
         let hub = self.hub
         try? listener.eventLoop.submit { hub.value.shutDown() }.wait()
+        gate.close()
         try? listener.close().wait()
         try? group.syncShutdownGracefully()
         // Only our socket: another program may have put something there since.
@@ -123,6 +129,14 @@ public final class MPVIPCServer: Sendable {
             guard !closed else { return }
             listener.eventLoop.execute { work(hub.value) }
         }
+    }
+
+    /// `~` or `~/…` in the home folder (`$HOME`), as mpv reads the path.
+    static func expandingHome(_ path: String) -> String {
+        guard path == "~" || path.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty else {
+            return path
+        }
+        return home + path.dropFirst()
     }
 
     /// Removes a socket that nobody listens on any more; refuses a live one or any other file.

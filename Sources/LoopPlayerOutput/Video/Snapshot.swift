@@ -55,13 +55,14 @@ package struct BGRAPicture {
 }
 
 /// Renders a scene on the CPU — the picture laid out in the player area with its gravity, then the
-/// overlay planes blended on top — exactly as a window shows it; and writes PNG files with FFmpeg's
-/// PNG encoder. Snapshots and composited frames come from here.
+/// overlay planes blended on top — exactly as a window shows it; and writes PNG or JPEG files with
+/// FFmpeg's encoders. Snapshots and composited frames come from here.
 package enum Snapshot {
-    /// `scene` in an area of `area` pixels (black where the picture does not reach).
-    package static func image(of scene: Scene, area: PixelSize) throws(PlayerError) -> RGBImage {
+    /// `scene` in an area of `area` pixels (black where the picture does not reach); the on-screen
+    /// messages too with `messages`.
+    package static func image(of scene: Scene, area: PixelSize, messages: Bool = false) throws(PlayerError) -> RGBImage {
         let width = max(1, area.width), height = max(1, area.height)
-        let canvas = try bgra(of: scene, area: area, scaler: nil)
+        let canvas = try bgra(of: scene, area: area, scaler: nil, messages: messages)
         var rgb = [UInt8](repeating: 0, count: width * height * 3)
         for pixel in 0..<(width * height) {
             rgb[pixel * 3] = canvas[pixel * 4 + 2]
@@ -74,7 +75,8 @@ package enum Snapshot {
     /// `scene` in an area of `area` pixels as opaque BGRA rows (`area.width * 4` bytes each). With a
     /// `scaler` (scenes rendered again and again: an inset) the picture is scaled with its cached,
     /// faster context; without, with an accurate one made for this call (snapshots).
-    package static func bgra(of scene: Scene, area: PixelSize, scaler cache: ScalerCache?) throws(PlayerError) -> [UInt8] {
+    package static func bgra(of scene: Scene, area: PixelSize, scaler cache: ScalerCache?,
+                             messages: Bool = false) throws(PlayerError) -> [UInt8] {
         let width = max(1, area.width), height = max(1, area.height)
         var canvas = [UInt8](repeating: 0, count: width * height * 4)
         for alpha in stride(from: 3, to: canvas.count, by: 4) { canvas[alpha] = 255 }
@@ -87,7 +89,7 @@ package enum Snapshot {
         canvas.withUnsafeMutableBufferPointer { pixels in
             guard let base = pixels.baseAddress else { return }
             // A message (OSD) is for whoever watches the window, not part of the picture (as in mpv's screenshots).
-            for plane in scene.planes where plane.layer != .message {
+            for plane in scene.planes where messages || plane.layer != .message {
                 plane.image.composite(ontoBGRA: base, width: width, height: height, stride: width * 4)
             }
         }
@@ -147,43 +149,165 @@ package enum Snapshot {
         }
     }
 
-    package static func writePNG(_ image: RGBImage, to path: String) throws(PlayerError) {
-        guard let codec = avcodec_find_encoder(AV_CODEC_ID_PNG) else { throw .renderFailed(reason: "no PNG encoder") }
+    /// `scene` as `content` asks: at `area` as shown (`.scene`, `.window`), or the bare picture at
+    /// the video's display size (`.video`).
+    package static func image(of scene: Scene, area: PixelSize, content: SnapshotContent) throws(PlayerError) -> RGBImage {
+        switch content {
+        case .scene: return try image(of: scene, area: area)
+        case .window: return try image(of: scene, area: area, messages: true)
+        case .video:
+            guard let frame = scene.frame else { return try image(of: scene, area: area) }
+            let shown = frame.geometry.displaySize
+            let size = PixelSize(width: max(1, Int(shown.width.rounded())), height: max(1, Int(shown.height.rounded())))
+            return try image(of: Scene(frame: frame, gravity: .resize), area: size)
+        }
+    }
+
+    /// The snapshot of `image` in `format`: PNG (RGB) or JPEG (FFmpeg's mjpeg encoder, full-range
+    /// BT.601 4:4:4, quality about 95).
+    package static func encoded(_ image: RGBImage, as format: SnapshotFormat) throws(PlayerError) -> Data {
+        let name = format == .png ? "PNG" : "JPEG"
+        guard let codec = avcodec_find_encoder(format == .png ? AV_CODEC_ID_PNG : AV_CODEC_ID_MJPEG) else {
+            throw .renderFailed(reason: "no \(name) encoder in this FFmpeg")
+        }
         var context = avcodec_alloc_context3(codec)
         var frame = av_frame_alloc()
         var packet = av_packet_alloc()
         defer { avcodec_free_context(&context); av_frame_free(&frame); av_packet_free(&packet) }
         guard let context, let frame, let packet else { throw .renderFailed(reason: "out of memory") }
+        let pixelFormat = format == .png ? AV_PIX_FMT_RGB24 : AV_PIX_FMT_YUV444P
         context.pointee.width = Int32(image.width)
         context.pointee.height = Int32(image.height)
-        context.pointee.pix_fmt = AV_PIX_FMT_RGB24
+        context.pointee.pix_fmt = pixelFormat
         context.pointee.time_base = AVRational(num: 1, den: 1)
+        if format == .jpeg {
+            context.pointee.color_range = AVCOL_RANGE_JPEG
+            context.pointee.flags |= AV_CODEC_FLAG_QSCALE
+            context.pointee.global_quality = 2 * FF_QP2LAMBDA
+        }
         var status = avcodec_open2(context, codec, nil)
-        guard status >= 0 else { throw .renderFailed(reason: "PNG encoder: \(FFmpegError(code: status).message)") }
+        guard status >= 0 else { throw .renderFailed(reason: "\(name) encoder: \(FFmpegError(code: status).message)") }
         frame.pointee.width = Int32(image.width)
         frame.pointee.height = Int32(image.height)
-        frame.pointee.format = AV_PIX_FMT_RGB24.rawValue
+        frame.pointee.format = pixelFormat.rawValue
+        frame.pointee.color_range = context.pointee.color_range
+        frame.pointee.quality = context.pointee.global_quality
         guard av_frame_get_buffer(frame, 0) >= 0, let plane = frame.pointee.data.0 else {
             throw .renderFailed(reason: "out of memory")
         }
-        let stride = Int(frame.pointee.linesize.0)
-        image.pixels.withUnsafeBufferPointer { pixels in
-            guard let base = pixels.baseAddress else { return }
-            for row in 0..<image.height {
-                (plane + row * stride).update(from: base + row * image.width * 3, count: image.width * 3)
+        if format == .png {
+            let stride = Int(frame.pointee.linesize.0)
+            image.pixels.withUnsafeBufferPointer { pixels in
+                guard let base = pixels.baseAddress else { return }
+                for row in 0..<image.height {
+                    (plane + row * stride).update(from: base + row * image.width * 3, count: image.width * 3)
+                }
             }
+        } else {
+            try convertToYUV(image, into: frame)
         }
         status = avcodec_send_frame(context, frame)
         if status >= 0 { status = avcodec_send_frame(context, nil) }
         if status >= 0 { status = avcodec_receive_packet(context, packet) }
-        guard status >= 0 else { throw .renderFailed(reason: "PNG encoder: \(FFmpegError(code: status).message)") }
-        let data = Data(bytes: packet.pointee.data, count: Int(packet.pointee.size))
-        do {
-            try data.write(to: URL(fileURLWithPath: path))
-        } catch {
-            throw .renderFailed(reason: "cannot write \(path): \(error.localizedDescription)")
+        guard status >= 0 else { throw .renderFailed(reason: "\(name) encoder: \(FFmpegError(code: status).message)") }
+        return Data(bytes: packet.pointee.data, count: Int(packet.pointee.size))
+    }
+
+    /// RGB to full-range BT.601 YUV 4:4:4 (what JPEG files hold) in `frame`'s planes.
+    private static func convertToYUV(_ image: RGBImage, into frame: UnsafeMutablePointer<AVFrame>) throws(PlayerError) {
+        let (width, height) = (Int32(image.width), Int32(image.height))
+        guard let scaler = sws_getContext(width, height, AV_PIX_FMT_RGB24, width, height, AV_PIX_FMT_YUV444P,
+                                          SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nil, nil, nil) else {
+            throw .renderFailed(reason: "cannot convert the picture for JPEG")
+        }
+        defer { sws_freeContext(scaler) }
+        let table = sws_getCoefficients(SWS_CS_ITU601)
+        _ = sws_setColorspaceDetails(scaler, table, 1, table, 1, 0, 1 << 16, 1 << 16)
+        image.pixels.withUnsafeBufferPointer { pixels in
+            let sources: [UnsafePointer<UInt8>?] = [pixels.baseAddress, nil, nil, nil]
+            let sourceStrides: [Int32] = [width * 3, 0, 0, 0]
+            var planes: [UnsafeMutablePointer<UInt8>?] = [frame.pointee.data.0, frame.pointee.data.1, frame.pointee.data.2, nil]
+            var strides: [Int32] = [frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2, 0]
+            _ = sws_scale(scaler, sources, sourceStrides, 0, height, &planes, &strides)
         }
     }
+
+    /// Writes `image` at `path` in the format its extension names (`SnapshotFormat(path:)`).
+    package static func write(_ image: RGBImage, to path: String) throws(PlayerError) {
+        try writeFile(encoded(image, as: SnapshotFormat(path: path)), to: path)
+    }
+
+    /// Writes `data` at `path`, replacing a regular file there. Anything else there is refused before
+    /// it is opened (a FIFO would hold the writer until someone read it; a device or a socket is no
+    /// picture file), and it is opened non-blocking so a FIFO put there meanwhile fails at once too.
+    /// Failures say what could not be written and why: `cannot write PATH: No such file or directory`.
+    package static func writeFile(_ data: Data, to path: String) throws(PlayerError) {
+        func failure(_ reason: String) -> PlayerError { .writeFailed(path: path, reason: reason) }
+        guard !path.isEmpty else { throw failure("the file name is empty") }
+        var info = stat()
+        if stat(path, &info) == 0, let kind = notARegularFile(info.st_mode) { throw failure(kind) }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw failure(errno == ENXIO ? "it is a FIFO (named pipe), not a regular file" : String(cString: strerror(errno)))
+        }
+        var closed = false
+        defer { if !closed { close(descriptor) } }
+        guard fstat(descriptor, &info) == 0 else { throw failure(String(cString: strerror(errno))) }
+        if let kind = notARegularFile(info.st_mode) { throw failure(kind) }
+        guard ftruncate(descriptor, 0) == 0 else { throw failure(String(cString: strerror(errno))) }
+        let failed: Int32? = data.withUnsafeBytes { raw -> Int32? in
+            guard var pointer = raw.baseAddress else { return nil }
+            var left = raw.count
+            while left > 0 {
+                let written = Glibc.write(descriptor, pointer, left)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return written < 0 ? errno : ENOSPC }
+                pointer += written
+                left -= written
+            }
+            return nil
+        }
+        if let failed { throw failure(String(cString: strerror(failed))) }
+        closed = true
+        // A network file system says here that the data did not make it.
+        guard close(descriptor) == 0 else { throw failure(String(cString: strerror(errno))) }
+    }
+
+    /// What a file of mode `mode` is, when it is not a regular file.
+    private static func notARegularFile(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "it is a directory"
+        case S_IFIFO: "it is a FIFO (named pipe), not a regular file"
+        case S_IFSOCK: "it is a socket, not a regular file"
+        case S_IFCHR, S_IFBLK: "it is a device, not a regular file"
+        default: "it is not a regular file"
+        }
+    }
+}
+
+/// The file formats of snapshots: the file name's extension says which, as in mpv.
+package enum SnapshotFormat: Sendable, Equatable {
+    case png
+    case jpeg
+
+    /// `.jpg` or `.jpeg` (any case): JPEG; anything else PNG (mpv's default format).
+    package init(path: String) {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let suffix = name.split(separator: ".", omittingEmptySubsequences: false).dropFirst().last?.lowercased()
+        self = suffix == "jpg" || suffix == "jpeg" ? .jpeg : .png
+    }
+}
+
+/// What a snapshot shows (mpv's `screenshot-to-file` flags).
+public enum SnapshotContent: String, Sendable, CaseIterable {
+    /// The scene as the window shows it — the picture in the player area, subtitles, overlays —
+    /// without the on-screen messages (mpv's `subtitles`, the default).
+    case scene = "subtitles"
+    /// The bare video picture at its display size: no subtitles, overlays or messages (mpv's `video`).
+    case video
+    /// Everything the window shows, its messages included (mpv's `window`).
+    case window
 }
 
 /// One swscale context to BGRA kept from call to call (remade only when the sizes or the format
