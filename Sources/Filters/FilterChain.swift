@@ -21,12 +21,17 @@ package final class FilterChain {
     package private(set) var adjustment: ColorAdjustment
     package let revision: Int
     private let adjuster: LumaAdjuster
+    /// The stack's first filter when it is a crop (`FilterStack.leadingCrop`): a picture it does
+    /// not fit comes out as `black`, of the crop's size.
+    private let leadingCrop: PictureCrop?
+    private var black: BlackPicture?
 
     package init(stack: FilterStack, timeBase: AVRational) {
         self.timeBase = timeBase
         adjustment = stack.adjustment
         adjuster = LumaAdjuster(stack.adjustment)
         revision = stack.revision
+        leadingCrop = stack.leadingCrop
         var segments: [Segment] = []
         var pending: [String] = []
         func closeGraph() {
@@ -60,8 +65,15 @@ package final class FilterChain {
     }
 
     /// Runs `frame` (the caller keeps it) through every segment; every picture that comes out goes to `emit`.
+    /// A picture the stack's leading crop does not fit comes out black, of the crop's size, and no
+    /// filter runs: the crop is refused for it (not moved, shrunk or stretched) and stays wanted, so
+    /// the next picture it fits is cropped again (a file replaced by a smaller picture and back).
     package func process(_ frame: borrowing OwnedFrame, time: Double,
                         emit: (consuming OwnedFrame) throws(FilterError) -> Void) throws(FilterError) {
+        if let crop = leadingCrop,
+           !crop.fits(width: Int(frame.pointer.pointee.width), height: Int(frame.pointer.pointee.height)) {
+            return try emit(try blackPicture(crop, like: frame.pointer))
+        }
         guard let picture = frame.reference() else { throw FilterError(filter: "input", reason: "out of memory") }
         try run(segment: 0, on: picture, time: time, emit: emit)
     }
@@ -104,6 +116,19 @@ package final class FilterChain {
             }
             try next(mixed)
         }
+    }
+
+    /// A black picture of `crop`'s size in place of `frame` (its time, aspect and colour tags): one
+    /// buffer, made once per size and shared by reference (nothing writes a filtered picture).
+    private func blackPicture(_ crop: PictureCrop, like frame: UnsafeMutablePointer<AVFrame>) throws(FilterError) -> OwnedFrame {
+        let name = "crop=\(crop.width):\(crop.height):\(crop.x):\(crop.y)"
+        if black?.width != crop.width || black?.height != crop.height {
+            black = BlackPicture(width: crop.width, height: crop.height)
+        }
+        guard let output = black?.frame?.reference() else { throw FilterError(filter: name, reason: "out of memory") }
+        guard av_frame_copy_props(output.pointer, frame) >= 0 else { throw FilterError(filter: name, reason: "out of memory") }
+        output.pointer.pointee.color_range = AVCOL_RANGE_MPEG  // black is 16, 128, 128
+        return output
     }
 
     /// `built` if it was built for pictures like `frame`, else a new graph of `chain` for them.
@@ -153,8 +178,15 @@ package final class FilterChain {
 
     /// Builds every graph segment for `input` without running a frame: the check made when a
     /// stack is applied, so a bad raw filter is refused before it replaces the working one.
+    /// A leading crop the picture does not fit is no error here (such a picture is shown black, see
+    /// `process`): the graphs are checked for a picture of the crop's size, as a picture it fits.
     package static func validate(_ stack: FilterStack, input: FilterGraph.Input) throws(FilterError) {
         try stack.validate()
+        var input = input
+        if let crop = stack.leadingCrop, !crop.fits(width: Int(input.width), height: Int(input.height)) {
+            input.width = Int32(clamping: crop.x + crop.width)
+            input.height = Int32(clamping: crop.y + crop.height)
+        }
         let chain = FilterChain(stack: stack, timeBase: input.timeBase)
         for case let .graph(description, _) in chain.segments {
             _ = try FilterGraph(chain: description, input: input)
@@ -187,5 +219,33 @@ package final class FilterChain {
         guard let luma = picture.data.0, let cb = picture.data.1, let cr = picture.data.2 else { return nil }
         return PixelPlanes(width: Int(picture.width), height: Int(picture.height), luma: luma, lumaStride: Int(picture.linesize.0),
                            cb: cb, cr: cr, chromaStride: Int(picture.linesize.1))
+    }
+}
+
+/// A black 8-bit 4:2:0 picture (limited range) for `FilterChain` to show in place of one its leading
+/// crop does not fit; nil frame when out of memory.
+private final class BlackPicture {
+    let width: Int, height: Int
+    let frame: OwnedFrame?
+
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        frame = Self.make(width: width, height: height)
+    }
+
+    private static func make(width: Int, height: Int) -> OwnedFrame? {
+        guard let frame = OwnedFrame() else { return nil }
+        let picture = frame.pointer
+        picture.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        picture.pointee.width = Int32(clamping: width)
+        picture.pointee.height = Int32(clamping: height)
+        guard av_frame_get_buffer(picture, 0) >= 0, let luma = picture.pointee.data.0, let cb = picture.pointee.data.1,
+              let cr = picture.pointee.data.2 else { return nil }
+        let chromaRows = (height + 1) / 2
+        memset(luma, 16, Int(picture.pointee.linesize.0) * height)
+        memset(cb, 128, Int(picture.pointee.linesize.1) * chromaRows)
+        memset(cr, 128, Int(picture.pointee.linesize.2) * chromaRows)
+        return frame
     }
 }

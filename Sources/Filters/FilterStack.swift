@@ -60,6 +60,14 @@ package struct FilterStack: Sendable {
         return parts.joined(separator: ",")
     }
 
+    /// The crop the stack starts with (loopplay's `--crop`): it applies to the decoded picture
+    /// itself, so whether it fits is known for every picture. `FilterChain` shows a picture it does
+    /// not fit as black (never moved, shrunk or stretched); the engine says so.
+    package var leadingCrop: PictureCrop? {
+        guard case let .filter(.crop(x, y, width, height))? = stages.first else { return nil }
+        return PictureCrop(x: x, y: y, width: width, height: height)
+    }
+
     /// Checks every typed filter's parameters (graphs are checked when built).
     package func validate() throws(FilterError) {
         guard stages.count <= Self.maximumFilters else {
@@ -70,4 +78,26 @@ package struct FilterStack: Sendable {
 
     /// The most filters a stack, or one libavfilter chain, may hold.
     package static let maximumFilters = 256
+}
+
+/// A part of the decoded picture, in its pixels: a `VideoFilter.crop` first in a stack.
+package struct PictureCrop: Sendable, Equatable, CustomStringConvertible {
+    package var x, y, width, height: Int
+
+    package init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+
+    /// Whether the part lies inside a picture of `pictureWidth`×`pictureHeight` (libavfilter refuses
+    /// a crop larger than the picture, and moves and shrinks one that runs over its edge).
+    package func fits(width pictureWidth: Int, height pictureHeight: Int) -> Bool {
+        x >= 0 && y >= 0 && width > 0 && height > 0 && width <= pictureWidth && height <= pictureHeight
+            && x <= pictureWidth - width && y <= pictureHeight - height
+    }
+
+    /// The part as a rectangle of the picture.
+    package var rect: Rect { Rect(x: Double(x), y: Double(y), width: Double(width), height: Double(height)) }
+
+    /// `WxH+X+Y`, as `--crop` takes it.
+    package var description: String { "\(width)x\(height)+\(x)+\(y)" }
 }

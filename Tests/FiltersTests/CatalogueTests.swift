@@ -209,10 +209,34 @@ final class CatalogueTests: XCTestCase {
         XCTAssertThrowsError(try FilterChain.validate(FilterStack([.ffmpeg("nonsense=3")]), input: input)) { error in
             XCTAssertTrue("\(error)".contains("nonsense"), "\(error)")
         }
-        XCTAssertThrowsError(try FilterChain.validate(FilterStack([.crop(x: 0, y: 0, width: 999, height: 10)]), input: input))
+        // A crop first in the stack is refused per picture (black, see below), not as an invalid
+        // stack; one after another filter is checked as any filter is.
+        XCTAssertNoThrow(try FilterChain.validate(FilterStack([.crop(x: 0, y: 0, width: 999, height: 10)]), input: input))
+        XCTAssertThrowsError(try FilterChain.validate(FilterStack([.invert, .crop(x: 0, y: 0, width: 999, height: 10)]), input: input))
         XCTAssertThrowsError(try FilterChain.validate(FilterStack([.gaussianBlur(sigma: -1)]), input: input))
         XCTAssertNoThrow(try FilterChain.validate(FilterStack([.ffmpeg("hqdn3d=4")]), input: input))
         XCTAssertThrowsError(try FilterChain.checkSyntax("hqdn3d=nope=1"))
+    }
+
+    /// A crop first in the stack (`--crop`) that the picture does not fit — larger than it, or over
+    /// its edge — gives a black picture of the crop's size, never a moved, shrunk or stretched part;
+    /// the same chain crops the next picture it fits.
+    func testALeadingCropOutsideThePictureGivesBlack() throws {
+        let crop = VideoFilter.crop(x: 40, y: 0, width: 32, height: 16)
+        let stack = FilterStack([crop, .invert])
+        for picture in [TestFrame(grey: 200, width: 64, height: 32), TestFrame(grey: 200, width: 24, height: 12)] {
+            XCTAssertFalse(stack.leadingCrop!.fits(width: Int(picture.pointer.pointee.width), height: Int(picture.pointer.pointee.height)))
+            let out = try filter(picture, stack)
+            XCTAssertEqual([out.width, out.height], [32, 16])
+            XCTAssertTrue(out.y.joined().allSatisfy { $0 == 16 } && out.u.joined().allSatisfy { $0 == 128 }
+                          && out.v.joined().allSatisfy { $0 == 128 }, "black, no filter after it: \(out.meanY)")
+        }
+        let chain = FilterChain(stack: stack, timeBase: AVRational(num: 1, den: 30))
+        let refused = try pictures(chain, TestFrame(grey: 200, width: 64, height: 32), time: 0)
+        let fits = try pictures(chain, TestFrame(width: 96, height: 32, luma: { x, _ in x < 40 ? 10 : 200 }), time: 1 / 30)
+        XCTAssertEqual(refused.first?.meanY, 16)
+        XCTAssertEqual(fits.first.map { [$0.width, $0.height] }, [32, 16])
+        XCTAssertEqual(fits.first?.meanY ?? 0, 55, accuracy: 1, "cropped from x 40 (200 inverted), not black")
     }
 
     func testParsingNamesAndArguments() throws {

@@ -83,6 +83,9 @@ final class OverlayStack {
 
     var showsError: Bool { error != nil }
 
+    /// The error text shown, if any.
+    var errorMessage: String? { error?.message }
+
     /// Shows `message` (replacing the one shown) until it has faded out; nil removes it.
     func showMessage(_ message: OnScreenMessage?) {
         self.message = message

@@ -58,8 +58,9 @@ extension PlaybackEngine {
     }
 
     /// Replaces the filter stack (and brightness/contrast). The stack is checked against the current
-    /// picture first: an invalid one throws `invalidFilter` and the previous stack stays. The next
-    /// decoded frame uses it; a paused picture is filtered again at once.
+    /// picture first: an invalid one throws `invalidFilter` and the previous stack stays (a leading
+    /// crop the picture does not fit is no invalid stack: it is refused per picture,
+    /// `cropOutsidePicture`). The next decoded frame uses it; a paused picture is filtered again at once.
     package func setFilters(_ stack: FilterStack) throws(PlayerError) {
         // The decoded size: the stack applies to unfiltered pictures (a crop may be running now).
         let current = item?.presenter?.current

@@ -1,3 +1,4 @@
+import Filters
 import Foundation
 import Overlay
 
@@ -42,17 +43,49 @@ extension PlaybackEngine {
         if case let .failed(error) = state {
             scene.overlays.showError(error.description, style: OverlayStack.ErrorStyle(color: color, fontSize: fontSize))
             redraw()
+        } else if let cropRefusal, scene.overlays.errorMessage == cropRefusal.description {
+            scene.overlays.showError(cropRefusal.description, style: OverlayStack.ErrorStyle(color: color, fontSize: fontSize))
+            redraw()
         }
     }
 
     /// Shows `frame` with the overlays of this moment.
     func show(_ frame: VideoFrame?) {
+        if let frame { noteCrop(of: frame) }
         let failures = scene.present(frame, gravity: configuration.gravity, subtitles: item?.subtitles,
                                      streamGeometry: videoInfo?.geometry)
         for failure in failures {
             let error = PlayerError.invalidOverlay(failure)
             record(error)
             emit(.error(error))
+        }
+    }
+
+    /// A leading crop (`--crop`) the picture does not fit is refused: the filter chain made the
+    /// picture black (`FilterChain.process`), and this says why — an error event and the text over
+    /// the picture — once, until a picture it fits is shown (the text goes then). Checked at every
+    /// frame shown, against that frame's own picture, as a wall's panel is laid out for it: a file
+    /// replaced by a smaller picture, and back, is refused, then cropped again.
+    private func noteCrop(of frame: VideoFrame) {
+        // A frame filtered by another stack is followed by one of the current stack's.
+        guard frame.filtering.revision == filters.revision else { return }
+        let picture = PixelSize(width: Int(frame.unfiltered.pointee.width), height: Int(frame.unfiltered.pointee.height))
+        let refusal = filters.leadingCrop.flatMap { crop in
+            crop.fits(width: picture.width, height: picture.height) ? nil
+                : PlayerError.cropOutsidePicture(source: location?.description ?? "", crop: crop.rect, picture: picture)
+        }
+        let changed = refusal != cropRefusal
+        if changed, let shown = cropRefusal, scene.overlays.errorMessage == shown.description { scene.overlays.clearError() }
+        cropRefusal = refusal
+        guard let refusal else { return }
+        if changed {
+            record(refusal)
+            emit(.error(refusal))
+        }
+        // Again after a replaced file's new content cleared the text, and it is refused too.
+        if changed || scene.overlays.errorMessage == nil {
+            scene.overlays.showError(refusal.description, style: OverlayStack.ErrorStyle(
+                color: configuration.errorColor, fontSize: configuration.errorFontSize))
         }
     }
 

@@ -75,8 +75,8 @@ struct PictureArguments: ParsableArguments {
         return filters
     }
 
-    /// `--crop WxH+X+Y` as the catalogue's crop (a crop outside the picture fails when it opens,
-    /// with the filter's error on screen).
+    /// `--crop WxH+X+Y` as the catalogue's crop, first in the stack (a crop outside a picture is
+    /// refused for it: the picture black, with `cropOutsidePicture` on screen and on stderr).
     static func cropFilter(_ text: String) -> VideoFilter? {
         guard let geometry = WindowGeometry(parsing: text, sides: 1...16_384), let size = geometry.size,
               let place = geometry.position else { return nil }
