@@ -25,7 +25,7 @@ public final class PlayerMetrics: Sendable {
 
     /// Reads the player now and sets the metrics from what it says.
     public func update() {
-        let (statistics, status) = (player.statistics, player.status)
+        let (status, statistics) = player.statusAndStatistics
         recorder.withLock { $0.record(statistics, status, process: ProcessReading.now()) }
     }
 

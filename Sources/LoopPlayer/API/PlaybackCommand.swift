@@ -25,6 +25,9 @@ public enum PlaybackCommand: Sendable {
     case loop
     /// Stops looping: playback ends at the end of the current pass.
     case unloop
+    /// Plays the source `count` more times after the current pass, then ends at the end of the last
+    /// (mpv's `loop-file=N`); 0 is `unloop`. `loop` and `unloop` drop the count.
+    case loopTimes(Int)
     /// 1 is normal; clamped to 0…16 (0 holds the picture and silences the sound). The sound keeps
     /// its pitch.
     case playbackSpeed(Float)
@@ -59,9 +62,13 @@ public enum PlaybackCommand: Sendable {
     /// Shows the subtitle track at this position (from 0: the source's streams, then the files);
     /// nil turns subtitles off. A number with no track gives a `subtitleTrackNotFound` error event.
     case subtitleTrackNumber(Int?)
-    /// Writes the picture on screen (overlays and subtitles included) as a PNG file, off the
-    /// playback thread; a failure is logged.
-    case screenshot(to: String)
+    /// Writes the picture on screen (overlays and subtitles included; `content` says what else) at
+    /// `path`, off the playback thread: JPEG for a `.jpg`/`.jpeg` name, PNG otherwise. Only a
+    /// regular file is written (a FIFO or a device there is refused). `done` is called once, from
+    /// another thread, when the file is written (nil) or could not be (why: no picture yet, a
+    /// write error); a failure is also logged. Applied even while no source is ready (what is on
+    /// screen, or a failure).
+    case screenshot(to: String, content: SnapshotContent = .scene, done: (@Sendable (PlayerError?) -> Void)? = nil)
     /// Shows a short message over the picture (mpv's `show-text`) for `duration` seconds (nil:
     /// the window's `osdDuration`), then fades it out; not when `level` is above the window's
     /// `osdLevel` (level 1 shows unless `osdLevel` is 0). It replaces the message shown; an empty
@@ -83,6 +90,8 @@ public enum PlaybackCommand: Sendable {
     case insert(String, at: Int)
     /// Removes item `index`; removing the one playing plays the next.
     case remove(at: Int)
+    /// Removes every playlist item but the one playing (mpv's `playlist-clear`).
+    case clearPlaylist
     /// Opens the picture-in-picture mini window (see `PictureInPicture`); emits `startedPiP`, or an
     /// error event `notSupportedPiP` where it cannot be done.
     case startPiP
@@ -106,12 +115,14 @@ public enum PlaybackCommand: Sendable {
         case .begin: "begin"
         case .end: "end"
         case .unloop: "unloop"
+        case .loopTimes: "loopTimes"
         case .playbackSpeed: "playbackSpeed"
         case .next: "next"
         case .previous: "previous"
         case .playItem: "playItem"
         case .insert: "insert"
         case .remove: "remove"
+        case .clearPlaylist: "clearPlaylist"
         default: nil
         }
     }
@@ -120,7 +131,7 @@ public enum PlaybackCommand: Sendable {
     /// message (`Loading…` over a source that opens slowly, or over one that failed).
     var appliesWithoutSource: Bool {
         switch self {
-        case .next, .previous, .playItem, .insert, .remove, .showText: true
+        case .next, .previous, .playItem, .insert, .remove, .clearPlaylist, .showText, .screenshot: true
         default: false
         }
     }

@@ -19,6 +19,16 @@ public struct PlayerStatus: Sendable, Equatable {
     public var looping = false
     /// The playlist starts again after its last item (`LoopPlaylist`).
     public var loopingPlaylist = false
+    /// With `looping` after `loopTimes`: the passes still to play after the current one (nil: forever).
+    package var loopsLeft: Int?
+    /// The pass through the playlist playing, from 1.
+    package var playlistPass = 1
+    /// With `loopingPlaylist`: the passes through the list in all (`LoopPlaylist(passes:)`; nil: forever).
+    package var playlistPasses: Int?
+    /// The playlist's items (empty for a single source).
+    package var playlistItems: [String] = []
+    /// The picture's size as decoded, once the source has opened.
+    package var videoSize: PixelSize?
     /// Playback is held by a `pause` command or key (also while it waits to start: `NotAutoPlay`).
     public var paused = false
     /// The sound is silenced (the volume is kept).

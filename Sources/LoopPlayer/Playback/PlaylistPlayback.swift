@@ -86,6 +86,14 @@ final class PlaylistPlayback {
         if loading { queueFollowing() }
     }
 
+    /// Starts the list on its first item, which is the source already playing (a single source became
+    /// a list): it plays on, and the next item is queued.
+    func continueWithCurrent() {
+        state.move(to: 0)
+        emit(.playlistItemChanged(index: 0))
+        queueFollowing()
+    }
+
     /// `retry()` after the list stopped on a failure: the item that failed plays again (not the
     /// first), and the failures before it no longer count.
     func retry() {
@@ -136,6 +144,13 @@ final class PlaylistPlayback {
         }
     }
 
+    /// Every item but the current one goes (mpv's `playlist-clear`); it plays on.
+    func removeAllButCurrent() {
+        let before = state.current
+        state.removeAllButCurrent()
+        if state.current != before { emit(.playlistItemChanged(index: state.current)) }
+        queueFollowing()
+    }
 
     // MARK: What the engine reports
 

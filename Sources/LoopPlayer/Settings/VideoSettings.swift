@@ -58,6 +58,8 @@ public struct VideoSettings: Sendable, Equatable {
     public var brightness: Float = Brightness.defaultValue
     /// Clamped to `Contrast.validRange`.
     public var contrast: Float = Contrast.defaultValue
+    /// No source is no error: the player waits, idle, until one is set (mpv's `--idle`).
+    package var idles = false
     /// The filter stack, applied in order before brightness and contrast (`Filters`).
     public var filters: [VideoFilter] = []
     /// Which HLS variant plays.
@@ -123,7 +125,8 @@ public struct VideoSettings: Sendable, Equatable {
     /// Checks every value against its setting's valid range.
     public func validate() throws(PlayerError) {
         if let refusal { throw refusal }
-        guard let sourceName, !sourceName.trimmingCharacters(in: .whitespaces).isEmpty else {
+        let idle = idles && sourceName == nil && playlist.isEmpty
+        guard idle || sourceName.map({ !$0.trimmingCharacters(in: .whitespaces).isEmpty }) == true else {
             throw .invalidSetting(name: "SourceName", value: sourceName ?? "", reason: "a source is required")
         }
         try Ext.validate(ext)

@@ -84,6 +84,12 @@ package struct PlaylistState: Equatable {
         case current(next: Int?)
     }
 
+    /// Keeps the current item alone (none if it was removed).
+    package mutating func removeAllButCurrent() {
+        items = items.indices.contains(current) ? [items[current]] : []
+        current = 0
+    }
+
     package mutating func remove(at index: Int) -> Removal {
         guard items.indices.contains(index) else { return .outside }
         items.remove(at: index)

@@ -65,13 +65,29 @@ package struct MPVConnection {
             return output
         }
         let requestID = request["request_id"]
-        guard case let .array(command)? = request["command"], case let .string(name)? = command.first else {
+        guard let (name, arguments) = Self.command(request["command"]) else {
             output.lines.insert(Self.reply(.failure(.invalidParameter), requestID: requestID), at: 0)
             return output
         }
-        let result = run(name, Array(command.dropFirst()), status: status, accepts: acceptsCommands, into: &output)
+        let result = run(name, arguments, status: status, accepts: acceptsCommands, into: &output)
         output.lines.insert(Self.reply(result, requestID: requestID), at: 0)
         return output
+    }
+
+    /// A request's command name and arguments: `["name", args…]`, or mpv's named form
+    /// (`{"name": "loadfile", "url": …, "flags": …}`).
+    private static func command(_ command: JSONValue?) -> (String, [JSONValue])? {
+        switch command {
+        case let .array(list)?:
+            guard case let .string(name)? = list.first else { return nil }
+            return (name, Array(list.dropFirst()))
+        case let .object(fields)?:
+            guard case let .string(name)? = fields["name"], let arguments = MPVCommandName(rawValue: name)?.arguments(named: fields)
+            else { return nil }
+            return (name, arguments)
+        default:
+            return nil
+        }
     }
 
     /// An action a synced player refuses (a toggle of a paused one plays it: allowed).
@@ -158,12 +174,29 @@ package struct MPVConnection {
         case .loadfile: return take(Self.load(arguments, status: status))
         case .playlistNext: return take(.success([.send(.next)]))
         case .playlistPrev: return take(.success([.send(.previous)]))
+        case .stop: return take(.success([.stop]))
+        case .playlistClear:
+            guard arguments.isEmpty else { return .failure(.invalidParameter) }
+            return take(.success(status.playlistItems.isEmpty ? [] : [.send(.clearPlaylist)]))
+        case .playlistRemove: return take(Self.removeItem(arguments, status: status))
+        case .cycleValues: return take(cycleValues(arguments, status: status))
+        case .keypress:
+            guard let key = first, !key.isEmpty, arguments.count <= 2 else { return .failure(.invalidParameter) }
+            // The key's binding in mpv's default input.conf, run as that text command; an unbound key does nothing.
+            guard let binding = Self.keyBindings[key], let words = Self.words(of: Substring(binding)), let bound = words.first else {
+                return .success(nil)
+            }
+            return run(bound, words.dropFirst().map { JSONValue.string($0) }, status: status, accepts: accepts, into: &output)
         case .seek: return take(Self.seek(arguments, status: status))
         case .cycle: return take(cycle(arguments, status: status))
         case .add: return take(add(arguments, status: status))
         case .screenshotToFile:
-            guard let path = first, !path.isEmpty, arguments.count <= 2 else { return .failure(.invalidParameter) }
-            return take(.success([.send(.screenshot(to: path))]))
+            // `screenshot-to-file FILE [subtitles|video|window]`: the server answers once the file is
+            // written, or with `error running command` when it could not be (`ClientHandler`).
+            guard let path = first, !path.isEmpty, arguments.count <= 2,
+                  let content = arguments.count == 2 ? arguments[1].text.flatMap(SnapshotContent.init(rawValue:)) : .scene
+            else { return .failure(.invalidParameter) }
+            return take(.success([.send(.screenshot(to: path, content: content))]))
         case .showText: return take(Self.showText(arguments))
         case .quit:
             guard arguments.count <= 1 else { return .failure(.invalidParameter) }
@@ -188,6 +221,57 @@ package struct MPVConnection {
         default: return .failure(.invalidParameter)
         }
     }
+
+    /// `playlist-remove INDEX|current`: one item goes; the only source going is a `stop`.
+    private static func removeItem(_ arguments: [JSONValue], status: PlayerStatus) -> Result<[MPVAction], MPVError> {
+        guard arguments.count == 1 else { return .failure(.invalidParameter) }
+        let current = status.playlistIndex ?? (status.source == nil ? nil : 0)
+        let index: Int
+        if arguments[0].text == "current" {
+            guard let current else { return .failure(.command) }
+            index = current
+        } else {
+            guard let given = arguments[0].integer else { return .failure(.invalidParameter) }
+            guard given >= 0, given < status.playlistCount else { return .failure(.command) }
+            index = Int(given)
+        }
+        return .success(status.playlistItems.isEmpty ? [.stop] : [.send(.remove(at: index))])
+    }
+
+    /// `cycle-values [!reverse] NAME VALUE…`: the value after the current one (the first when the
+    /// current one is not listed), compared as mpv does: as numbers, flags, or else text.
+    private func cycleValues(_ arguments: [JSONValue], status: PlayerStatus) -> Result<[MPVAction], MPVError> {
+        var arguments = arguments[...]
+        let reverse = arguments.first?.text == "!reverse"
+        if reverse { arguments = arguments.dropFirst() }
+        guard case let .string(name)? = arguments.first, arguments.count >= 2 else { return .failure(.invalidParameter) }
+        let values = Array(arguments.dropFirst())
+        return property(name).flatMap { property in
+            let current = try? property.value(in: status).get()
+            let index = current.flatMap { current in values.firstIndex { Self.same(current, $0) } }
+            let next = index.map { (values.count + $0 + (reverse ? -1 : 1)) % values.count } ?? (reverse ? values.count - 1 : 0)
+            return property.actions(setting: values[next], in: status)
+        }
+    }
+
+    /// Whether a listed value is the property's value.
+    private static func same(_ value: JSONValue, _ listed: JSONValue) -> Bool {
+        if let number = value.number, let other = listed.number { return number == other }
+        if let flag = value.flag, let other = listed.flag { return flag == other }
+        return plainText(value) == plainText(listed)
+    }
+
+    /// mpv's default bindings (its input.conf) of the keys loopplay has, as text commands.
+    static let keyBindings: [String: String] = [
+        "SPACE": "cycle pause", "p": "cycle pause", "PLAY": "cycle pause", "PAUSE": "cycle pause",
+        "RIGHT": "seek 5", "LEFT": "seek -5", "UP": "seek 60", "DOWN": "seek -60",
+        "m": "cycle mute", "9": "add volume -2", "0": "add volume 2", "/": "add volume -2", "*": "add volume 2",
+        "BS": "set speed 1.0",
+        "1": "add contrast -1", "2": "add contrast 1", "3": "add brightness -1", "4": "add brightness 1",
+        "#": "cycle aid", "j": "cycle sid", "L": "cycle-values loop-file inf no",
+        ">": "playlist-next", "<": "playlist-prev", "ENTER": "playlist-next",
+        "q": "quit", "ESC": "quit",
+    ]
 
     /// `seek TARGET [relative|absolute|absolute-percent|relative-percent][+exact|+keyframes]`.
     private static func seek(_ arguments: [JSONValue], status: PlayerStatus) -> Result<[MPVAction], MPVError> {

@@ -46,12 +46,22 @@ final class PlayerRemote: MPVRemote {
                 player.send(.insert(source, at: Int.max))
                 return player.commandsSent
             }
-            // One source becomes a playlist of two (the current one starts over: it is a new list).
+            // One source becomes a playlist of two (it plays on, the new one follows); with none, the
+            // source alone plays.
             player.updateSettings { settings in
-                settings.playlist = [settings.sourceName, source].compactMap { $0 }
+                if let current = settings.sourceName { settings.playlist = [current, source] } else { settings.sourceName = source }
             }
-        case let .loopPlaylist(loops):
-            player.updateSettings { $0.loopPlaylist = loops }
+        case let .loopPlaylist(loops, passes):
+            // mpv's count is of the passes left, this one included; the setting's, of the list's passes in all.
+            let pass = player.status.playlistPass
+            player.updateSettings { settings in
+                settings.loopPlaylist = loops
+                settings.loopPlaylistPasses = passes.map { pass - 1 + $0 }
+            }
+        case .stop:
+            player.updateSettings { settings in
+                (settings.playlist, settings.sourceName, settings.idles) = ([], nil, true)
+            }
         case let .quit(code):
             quitCode.withLock { $0 = code }
             player.stop()

@@ -9,6 +9,9 @@ struct ControlArguments: ParsableArguments {
                                + "the socket is the user's alone (0600).", valueName: "path"))
     var inputIpcServer: String?
 
+    @Flag(help: "With nothing to play (no source given, the end, a remote control's stop), wait for a loadfile (mpv's --idle).")
+    var idle = false
+
     @Option(help: ArgumentHelp("Serve Prometheus metrics at http://HOST:PORT/metrics (:PORT for every interface; "
                                + "port 0: one chosen by the system, said on stderr).", valueName: "host:port"))
     var metricsAddress: String?

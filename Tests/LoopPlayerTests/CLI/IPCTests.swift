@@ -270,6 +270,108 @@ final class IPCTests: XCTestCase {
         XCTAssertEqual(written["errors"] as? [String: Int], ["unreadableMedia": 1])
     }
 
+    /// `loop-file 2` plays two more passes, and reads what is left, then the file ends (and loopplay
+    /// with it: no `--idle`). Issue 35: it was taken as `inf` and looped forever.
+    func testALoopCountPlaysThatManyMorePasses() throws {
+        let socket = directory.appendingPathComponent("count.sock").path
+        let clip = try TestMedia.testPattern("ipc-count-30.mp4", frames: 30, codec: TestMedia.h264)
+        let player = try startPlayer(socket, source: clip)
+        defer { stop(player.process) }
+        let client = try IPCClient(path: socket)
+        // Paused while the count is set: no pass ends in between.
+        XCTAssertEqual(try client.request(["set_property", "pause", true])?["error"] as? String, "success")
+        XCTAssertEqual(try client.request(["observe_property", 1, "loop-file"])?["error"] as? String, "success")
+        XCTAssertEqual(try client.request(["set_property", "loop-file", 2])?["error"] as? String, "success")
+        XCTAssertEqual(try client.request(["get_property", "loop-file"])?["data"] as? Int, 2)
+        XCTAssertEqual(try client.request(["set_property", "pause", false])?["error"] as? String, "success")
+        // Every value it took from here on (the replies above skipped the events before), until the file ended.
+        var values: [String] = []
+        let giveUp = Date().addingTimeInterval(60)  // a failure bound: looping forever, it never ends
+        while Date() < giveUp, let line = client.line(timeout: 30), let object = IPCClient.object(line) {
+            if object["event"] as? String == "property-change", object["id"] as? Int == 1 {
+                values.append("\(object["data"] ?? "none")")
+            }
+            if object["event"] as? String == "end-file" {
+                XCTAssertEqual(object["reason"] as? String, "eof")
+                break
+            }
+        }
+        XCTAssertEqual(values, ["1", "0"], "the passes left after each wrap (false is 0 to Foundation)")
+    }
+
+    /// `--idle`: up with nothing to play; a `loadfile` plays, `stop` goes back to idle; a missing file
+    /// says `start-file` before its `end-file` (issue 35).
+    func testIdleWaitsForALoadfileAndStopGoesBackToIdle() throws {
+        let socket = directory.appendingPathComponent("idle.sock").path
+        let started = try LoopplayTool.start(["--idle", "--headless", "--input-ipc-server", socket],
+                                             environment: ["SDL_AUDIODRIVER": "dummy"])
+        defer { stop(started.process) }
+        let client = try XCTUnwrap(pollFor(timeout: 20) { started.process.isRunning ? try? IPCClient(path: socket) : nil },
+                                   String(decoding: started.stderr.fileHandleForReading.availableData, as: UTF8.self))
+        XCTAssertTrue(waitFor(timeout: 10) { (try? client.request(["get_property", "idle-active"]))?["data"] as? Bool == true })
+        XCTAssertEqual((try client.request(["get_property", "playlist"])?["data"] as? [Any])?.count, 0)
+        let clip = try TestMedia.loopClip()
+        XCTAssertEqual(try client.request(["loadfile", clip])?["error"] as? String, "success")
+        XCTAssertNotNil(client.event("file-loaded", timeout: 20))
+        XCTAssertTrue(waitFor(timeout: 10) { (try? client.request(["get_property", "width"]))?["data"] as? Int == 320 })
+        XCTAssertEqual(try client.request(["get_property", "height"])?["data"] as? Int, 180)
+        XCTAssertEqual(try client.request(["get_property", "idle-active"])?["data"] as? Bool, false)
+        let remaining = try XCTUnwrap(client.request(["get_property", "time-remaining"])?["data"] as? Double)
+        XCTAssertTrue((0...4).contains(remaining), "\(remaining)")
+        let tracks = try XCTUnwrap(client.request(["get_property", "track-list"])?["data"] as? [[String: Any]])
+        XCTAssertEqual(tracks.first?["type"] as? String, "video")
+        XCTAssertEqual(try client.request(["stop"])?["error"] as? String, "success")
+        XCTAssertEqual(client.event("end-file", timeout: 20)?["reason"] as? String, "stop")
+        XCTAssertTrue(waitFor(timeout: 10) { (try? client.request(["get_property", "idle-active"]))?["data"] as? Bool == true })
+        XCTAssertTrue(started.process.isRunning, "idle, waiting")
+        let missing = directory.appendingPathComponent("gone.mp4").path
+        XCTAssertEqual(try client.request(["command": ["name": "loadfile", "url": missing]] as [String: Any])?["error"] as? String,
+                       "success", "the named form")
+        let events = try XCTUnwrap(client.events(through: "loopplay-error", timeout: 20))
+        let start = try XCTUnwrap(events.firstIndex(of: "start-file"), "\(events)")
+        XCTAssertEqual(events.dropFirst(start).first { $0 == "end-file" }, "end-file", "start-file, then its end-file: \(events)")
+        XCTAssertTrue(started.process.isRunning)
+    }
+
+    /// `loadfile X append` adds X after the source playing, which plays on (issue 35: it started again);
+    /// `playlist` lists both, `playlist-clear` leaves the one playing.
+    func testAppendKeepsTheSourcePlaying() throws {
+        let socket = directory.appendingPathComponent("append.sock").path
+        let player = try startPlayer(socket)
+        defer { stop(player.process) }
+        let client = try IPCClient(path: socket)
+        XCTAssertNotNil(pollFor(timeout: 20) { () -> Double? in
+            ((try? client.request(["get_property", "time-pos"]))?["data"] as? Double).flatMap { $0 > 1 ? $0 : nil }
+        })
+        // Paused: where it is stays put, unless it starts again.
+        XCTAssertEqual(try client.request(["set_property", "pause", true])?["error"] as? String, "success")
+        let position = try XCTUnwrap(client.request(["get_property", "time-pos"])?["data"] as? Double)
+        XCTAssertGreaterThan(position, 0.5)
+        let second = try TestMedia.redThenBlue()
+        XCTAssertEqual(try client.request(["loadfile", second, "append"])?["error"] as? String, "success")
+        XCTAssertTrue(waitFor(timeout: 10) { (try? client.request(["get_property", "playlist-count"]))?["data"] as? Int == 2 })
+        let after = try XCTUnwrap(client.request(["get_property", "time-pos"])?["data"] as? Double)
+        XCTAssertEqual(after, position, accuracy: 0.1, "it plays on")
+        let entries = try XCTUnwrap(client.request(["get_property", "playlist"])?["data"] as? [[String: Any]])
+        XCTAssertEqual(entries.map { $0["filename"] as? String }, [try TestMedia.loopClip(), second])
+        XCTAssertEqual(entries.first?["current"] as? Bool, true)
+        XCTAssertNil(entries.last?["current"])
+        XCTAssertEqual(try client.request(["playlist-clear"])?["error"] as? String, "success")
+        XCTAssertTrue(waitFor(timeout: 10) { (try? client.request(["get_property", "playlist-count"]))?["data"] as? Int == 1 })
+        XCTAssertEqual(try client.request(["get_property", "filename"])?["data"] as? String, "loop-120.mp4")
+    }
+
+    /// `~` in the socket's path is the home folder, as mpv reads it.
+    func testATildeInTheSocketPathIsTheHomeFolder() throws {
+        let started = try LoopplayTool.start(["--source", try TestMedia.loopClip(), "--loop", "--headless",
+                                              "--input-ipc-server", "~/home.sock"],
+                                             environment: ["SDL_AUDIODRIVER": "dummy", "HOME": directory.path])
+        defer { stop(started.process) }
+        let socket = directory.appendingPathComponent("home.sock").path
+        XCTAssertNotNil(pollFor(timeout: 20) { started.process.isRunning ? try? IPCClient(path: socket) : nil },
+                        String(decoding: started.stderr.fileHandleForReading.availableData, as: UTF8.self))
+    }
+
     func testQuitWithACodeEndsWithThatCode() throws {
         let socket = directory.appendingPathComponent("quit.sock").path
         let player = try startPlayer(socket)
@@ -279,6 +381,93 @@ final class IPCTests: XCTestCase {
         XCTAssertNotNil(client.event("shutdown"), "clients hear the player go")
         XCTAssertTrue(waitFor(timeout: 10) { !player.process.isRunning })
         XCTAssertEqual(player.process.terminationStatus, 3)
+    }
+
+    /// Until the player shows its picture (a screenshot before the first frame is an error, as in mpv).
+    private func waitUntilPlaying(_ client: IPCClient) throws {
+        XCTAssertTrue(try waitFor(timeout: 60) {
+            try client.request(["get_property", "loopplay-state"])?["data"] as? String == "playing"
+        }, "the player plays")
+    }
+
+    /// `screenshot-to-file FILE [subtitles|video|window]` is answered once the file is written (it
+    /// was answered before the file existed), in the format its name says (`.jpg` got PNG bytes);
+    /// `video` is the bare picture, without the overlays the default shows.
+    func testAScreenshotIsAnsweredOnceWrittenInTheFormatItsNameSays() throws {
+        let socket = directory.appendingPathComponent("shot.sock").path
+        let player = try startPlayer(socket, source: try TestMedia.redThenBlue(), extra: ["--overlay-text", "LOOP"])
+        defer { stop(player.process) }
+        let client = try IPCClient(path: socket)
+        try waitUntilPlaying(client)
+        func screenshot(_ arguments: [String]) throws -> String? {
+            let data = try JSONSerialization.data(withJSONObject: ["command": ["screenshot-to-file"] + arguments, "request_id": 5])
+            try client.send(String(decoding: data, as: UTF8.self) + "\n")
+            return client.reply(timeout: 60)?["error"] as? String
+        }
+        func lightPixelsTopLeft(_ path: String) throws -> Int {
+            let image = try TestMedia.rgbPixels(of: path)
+            XCTAssertEqual([image.width, image.height], [320, 180], path)
+            var light = 0
+            for y in 0..<40 { for x in 0..<120 where image.pixel(x, y).allSatisfy({ $0 > 200 }) { light += 1 } }
+            return light
+        }
+        let jpeg = directory.appendingPathComponent("shot.jpg").path
+        XCTAssertEqual(try screenshot([jpeg]), "success")
+        // At once: the answer came after the file was written.
+        XCTAssertEqual([UInt8](try Data(contentsOf: URL(fileURLWithPath: jpeg)).prefix(3)), [0xFF, 0xD8, 0xFF], "a JPEG file")
+        XCTAssertGreaterThan(try lightPixelsTopLeft(jpeg), 30, "the overlay text, as shown")
+        let png = directory.appendingPathComponent("shot.png").path
+        XCTAssertEqual(try screenshot([png, "subtitles"]), "success")
+        XCTAssertEqual([UInt8](try Data(contentsOf: URL(fileURLWithPath: png)).prefix(4)), [0x89, 0x50, 0x4E, 0x47], "a PNG file")
+        XCTAssertGreaterThan(try lightPixelsTopLeft(png), 30)
+        let bare = directory.appendingPathComponent("bare.png").path
+        XCTAssertEqual(try screenshot([bare, "video"]), "success")
+        XCTAssertEqual(try lightPixelsTopLeft(bare), 0, "video: the picture alone")
+        let window = directory.appendingPathComponent("window.png").path
+        XCTAssertEqual(try screenshot([window, "window"]), "success")
+        XCTAssertGreaterThan(try lightPixelsTopLeft(window), 30)
+        XCTAssertEqual(try screenshot([png, "each-frame"]), "invalid parameter")
+    }
+
+    /// A screenshot that cannot be written is `error running command`, as mpv answers (it was
+    /// `success`): a missing folder, a FIFO (which held a writer and then the player's end for ever:
+    /// later screenshots were refused, `quit` did not end the process, nor did SIGTERM). Four in one
+    /// write are four files.
+    func testScreenshotsThatCannotBeWrittenAreErrorsAndQuitStillEnds() throws {
+        let socket = directory.appendingPathComponent("fifo.sock").path
+        let player = try startPlayer(socket)
+        defer { stop(player.process) }
+        let stderr = PipeText(player.stderr)
+        let client = try IPCClient(path: socket)
+        try waitUntilPlaying(client)
+        func request(_ path: String, id: Int) -> String {
+            #"{"command": ["screenshot-to-file", "\#(path)"], "request_id": \#(id)}"# + "\n"
+        }
+        try client.send(request("/nonexistent/dir/x.png", id: 1))
+        XCTAssertEqual(client.reply(timeout: 60)?["error"] as? String, "error running command")
+        for id in 2...3 {
+            let fifo = directory.appendingPathComponent("ff\(id).png").path
+            XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+            try client.send(request(fifo, id: id))
+            XCTAssertEqual(client.reply(timeout: 60)?["error"] as? String, "error running command", "a FIFO is no picture file")
+        }
+        let files = (0..<4).map { directory.appendingPathComponent("m\($0).png").path }
+        try client.send(files.enumerated().map { request($1, id: 10 + $0) }.joined())
+        for (index, file) in files.enumerated() {
+            let reply = client.reply(timeout: 60)
+            XCTAssertEqual(reply?["request_id"] as? Int, 10 + index)
+            XCTAssertEqual(reply?["error"] as? String, "success", stderr.text)
+            XCTAssertEqual([UInt8]((try? Data(contentsOf: URL(fileURLWithPath: file)))?.prefix(4) ?? Data()), [0x89, 0x50, 0x4E, 0x47],
+                           "\(file) is written when its answer comes")
+        }
+        XCTAssertTrue(stderr.text.contains("cannot write /nonexistent/dir/x.png: No such file or directory"), stderr.text)
+        XCTAssertEqual(try client.request(["quit"], id: 20)?["error"] as? String, "success")
+        // A hang guard, not a speed bound: before, the player never ended.
+        let ended = waitFor(timeout: 60) { !player.process.isRunning }
+        XCTAssertTrue(ended, "quit ends loopplay")
+        guard ended else { return }
+        XCTAssertEqual(player.process.terminationStatus, 0, stderr.text)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: socket), "the socket is removed at the end")
     }
 
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -42,10 +42,15 @@ final class MetricsTests: XCTestCase {
     /// A player on a shared timeline says how far its frames are from it, and that it waited for its
     /// epoch; one on its own timeline says NaN.
     func testASyncedPlayerExportsItsOffsets() throws {
-        let player = try startPlayer(extra: ["--sync-epoch", "now+2"])
+        // An epoch an hour ahead is still ahead however slowly the player starts.
+        let waiting = try startPlayer(extra: ["--sync-epoch", "now+3600"])
+        defer { stop(waiting.process) }
+        XCTAssertNotNil(pollFor(timeout: 30) { scrape(waiting.port).samples["loopplay_sync_waiting_for_epoch"] == 1 ? true : nil },
+                        "waiting for the epoch: \(waiting.stderr.text)")
+        XCTAssertEqual(scrape(waiting.port).samples["loopplay_sync_offset_max_seconds"]?.isNaN, true, "no frame yet")
+        stop(waiting.process)
+        let player = try startPlayer(extra: ["--sync-epoch", "now"])
         defer { stop(player.process) }
-        XCTAssertNotNil(pollFor(timeout: 20) { scrape(player.port).samples["loopplay_sync_waiting_for_epoch"] == 1 ? true : nil },
-                        "waiting for the epoch: \(player.stderr.text)")
         let synced = pollFor(timeout: 30) { () -> [String: Double]? in
             let samples = scrape(player.port).samples
             return samples["loopplay_sync_offset_max_seconds"].map { $0.isFinite } == true ? samples : nil
@@ -213,6 +218,22 @@ final class MetricsTests: XCTestCase {
                 ? samples : nil
         }
         XCTAssertNotNil(failed, "\(scrape(player.port).samples) \(player.stderr.text)")
+    }
+
+    /// Each failure is counted when it happens (issue 35): once a remote control hears that a missing
+    /// file it loaded failed, a scrape counts it, and the state says failed.
+    func testEachFailureIsCountedWhenItHappens() throws {
+        let socket = FileManager.default.temporaryDirectory.appendingPathComponent("metrics-\(UUID().uuidString.prefix(8)).sock").path
+        let player = try startPlayer(extra: ["--input-ipc-server", socket])
+        defer { stop(player.process) }
+        let client = try XCTUnwrap(pollFor(timeout: 20) { try? IPCClient(path: socket) }, player.stderr.text)
+        for (index, name) in ["first-missing.mp4", "second-missing.mp4"].enumerated() {
+            XCTAssertEqual(try client.request(["loadfile", "/nonexistent/\(name)"])?["error"] as? String, "success")
+            XCTAssertNotNil(client.event("end-file", timeout: 20) { $0["reason"] as? String == "error" }, player.stderr.text)
+            let samples = scrape(player.port).samples
+            XCTAssertEqual(samples["loopplay_state{state=\"failed\"}"], 1, name)
+            XCTAssertEqual(samples["loopplay_errors_total{kind=\"sourceNotFound\"}"], Double(index + 1), "\(name): \(samples)")
+        }
     }
 
     /// Idle connections cannot lock a scraper out (a new one closes the oldest), and one that never

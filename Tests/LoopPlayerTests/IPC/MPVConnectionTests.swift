@@ -63,13 +63,95 @@ final class MPVConnectionTests: XCTestCase {
         XCTAssertEqual(actions("set aid 2"), ["send(LoopPlayer.PlaybackCommand.audioTrackNumber(Optional(1)))"])
         XCTAssertEqual(actions("set sid no"), ["send(LoopPlayer.PlaybackCommand.subtitleTrackNumber(nil))"])
         XCTAssertEqual(actions("set loop-file no"), ["send(LoopPlayer.PlaybackCommand.unloop)"])
-        XCTAssertEqual(actions("set loop-playlist inf"), ["loopPlaylist(true)"])
+        XCTAssertEqual(actions("set loop-playlist inf"), ["loopPlaylist(true, passes: nil)"])
         XCTAssertEqual(actions("set time-pos 3"), ["send(LoopPlayer.PlaybackCommand.seek(to: 3.0, play: nil))"])
         XCTAssertEqual(reply(#"{"command": ["set_property", "aid", 3]}"#)?["error"] as? String, "error accessing property",
                        "a track that is not there")
         XCTAssertEqual(reply(#"{"command": ["set_property", "playlist-pos", 1]}"#)?["error"] as? String, "error accessing property")
         XCTAssertEqual(reply(#"{"command": ["set_property", "volume", "loud"]}"#)?["error"] as? String,
                        "unsupported format for accessing property")
+    }
+
+    /// Loop counts, as mpv has them (issue 35: `loop-file 2` was taken as `inf`): `loop-file` N plays
+    /// N more passes and reads what is left; `loop-playlist` N counts passes, this one included.
+    func testLoopCountsAreKeptAndReadAsWhatIsLeft() {
+        XCTAssertEqual(actions("set loop-file 2"), ["send(LoopPlayer.PlaybackCommand.loopTimes(2))"])
+        XCTAssertEqual(actions(#"{"command": ["set_property", "loop-file", "3"]}"#), ["send(LoopPlayer.PlaybackCommand.loopTimes(3))"])
+        XCTAssertEqual(actions("set loop-file 0"), ["send(LoopPlayer.PlaybackCommand.unloop)"])
+        XCTAssertEqual(actions("set loop-file yes"), ["send(LoopPlayer.PlaybackCommand.loop)"])
+        XCTAssertEqual(actions("set loop-file inf"), ["send(LoopPlayer.PlaybackCommand.loop)"])
+        XCTAssertEqual(actions("set loop-playlist 3"), ["loopPlaylist(true, passes: Optional(3))"])
+        XCTAssertEqual(actions("set loop-playlist 1"), ["loopPlaylist(false, passes: nil)"], "one pass: no more")
+        XCTAssertEqual(actions("set loop-playlist no"), ["loopPlaylist(false, passes: nil)"])
+        XCTAssertEqual(reply(#"{"command": ["set_property", "loop-file", -2]}"#)?["error"] as? String, "error accessing property")
+        XCTAssertEqual(reply(#"{"command": ["set_property", "loop-file", "often"]}"#)?["error"] as? String,
+                       "unsupported format for accessing property")
+        var status = playing()
+        status.loopsLeft = 2
+        XCTAssertEqual(try MPVProperty.loopFile.value(in: status).get(), .int(2))
+        XCTAssertEqual(reply(#"{"command": ["get_property_string", "loop-file"]}"#, status)?["data"] as? String, "2")
+        status.looping = false
+        XCTAssertEqual(try MPVProperty.loopFile.value(in: status).get(), .bool(false))
+        status.loopingPlaylist = true
+        XCTAssertEqual(try MPVProperty.loopPlaylist.value(in: status).get(), .string("inf"))
+        (status.playlistPasses, status.playlistPass) = (3, 2)
+        XCTAssertEqual(try MPVProperty.loopPlaylist.value(in: status).get(), .int(2), "this pass and one more")
+        status.playlistPass = 3
+        XCTAssertEqual(try MPVProperty.loopPlaylist.value(in: status).get(), .bool(false), "the last pass reads no")
+    }
+
+    /// What controllers use (issue 35): mpv's named form, `stop`, the playlist commands, `cycle-values`,
+    /// `keypress`, and the `playlist`, `track-list`, `width`/`height` and `time-remaining` properties.
+    func testControllersCommandsAndPropertiesAreThere() {
+        XCTAssertEqual(actions(#"{"command": {"name": "loadfile", "url": "/media/b.mp4", "flags": "append"}}"#),
+                       [#"load("/media/b.mp4", append: true)"#])
+        XCTAssertEqual(actions(#"{"command": {"name": "seek", "target": 3, "flags": "absolute"}}"#),
+                       ["send(LoopPlayer.PlaybackCommand.seek(to: 3.0, play: nil))"])
+        XCTAssertEqual(actions(#"{"command": {"name": "show-text", "text": "hi", "level": 2}}"#).count, 1, "a stand-in for the duration")
+        XCTAssertEqual(reply(#"{"command": {"name": "seek", "speed": 3}}"#)?["error"] as? String, "invalid parameter", "not seek's")
+        XCTAssertEqual(reply(#"{"command": {"name": "seek", "flags": "absolute"}}"#)?["error"] as? String, "invalid parameter",
+                       "no target")
+        XCTAssertEqual(actions("stop"), ["stop"])
+        XCTAssertEqual(actions("playlist-remove current"), ["stop"], "a single source going: nothing plays")
+        var list = playing()
+        (list.playlistItems, list.playlistIndex, list.playlistCount) = (["/media/a.mp4", "/media/loop.mp4", "/media/c.mp4"], 1, 3)
+        XCTAssertEqual(actions("playlist-remove 2", list), ["send(LoopPlayer.PlaybackCommand.remove(at: 2))"])
+        XCTAssertEqual(actions("playlist-remove current", list), ["send(LoopPlayer.PlaybackCommand.remove(at: 1))"])
+        XCTAssertEqual(reply(#"{"command": ["playlist-remove", 3]}"#, list)?["error"] as? String, "error running command")
+        XCTAssertEqual(actions("playlist-clear", list), ["send(LoopPlayer.PlaybackCommand.clearPlaylist)"])
+        XCTAssertEqual(actions("cycle-values volume 20 40 60"), ["send(LoopPlayer.PlaybackCommand.volume(0.6))"], "40 → 60")
+        XCTAssertEqual(actions("cycle-values !reverse volume 20 40 60"), ["send(LoopPlayer.PlaybackCommand.volume(0.2))"])
+        XCTAssertEqual(actions("cycle-values speed 2 3"), ["send(LoopPlayer.PlaybackCommand.playbackSpeed(2.0))"], "not listed: the first")
+        XCTAssertEqual(actions("cycle-values loop-file inf no"), ["send(LoopPlayer.PlaybackCommand.unloop)"])
+        XCTAssertEqual(actions(#"{"command": ["keypress", "SPACE"]}"#), ["send(LoopPlayer.PlaybackCommand.togglePause)"])
+        XCTAssertEqual(actions("keypress RIGHT"), ["send(LoopPlayer.PlaybackCommand.seekBy(5.0))"])
+        XCTAssertEqual(reply(#"{"command": ["keypress", "F13"]}"#)?["error"] as? String, "success", "an unbound key does nothing")
+        let entries = try? MPVProperty.playlist.value(in: list).get()
+        XCTAssertEqual(entries, .array([
+            .object(["filename": .string("/media/a.mp4"), "id": .int(1)]),
+            .object(["filename": .string("/media/loop.mp4"), "id": .int(2), "current": .bool(true), "playing": .bool(true)]),
+            .object(["filename": .string("/media/c.mp4"), "id": .int(3)]),
+        ]))
+        XCTAssertEqual(try? MPVProperty.playlist.value(in: playing()).get(),
+                       .array([.object(["filename": .string("/media/loop.mp4"), "id": .int(1), "current": .bool(true), "playing": .bool(true)])]),
+                       "a single source is a list of one")
+        var sized = playing()
+        sized.videoSize = PixelSize(width: 320, height: 180)
+        XCTAssertEqual(try? MPVProperty.width.value(in: sized).get(), .int(320))
+        XCTAssertEqual(try? MPVProperty.height.value(in: sized).get(), .int(180))
+        XCTAssertEqual(MPVProperty.width.value(in: playing()).failure, .propertyUnavailable)
+        XCTAssertEqual(try? MPVProperty.timeRemaining.value(in: sized).get(), .double(2.5))
+        guard case let .array(tracks)? = try? MPVProperty.trackList.value(in: sized).get() else { return XCTFail("no track-list") }
+        XCTAssertEqual(tracks.count, 4, "the picture, two audio tracks, one subtitle track")
+        XCTAssertEqual(tracks[1], .object(["type": .string("audio"), "id": .int(1), "selected": .bool(true)]))
+        XCTAssertEqual(tracks[3], .object(["type": .string("sub"), "id": .int(1), "selected": .bool(false)]))
+        let names = (try? MPVProperty.propertyList.value(in: sized).get()).flatMap { value -> [JSONValue]? in
+            if case let .array(names) = value { return names }
+            return nil
+        } ?? []
+        for name in ["playlist", "track-list", "width", "height", "time-remaining"] { XCTAssertTrue(names.contains(.string(name)), name) }
+        XCTAssertEqual(MPVIPCServer.expandingHome("~/mpv.sock"), (ProcessInfo.processInfo.environment["HOME"] ?? "~") + "/mpv.sock")
+        XCTAssertEqual(MPVIPCServer.expandingHome("/tmp/~x.sock"), "/tmp/~x.sock")
     }
 
     func testSeeksAreWorkedOutFromThePosition() {

@@ -55,11 +55,24 @@ final class IPCClient {
         return nil
     }
 
-    /// The next event named `name`, skipping other lines.
-    func event(_ name: String, timeout: Double = 10) -> [String: Any]? {
+    /// The next event named `name` (for which `matching` holds), skipping other lines.
+    func event(_ name: String, timeout: Double = 10, matching: ([String: Any]) -> Bool = { _ in true }) -> [String: Any]? {
         let deadline = Date().addingTimeInterval(timeout)
         while let line = line(timeout: max(0, deadline.timeIntervalSinceNow)) {
-            if let object = Self.object(line), object["event"] as? String == name { return object }
+            if let object = Self.object(line), object["event"] as? String == name, matching(object) { return object }
+        }
+        return nil
+    }
+
+    /// The names of the events among the next lines up to the first event named `last` (included), skipping
+    /// replies; nil if `last` never came.
+    func events(through last: String, timeout: Double = 10) -> [String]? {
+        let deadline = Date().addingTimeInterval(timeout)
+        var names: [String] = []
+        while let line = line(timeout: max(0, deadline.timeIntervalSinceNow)) {
+            guard let name = Self.object(line)?["event"] as? String else { continue }
+            names.append(name)
+            if name == last { return names }
         }
         return nil
     }
@@ -67,6 +80,13 @@ final class IPCClient {
     /// Sends one JSON request and returns its reply.
     func request(_ command: [Any], id: Int = 1) throws -> [String: Any]? {
         let data = try JSONSerialization.data(withJSONObject: ["command": command, "request_id": id])
+        try send(String(decoding: data, as: UTF8.self) + "\n")
+        return reply()
+    }
+
+    /// Sends one JSON request whose `command` is mpv's named form (an object) and returns its reply.
+    func request(_ command: [String: Any], id: Int = 1) throws -> [String: Any]? {
+        let data = try JSONSerialization.data(withJSONObject: command.merging(["request_id": id]) { $1 })
         try send(String(decoding: data, as: UTF8.self) + "\n")
         return reply()
     }
