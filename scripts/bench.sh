@@ -2,7 +2,7 @@
 # Benchmarks, not tests: loopplay against ffplay, mpv and `ffmpeg -f null` on the same machine in the
 # same run, with ../shared/bench (fixtures, Xvfb, watchers). Results go to docs/benchmarks.md by hand.
 #
-#   scripts/bench.sh [seam|cpu|throughput|firstframe|kernels|filters|layers|audio|opus|overlay|subtitles|several|scale|realtime|cache|ipc|service|sync|syncplaylist|syncsound|all]   (default all; about 60 minutes)
+#   scripts/bench.sh [seam|cpu|throughput|firstframe|kernels|filters|layers|audio|opus|overlay|subtitles|several|panels|scale|realtime|cache|ipc|service|sync|syncplaylist|syncsound|all]   (default all; about 60 minutes)
 #   BEFORE=path/to/older/loopplay scripts/bench.sh before-after   (the same checks on two builds, interleaved; about 8 minutes)
 # Env: F=/tmp/lp-fixtures  OUT=/tmp/lp-bench-loopplay  DISP=:7 (below :10, see the bench README)
 #      LP=path/to/loopplay: measure that build instead of building the release one (sound checks only)
@@ -414,6 +414,41 @@ if [[ $what == syncsound || $what == all ]]; then
     -c:v libx264 -preset veryfast -g 30 -pix_fmt yuv420p -c:a pcm_s16le -shortest "$Z/clicks.mkv"
   python3 scripts/bench/sync_sound.py "$LP" "$Z/clicks.mkv" "$Z/clockskew.so" "$Z" --seconds "$SYNC_SOUND_SECONDS" \
     --rate "${SYNC_SKEW:-1.0002}"
+fi
+
+if [[ $what == panels || $what == all ]]; then
+  echo "## A wall from one decoder: 20 s of 1080p30 in one 1920x1080 window against 2, 4 and 9 --panel windows tiling it; 3 alternating rounds"
+  P=$OUT/panels; mkdir -p "$P"
+  Xvfb "$DISP" -screen 0 1920x1080x24 -nolisten tcp >/dev/null 2>&1 & xvfb5=$!; sleep 1
+  xticks() { awk '{print $14 + $15}' "/proc/$xvfb5/stat"; }
+  # Panels of an N-by-M grid over the 1920x1080 picture, each at its own place and size.
+  grid() { local cols=$1 rows=$2 w=$((1920 / $1)) h=$((1080 / $2)) r c
+    for ((r = 0; r < rows; r++)); do for ((c = 0; c < cols; c++)); do
+      printf -- '--panel %dx%d+%d+%d ' "$w" "$h" $((c * w)) $((r * h)); done; done; }
+  # BEFORE=path/to/older/loopplay: that build too, alternating with this one.
+  builds=("$LP"); [[ -n ${BEFORE:-} ]] && builds+=("$BEFORE")
+  for round in 1 2 3; do
+    for layout in window "2 1" "2 2" "3 3"; do
+      if [[ $layout == window ]]; then flags=(--geometry 1920x1080+0+0 --no-border); name="one window"
+      else read -r -a flags <<< "$(grid $layout)"; name="$(( ${layout% *} * ${layout#* } )) panels"; fi
+      for build in "${builds[@]}"; do
+        before=$(xticks)
+        DISPLAY=$DISP SDL_AUDIODRIVER=dummy /usr/bin/time -f "%U %S %M" -o "$P/time" \
+          "$build" --loop --duration 20 --stats-json "$P/stats.json" "${flags[@]}" "$HD" 2>/dev/null
+        x=$(( $(xticks) - before ))
+        label=$([[ $build == "$LP" ]] && echo this || echo before)
+        python3 - "$P/time" "$P/stats.json" "$name" "$round" "$x" "$label" <<'PY'
+import json, os, sys
+user, system, rss = open(sys.argv[1]).read().split()[-3:]
+stats = json.load(open(sys.argv[2]))
+print(f"round {sys.argv[4]}, {sys.argv[6]}, {sys.argv[3]}: {float(user) + float(system):.2f} CPU-s, peak RSS {int(rss) // 1024} MB, "
+      f"Xvfb {int(sys.argv[5]) / os.sysconf('SC_CLK_TCK'):.2f} CPU-s, presented {stats['framesPresented']}, "
+      f"dropped {stats['framesDropped']}")
+PY
+      done
+    done
+  done
+  kill $xvfb5
 fi
 
 if [[ $what == several || $what == all ]]; then

@@ -29,7 +29,33 @@ package final class SurfaceVideoOutput: WindowVideoOutput {
         return PixelSize(width: Int(width), height: Int(height))
     }
 
+    /// Draws only `part` of the area, filling the window (a wall's panel); nil: all of it. The
+    /// picture's piece is scaled straight into the surface; the overlays are moved with it (and
+    /// placed, not resized, should the part not be at the window's own size).
+    package func showPart(_ part: Rect?, window: OpaquePointer) {
+        guard let part, part.width > 0, part.height > 0 else { return partView = nil }
+        partView = PartView(part: part, window: drawableSize(window: window))
+    }
+
+    private var partView: PartView?
+
     package func draw(_ scene: Scene, layout: VideoLayout, window: OpaquePointer) {
+        guard let view = partView else { return drawWhole(scene, layout: layout, window: window) }
+        var piece = scene
+        piece.planes = scene.planes.map { plane in
+            var image = plane.image
+            image.x = Int(((Double(image.x) - view.part.x) * view.scaleX).rounded())
+            image.y = Int(((Double(image.y) - view.part.y) * view.scaleY).rounded())
+            return OverlayPlane(layer: plane.layer, revision: plane.revision, image: image)
+        }
+        guard let shown = view.map(destination: layout.destination, source: layout.source) else {
+            piece.frame = nil  // the picture is not in this part: black under the overlays
+            return drawWhole(piece, layout: layout, window: window)
+        }
+        drawWhole(piece, layout: VideoLayout(source: shown.source, destination: shown.destination), window: window)
+    }
+
+    private func drawWhole(_ scene: Scene, layout: VideoLayout, window: OpaquePointer) {
         // After a resize SDL hands out a new surface; the old pointer must not be used.
         guard let surface = SDL_GetWindowSurface(window), let target = Self.pixelFormat(of: surface) else { return }
         let samePicture = drawn.map { $0.frame === scene.frame && $0.layout == layout && $0.surface == surface } ?? false

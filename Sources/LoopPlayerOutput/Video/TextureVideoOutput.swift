@@ -11,6 +11,8 @@ package final class TextureVideoOutput: WindowVideoOutput {
     private let planes: PlaneTextures
     /// The frame in the texture (an overlay-only redraw does not upload it again).
     private weak var uploaded: VideoFrame?
+    /// The part of it uploaded (a panel's, or the whole picture).
+    private var uploadedRegion: PictureRegion?
     package let name: String
     package let isHardware: Bool
 
@@ -95,22 +97,47 @@ package final class TextureVideoOutput: WindowVideoOutput {
         SDL_RenderClear(renderer)
         if let frame = scene.frame {
             ColorConversion(frame: frame).useForSDLTextures()
-            if uploaded !== frame { uploaded = texture.upload(frame) ? frame : nil }
-            if uploaded != nil, let picture = texture.texture, let view = partView, frame.geometry.rotation == 0 {
-                if let piece = view.map(destination: layout.destination, source: layout.source) {
-                    renderPiece(of: picture, piece, on: renderer)
-                }
-            } else if uploaded != nil, let picture = texture.texture {
-                var source = layout.source.sdlRect
-                var destination = layout.unrotatedDestination(for: frame.geometry).sdlRect
-                // A turned picture in a panel: SDL scales and moves the whole copy (rare; not clipped).
-                if let view = partView { moveAndScale(to: view) }
-                SDL_RenderCopyEx(renderer, picture, &source, &destination, Double(frame.geometry.rotation), nil, SDL_FLIP_NONE)
-                if partView != nil { moveAndScale(to: nil) }
+            if let view = partView, frame.geometry.rotation == 0 {
+                drawPiece(of: frame, in: view, layout: layout)
+            } else {
+                drawWhole(frame, layout: layout)
             }
         }
         planes.draw(scene.planes, view: partView)
         SDL_RenderPresent(renderer)
+    }
+
+    /// A panel's piece: only the pixels it shows are uploaded (and converted, by SDL's software
+    /// renderer), so a wall of four panels costs about one picture's conversion, not four.
+    private func drawPiece(of frame: VideoFrame, in view: PartView, layout: VideoLayout) {
+        guard let piece = view.map(destination: layout.destination, source: layout.source),
+              let region = PictureRegion.covering(piece.source, pictureWidth: frame.geometry.width,
+                                                  pictureHeight: frame.geometry.height) else { return }
+        guard upload(frame, region), let picture = texture.texture else { return }
+        var shifted = piece
+        shifted.source.x -= Double(region.x)
+        shifted.source.y -= Double(region.y)
+        renderPiece(of: picture, shifted, on: renderer)
+    }
+
+    private func drawWhole(_ frame: VideoFrame, layout: VideoLayout) {
+        let whole = PictureRegion(x: 0, y: 0, width: frame.geometry.width, height: frame.geometry.height)
+        guard upload(frame, whole), let picture = texture.texture else { return }
+        var source = layout.source.sdlRect
+        var destination = layout.unrotatedDestination(for: frame.geometry).sdlRect
+        // A turned picture in a panel: SDL scales and moves the whole copy (rare; not clipped).
+        if let view = partView { moveAndScale(to: view) }
+        SDL_RenderCopyEx(renderer, picture, &source, &destination, Double(frame.geometry.rotation), nil, SDL_FLIP_NONE)
+        if partView != nil { moveAndScale(to: nil) }
+    }
+
+    /// Uploads `region` of `frame` unless it is in the texture already; whether it is there.
+    private func upload(_ frame: VideoFrame, _ region: PictureRegion) -> Bool {
+        if uploaded !== frame || uploadedRegion != region {
+            let done = texture.upload(frame, region: region)
+            (uploaded, uploadedRegion) = done ? (frame, region) : (nil, nil)
+        }
+        return uploaded != nil
     }
 
     /// OpenGL on llvmpipe/softpipe reports itself "accelerated"; ask GL who renders.

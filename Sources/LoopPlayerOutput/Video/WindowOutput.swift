@@ -153,7 +153,8 @@ package final class WindowOutput: PlayerOutput {
         let title = options.title ?? "loopplay"
         // A panel that cannot open fails the whole output: `deinit` closes what was opened.
         for (index, panel) in options.panels.enumerated() {
-            panels.append(try PanelWindow(panel: panel, display: display, title: "\(title) (panel \(index + 1))", inbox: inbox))
+            panels.append(try PanelWindow(panel: panel, display: display, title: "\(title) (panel \(index + 1))", inbox: inbox,
+                                          kind: options.output))
         }
         windowWaiter.panels = Set(panels.map(\.id))
         mainHidden = true
@@ -193,6 +194,7 @@ package final class WindowOutput: PlayerOutput {
            let turned = try? Self.makeVideoOutput(kind: .texture, window: window, rotation: info.rotation) {
             video = turned
         }
+        panels.forEach { $0.prepare(for: info.rotation) }
         // With panels the (hidden) window's area is the picture's own size: the panels' parts are
         // in its pixels, and the overlays are drawn at its resolution.
         let size = panels.isEmpty ? Self.fittedSize(for: info.geometry) : Self.exactSize(of: info.geometry)

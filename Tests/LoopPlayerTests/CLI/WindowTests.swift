@@ -139,6 +139,39 @@ final class WindowTests: XCTestCase {
         XCTAssertNil(try display.window(titled: "lptest-wall", timeout: 0), "the player's own window stays hidden")
     }
 
+    /// A panel uploads only its piece of the picture (a wall of four costs one picture's conversion):
+    /// a part at an odd place across the four quadrants of a picture shows each quadrant exactly
+    /// where it belongs, 1:1.
+    func testAPanelsPieceIsThePictureAtItsPlace() throws {
+        let quadrants = try TestMedia.clip("quadrants-320x180.mp4", [
+            "-f", "lavfi", "-i", "color=red:s=160x90:r=30:d=2", "-f", "lavfi", "-i", "color=lime:s=160x90:r=30:d=2",
+            "-f", "lavfi", "-i", "color=blue:s=160x90:r=30:d=2", "-f", "lavfi", "-i", "color=white:s=160x90:r=30:d=2",
+            "-filter_complex", "[0][1]hstack[top];[2][3]hstack[bottom];[top][bottom]vstack",
+        ] + TestMedia.h264 + ["-pix_fmt", "yuv420p"])
+        let display = try VirtualDisplay()
+        let player = try LoopplayTool.start(["--source", quadrants, "--loop", "--title", "lptest-piece",
+                                             "--panel", "100x60+111+61@+0+0"],
+                                            environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
+        defer { stop(player.process) }
+        let panel = try display.window(titled: "lptest-piece (panel 1)", shownBy: player.process, stderr: player.stderr)
+        XCTAssertTrue(panel.width == 100 && panel.height == 60, "\(panel)")
+        // Panel pixel (x, y) is the picture's (111 + x, 61 + y): the quadrants meet at 49, 29.
+        let expected: [(x: Int, y: Int, colour: (Int, Int, Int))] = [
+            (5, 5, (255, 0, 0)), (45, 25, (255, 0, 0)), (53, 5, (0, 255, 0)), (95, 25, (0, 255, 0)),
+            (5, 33, (0, 0, 255)), (45, 55, (0, 0, 255)), (53, 33, (255, 255, 255)), (95, 55, (255, 255, 255)),
+        ]
+        var pixels: [UInt8] = []
+        let shown = try waitFor(timeout: 10) {
+            pixels = try display.capture(x: panel.x, y: panel.y, width: panel.width, height: panel.height)
+            return expected.allSatisfy { point in
+                let i = (point.y * panel.width + point.x) * 3
+                return abs(Int(pixels[i]) - point.colour.0) < 40 && abs(Int(pixels[i + 1]) - point.colour.1) < 40
+                    && abs(Int(pixels[i + 2]) - point.colour.2) < 40
+            }
+        }
+        XCTAssertTrue(shown, "each quadrant at its place: \(expected.map { point -> [UInt8] in let i = (point.y * panel.width + point.x) * 3; return Array(pixels[i..<i + 3]) })")
+    }
+
     /// `--snapshot` in a window: the window's last picture at its size (it was written after the
     /// window had closed, as a 1x1 picture).
     func testASnapshotInAWindowHasTheWindowsSize() throws {
@@ -171,21 +204,50 @@ final class WindowTests: XCTestCase {
     }
 
     func testScreenShowsTheFirstSecondInRed() throws {
-        // Real time: the first picture on screen is the first second's (red), not blue.
+        // Real time: the picture on screen in the first second is the first second's (red), not
+        // blue. It is judged only when known to be in the first second: the player is paused as soon
+        // as it plays (its first published position), and the position it paused at (published
+        // while paused) is the picture's at most. A machine so slow that the pause came after the
+        // first second tries again with a new player.
         let display = try VirtualDisplay()
-        let player = try LoopplayTool.start(["--source", TestMedia.redThenBlue(), "--title", "lptest-red", "--window-size", "320x180"],
-                                            environment: ["DISPLAY": display.name])
-        defer { stop(player.process) }
-        let window = try display.window(titled: "lptest-red", shownBy: player.process, stderr: player.stderr)
-        // Until one of the clip's pictures (red or blue) is drawn: the window is there before them.
-        var pixels: [UInt8] = []
-        _ = try waitFor(timeout: 10) {
-            pixels = try display.capture(x: window.x, y: window.y, width: 320, height: 180)
-            let i = (90 * 320 + 100) * 3
-            let (r, g, b) = (pixels[i], pixels[i + 1], pixels[i + 2])
-            return g < 60 && ((r > 200 && b < 60) || (b > 200 && r < 60))
+        var judged = false
+        for attempt in 0..<3 where !judged {
+            let title = "lptest-red-\(attempt)"
+            let player = try LoopplayTool.start(["--source", TestMedia.redThenBlue(), "--title", title, "--window-size", "320x180",
+                                                 "--events", "--time-publishing", "0.05", "--osd-level", "0"],
+                                                environment: ["DISPLAY": display.name])
+            defer { stop(player.process) }
+            let output = PipeText(player.stdout)
+            let window = try display.window(titled: title, shownBy: player.process, stderr: player.stderr)
+            XCTAssertTrue(output.waitUntil(timeout: 30) { _ in !output.publishedTimes.isEmpty }, "it plays: \(output.text)")
+            try display.press(["space"], window: title)
+            // A position written after the paused event is the paused one.
+            func pausedAt() -> Double? {
+                let text = output.text
+                guard let paused = text.range(of: "\"type\":\"paused\"") else { return nil }
+                return PipeText.times(in: text[paused.upperBound...]).first
+            }
+            guard let position = pollFor(timeout: 30, pausedAt) else {
+                XCTFail("no position published after the pause: \(output.text)")
+                break
+            }
+            guard position < 0.95 else {
+                print("WindowTests: paused at \(position) s, past the first second: not judged")
+                continue
+            }
+            // Until one of the clip's pictures (red or blue) is drawn: the window is there before them.
+            var pixels: [UInt8] = []
+            let drawn = try waitFor(timeout: 30) {
+                pixels = try display.capture(x: window.x, y: window.y, width: 320, height: 180)
+                let i = (90 * 320 + 100) * 3
+                let (r, g, b) = (pixels[i], pixels[i + 1], pixels[i + 2])
+                return g < 60 && ((r > 200 && b < 60) || (b > 200 && r < 60))
+            }
+            XCTAssertTrue(drawn, "a picture of the clip is drawn")
+            judged = true
+            assertColor(pixels, width: 320, x: 100, y: 90, is: (255, 0, 0), "first second is red (paused at \(position) s)")
         }
-        assertColor(pixels, width: 320, x: 100, y: 90, is: (255, 0, 0), "first second is red")
+        if !judged { print("WindowTests: the player was never paused within the first second on this machine: not judged") }
     }
 
     func testKeysPauseSnapshotUnloopAndQuit() throws {
