@@ -11,11 +11,14 @@ struct Loopplay: ParsableCommand {
         commandName: "loopplay",
         abstract: "Play a video in a seamless loop (FFmpeg + SDL2).",
         discussion: """
-            Keys: space pause, ←/→ seek ∓5 s, ↑/↓ ±60 s, L loop on/off, f fullscreen, s snapshot, q/Esc quit,
-            1/2 contrast −/+, 3/4 brightness −/+, F clear the filters, m mute, 9/0 volume −/+, [/] speed ÷/× 1.1,
-            backspace speed 1, # next audio track, j next subtitle track, v subtitles on/off, >/< next/previous item.
+            Keys: space pause; ←/→ seek −/+5 s; ↑/↓ seek −/+60 s; L loop on/off;
+            f fullscreen; s snapshot; q or Esc quit; m mute; 9/0 volume −/+;
+            1/2 contrast −/+; 3/4 brightness −/+; F clear the filters;
+            [/] speed ÷/× 1.1; backspace speed 1; # next audio track;
+            j next subtitle track; v subtitles on/off; >/< next/previous item.
             Several sources (or --playlist) play one after the other without a gap.
-            Exit codes: 0 done, 64 usage error, 65 media error (not found, unreadable, no picture), 70 other failure.
+            Exit codes: 0 done; 64 usage error; 65 media error (not found,
+            unreadable, no picture); 70 other failure.
             """,
         version: "loopplay \(LibraryVersions.loopPlayer)\n\(LibraryVersions.libraries)")
 
@@ -54,7 +57,7 @@ struct Loopplay: ParsableCommand {
     func run() throws {
         // Checked here, not in validate(): ArgumentParser validates before it reports an unknown
         // option, and `loopplay --bogus` must name --bogus.
-        guard sources.isGiven || picture.printFilterGraph else {
+        guard sources.isGiven || picture.printFilterGraph || control.idle else {
             throw ValidationError("no source: give a path, URL or name, or --playlist FILE")
         }
         let verbose = report.verbose
@@ -106,11 +109,13 @@ struct Loopplay: ParsableCommand {
             : player.run(window: window.options, timing: timing, until: stopCondition(fallback: false))
         var snapshotPath = runLimits.snapshot
         var statsPath = runLimits.statsJson
+        // The stats the headless fallback prints unasked are a played run's: a failure is its one line.
+        var statsUnasked = false
         if case let .failed(.displayUnavailable(reason)) = outcome, !SignalWatch.wasReceived {
             // No display: play headless, with stats and a snapshot, and say so in one line once the
             // media has opened, so that a source that fails is reported alone.
             let (snapshotTarget, statsTarget) = (snapshotPath ?? fallbackSnapshot, statsPath ?? "-")
-            (snapshotPath, statsPath) = (snapshotTarget, statsTarget)
+            (snapshotPath, statsPath, statsUnasked) = (snapshotTarget, statsTarget, statsPath == nil)
             let notice = "no display (\(reason)); playing headless: "
                 + (statsTarget == "-" ? "stats below" : "stats in \(statsTarget)") + ", snapshot in \(snapshotTarget)"
             let once = OnceFlag()
@@ -137,29 +142,62 @@ struct Loopplay: ParsableCommand {
             outcome = .failed(Self.warnings.loopingStopped ?? .loopingStopped(
                 source: sources.resolved, reason: "\(player.statistics.loopsCompleted) of \(loops) passes played"))
         }
+        // A refused crop left the picture black: no snapshot of that, and no exit 0 (65, its line said once).
+        if case .finished = outcome, snapshotPath != nil, let refused = Self.warnings.cropRefused { outcome = .failed(refused) }
+        // The run is over: a signal from here on ends the process at once, whatever a write waits for.
+        SignalWatch.exitOnNextSignal()
         if case .finished = outcome, let snapshotPath {
-            do { try player.writeSnapshot(to: snapshotPath) } catch { outcome = .failed(error) }
+            do throws(PlayerError) {
+                // `-`: the PNG goes to stdout.
+                if snapshotPath == "-" {
+                    try OutputFile.write(Snapshot.encoded(player.snapshot(), as: .png), to: "-")
+                } else {
+                    try player.writeSnapshot(to: snapshotPath)
+                }
+            } catch {
+                outcome = .failed(error)
+            }
         }
+        if case .failed = outcome, statsUnasked { statsPath = nil }
+        // Statistics that cannot be written are said in one line, and the run did not do what was
+        // asked: 70 unless it failed already (its own code) or a `quit N` chose one.
+        var statsFailed = false
         if let statsPath {
             let report = StatsReport(source: sources.resolved, outcome: describe(outcome), statistics: player.statistics)
-            try? report.write(to: statsPath)
+            do throws(PlayerError) { try report.write(to: statsPath) } catch {
+                StandardError.line(error.description)
+                statsFailed = true
+            }
         }
         // An IPC client's `quit 3` ends the process with 3, as mpv's does (also after a failed source).
         if let code = server?.requestedExitCode {
             if code != 0 { throw ExitCode(code) }
+            if statsFailed { throw ExitCodes.runtimeError }
             return
         }
         if case let .failed(error) = outcome {
-            if !Self.warnings.wasPrinted(error) { StandardError.line(Self.naming(sources.naming, error.description)) }
+            if case .writeFailed = error {
+                StandardError.line(error.description)  // about the file, not the source
+            } else if !Self.warnings.wasPrinted(error) {
+                StandardError.line(Self.naming(sources.naming(playing: player.settings), error.description))
+            }
             throw ExitCodes.code(for: error)
         }
+        if statsFailed { throw ExitCodes.runtimeError }
     }
 
     /// A failure's line starts with the source the user gave (`loopplay: SOURCE: …`): a network
     /// error names the resource that failed (a segment, a variant playlist), said after the source.
     static func naming(_ source: String, _ message: String) -> String {
         let name = PrintableText.escaping(source)
-        return name.isEmpty || message.hasPrefix(name + ": ") ? message : "\(name): \(message)"
+        guard !name.isEmpty, !message.hasPrefix(name + ": ") else { return message }
+        // "small.mp4: /srv/show/small.mp4: …" says the file twice: a message naming the same
+        // file by its full path is left as it is.
+        if let named = message.range(of: ": ").map({ String(message[..<$0.lowerBound]) }), named.hasPrefix("/"),
+           URL(fileURLWithPath: named).standardized.path == URL(fileURLWithPath: source).standardized.path {
+            return message
+        }
+        return "\(name): \(message)"
     }
 
     private var fallbackSnapshot: String { "loopplay-snapshot.png" }
@@ -184,6 +222,14 @@ struct Loopplay: ParsableCommand {
             throw ValidationError("\(flag) \(path) is a directory")
         }
         let existed = stat(path, &status) == 0
+        // A FIFO or a device is written as it is at the end: opening it now would wait for a
+        // reader (and end that reader's input before the real write).
+        if existed, status.st_mode & S_IFMT == S_IFIFO || status.st_mode & S_IFMT == S_IFCHR {
+            guard access(path, W_OK) == 0 else {
+                throw ValidationError("\(flag) \(path) cannot be written: \(String(cString: strerror(errno)))")
+            }
+            return
+        }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw ValidationError("\(flag) \(path) cannot be written: \(String(cString: strerror(errno)))")
@@ -211,6 +257,7 @@ struct Loopplay: ParsableCommand {
         // `--loops N --loop-playlist` counts passes of the list (mpv's --loop-playlist=N).
         if sources.countsListPasses { settings.loopPlaylistPasses = runLimits.loops }
         settings.mute = sound.mute
+        if control.idle { (settings.idles, settings.sourceName) = (true, sources.isGiven ? settings.sourceName : nil) }
         try picture.apply(to: &settings)
         if let frameCache = runLimits.frameCache { settings.frameCacheMegabytes = frameCache }
         try network.apply(to: &settings)
@@ -233,9 +280,9 @@ struct Loopplay: ParsableCommand {
         do { settings.filters = try picture.filters() } catch { throw ValidationError(error.description) }
         player.settings = settings
         ConfigReload.attach(player)
-        let (events, source) = (report.events, sources.naming)
-        player.onPlayerEventChange { batch in
-            Self.warnings.print(batch, source: source)
+        let (events, sources) = (report.events, self.sources)
+        player.onPlayerEventChange { [unowned player] batch in
+            Self.warnings.print(batch, source: sources.naming(playing: player.settings))
             if events { JSONLines.write(["events": batch.map(\.jsonObject)]) }
         }
         if report.timePublishing != nil {
@@ -246,8 +293,10 @@ struct Loopplay: ParsableCommand {
     }
 
     private func stopCondition(fallback: Bool) -> StopCondition {
-        runLimits.stopCondition(fallback: fallback, headless: window.headless, looping: sources.loop || runLimits.syncEpoch != nil,
-                                countsListPasses: sources.countsListPasses, remote: control.inputIpcServer != nil)
+        var stop = runLimits.stopCondition(fallback: fallback, headless: window.headless, looping: sources.loop || runLimits.syncEpoch != nil,
+                                           countsListPasses: sources.countsListPasses, remote: control.inputIpcServer != nil)
+        if control.idle { (stop.exitAtEnd, stop.exitOnFailure) = (false, false) }  // it waits for the next loadfile
+        return stop
     }
 
     private func describe(_ outcome: RunOutcome) -> String {

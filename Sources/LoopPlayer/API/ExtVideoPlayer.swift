@@ -31,7 +31,9 @@ public final class ExtVideoPlayer: @unchecked Sendable {
     }
 
     struct Shared {
-        var settings: VideoSettings
+        var settings: VideoSettings {
+            didSet { if !statusPublished { status = PlayerStatus(before: settings) } }
+        }
         var settingsVersion = 0
         /// Each with its number (from 1, in the order `send` took them).
         var commands: [(number: Int, command: PlaybackCommand)] = []
@@ -49,7 +51,10 @@ public final class ExtVideoPlayer: @unchecked Sendable {
         var stateContinuations: [UUID: AsyncStream<PlayerState>.Continuation] = [:]
         var eventHandlers: [@Sendable ([PlayerEvent]) -> Void] = []
         var eachEventHandlers: [@Sendable (PlayerEvent) -> Void] = []
-        var status = PlayerStatus()
+        /// What the last run said; before any run, what the settings will do (`PlayerStatus(before:)`).
+        var status: PlayerStatus
+        /// A run has published `status` (until then it follows the settings).
+        var statusPublished = false
         var statusHandlers: [@Sendable (PlayerStatus) -> Void] = []
         var timeContinuations: [UUID: AsyncStream<Double>.Continuation] = [:]
         var eventContinuations: [UUID: AsyncStream<[PlayerEvent]>.Continuation] = [:]
@@ -61,6 +66,11 @@ public final class ExtVideoPlayer: @unchecked Sendable {
         /// A run (window, headless, group member, inset, embedded) is going on: one at a time, as
         /// two would share the commands, the wake and the stop request.
         var isRunning = false
+
+        init(settings: VideoSettings) {
+            self.settings = settings
+            status = PlayerStatus(before: settings)
+        }
     }
 
     static let alreadyRunning = PlayerError.invalidSetting(name: "run", value: "",
@@ -260,6 +270,11 @@ public final class ExtVideoPlayer: @unchecked Sendable {
     /// The counters behind `loopplay --stats-json`, refreshed every second and at the end of a run.
     public var statistics: PlaybackStatistics { shared.withLock { $0.statistics } }
 
+    /// `status` and `statistics` read together: a failure the status shows is in the statistics' errors.
+    package var statusAndStatistics: (status: PlayerStatus, statistics: PlaybackStatistics) {
+        shared.withLock { ($0.status, $0.statistics) }
+    }
+
     /// Loads the current source again after a failure.
     public func retry() {
         let wake = shared.withLock { state -> (@Sendable () -> Void)? in
@@ -334,9 +349,11 @@ public final class ExtVideoPlayer: @unchecked Sendable {
         return try engine.snapshot()
     }
 
-    /// Writes `snapshot()` as a PNG file at `path`, replacing any file there; failures throw `renderFailed`.
+    /// Writes `snapshot()` at `path` — JPEG for a `.jpg`/`.jpeg` name, PNG otherwise — replacing a
+    /// regular file there. A file that cannot be written (or is no regular file: a FIFO, a device)
+    /// throws `writeFailed`; no picture to take throws `renderFailed`.
     public func writeSnapshot(to path: String) throws(PlayerError) {
-        try Snapshot.writePNG(try snapshot(), to: path)
+        try Snapshot.write(try snapshot(), to: path)
     }
 
     func run(output: EngineConfiguration.Output, custom: PlayerOutput?, timing: Timing,

@@ -10,6 +10,8 @@ final class PlayerSession: EngineController {
     private var batcher: EventBatcher
     private var publisher = TimePublisher(interval: nil)
     private var statisticsRefreshedAt = -Double.infinity
+    /// The error counts in the statistics last published: a new error publishes them at once.
+    private var publishedErrorCounts: [String: Int] = [:]
     /// The state before the current one: playing again after buffering is not a start.
     private var previousState: PlaybackEngine.State = .idle
     private let realClock = MonotonicClock()
@@ -19,6 +21,8 @@ final class PlayerSession: EngineController {
     private var lastSeekTarget: Double?
     /// The playlist as the status shows it: kept once the run has let the playlist go.
     private var listed: PlaylistPlayback?
+    /// After `loopTimes`: the passes still to play after the current one (nil: forever, or not looping).
+    private var loopsLeft: Int?
     /// Events for `onEachEvent`, held until the status they lead to is published.
     private var eventsToTell: [PlayerEvent] = []
 
@@ -149,13 +153,16 @@ final class PlayerSession: EngineController {
             switch event {
             case let .player(event):
                 record(event)
+                if case .loopCompleted = event { countLoop() }
                 // A seek publishes where it landed at once, not at the next tick.
                 if case let .seek(true, time) = event, publisher.isRunning { publish(time) }
             case let .stateChanged(state):
                 stateChanged(state)
             case .opened:
                 applyQueuedCommands()
-            case .advanced, .queuedItemFailed, .stepRequested, .switchSettled, .queueDropped, .loopingChanged, .scheduleWantsItem:
+            case let .loopingChanged(looping):
+                if !looping { loopsLeft = nil }  // the L key, the end of a count: no count is left
+            case .advanced, .queuedItemFailed, .stepRequested, .switchSettled, .queueDropped, .scheduleWantsItem:
                 break
             }
             playlist?.handle(event)
@@ -189,6 +196,11 @@ final class PlayerSession: EngineController {
         status.playlistCount = playlist?.state.items.count ?? (status.source == nil ? 0 : 1)
         status.looping = engine.isLooping
         status.loopingPlaylist = playlist?.state.loops ?? false
+        status.loopsLeft = status.looping ? loopsLeft : nil
+        status.playlistPass = playlist?.state.passesBegun ?? 1
+        status.playlistPasses = playlist?.state.passes
+        status.playlistItems = playlist?.state.items ?? []
+        status.videoSize = engine.videoSize
         status.paused = engine.isPaused
         status.muted = engine.isMuted
         status.volume = engine.volume
@@ -201,8 +213,17 @@ final class PlayerSession: EngineController {
         status.seeking = engine.isSeeking
         status.waitingForEpoch = engine.isWaitingForEpoch
         status.followsSharedTimeline = engine.refusesLeavingTheTimeline
+        // An error is in the statistics as soon as the status (a failed state) and its events tell
+        // of it, not at the next once-a-second refresh (which a failed player idling never reached).
+        let statistics = engine.errorCounts == publishedErrorCounts ? nil : engine.statistics
+        if let statistics {
+            publishedErrorCounts = statistics.errors
+            statisticsRefreshedAt = realClock.now
+        }
         let handlers = player.shared.withLock { shared -> [@Sendable (PlayerStatus) -> Void] in
             status.commandsApplied = shared.commandsApplied
+            if let statistics { shared.statistics = statistics }
+            shared.statusPublished = true
             guard shared.status != status else { return [] }
             shared.status = status
             return shared.statusHandlers
@@ -235,6 +256,7 @@ final class PlayerSession: EngineController {
         if realClock.now - statisticsRefreshedAt >= 1 {
             statisticsRefreshedAt = realClock.now
             let statistics = engine.statistics
+            publishedErrorCounts = statistics.errors
             player.shared.withLock { $0.statistics = statistics }
         }
     }
@@ -284,8 +306,9 @@ final class PlayerSession: EngineController {
         case .end:
             seek(to: engine.duration ?? .infinity)
             engine.setPaused(true)
-        case .loop: engine.setLooping(true)
-        case .unloop: engine.setLooping(false)
+        case .loop: loop(more: nil)
+        case .unloop: loop(more: 0)
+        case let .loopTimes(count): loop(more: max(0, count))
         case let .playbackSpeed(speed): engine.setSpeed(Double(speed))
         case .mute: engine.setMuted(true)
         case .unmute: engine.setMuted(false)
@@ -307,7 +330,7 @@ final class PlayerSession: EngineController {
         case .removeAllFilters: changeFilters { $0.removeAll() }
         case let .subtitles(language): try? engine.setSubtitles(language.map(SubtitleChoice.language) ?? .off)
         case let .subtitleTrackNumber(number): try? engine.setSubtitles(number.map(SubtitleChoice.number) ?? .off)
-        case let .screenshot(path): engine.writeSnapshotInBackground(to: path)
+        case let .screenshot(path, content, done): engine.writeSnapshotInBackground(to: path, content: content, done: done)
         case let .showText(text, duration, level): engine.showMessage(text, duration: duration, level: level)
         case let .addVector(builder, clear): engine.addVector(builder, clear: clear)
         case .removeAllVectors: engine.removeAllVectors()
@@ -316,11 +339,28 @@ final class PlayerSession: EngineController {
         case let .playItem(index): playlistOrError("playItem")?.play(index)
         case let .insert(source, index): playlistOrError("insert")?.insert(source, at: index)
         case let .remove(index): playlistOrError("remove")?.remove(at: index)
+        case .clearPlaylist: playlist?.removeAllButCurrent()
         case .startPiP: try? engine.startPictureInPicture()  // a refusal is an error event
         case .stopPiP: engine.stopPictureInPicture()
         case let .addInset(inset): engine.addInset(inset)
         case .removeAllInsets: engine.removeAllInsets()
         case .idle: break
+        }
+    }
+
+    /// Loops `more` passes after the current one (nil: forever; 0: ends at the end of this one).
+    private func loop(more: Int?) {
+        loopsLeft = more == 0 ? nil : more
+        engine.setLooping(more != 0)
+    }
+
+    /// A pass was completed: one fewer left to play; from the last one on, looping is off.
+    private func countLoop() {
+        guard let left = loopsLeft else { return }
+        if left <= 1 {
+            loop(more: 0)
+        } else {
+            loopsLeft = left - 1
         }
     }
 
@@ -358,7 +398,7 @@ final class PlayerSession: EngineController {
         applied = settings
         if settings.events != previous.events { batcher.selection = settings.events }
         if settings.gravity != previous.gravity { engine.setGravity(settings.gravity) }
-        if settings.loop != previous.loop { engine.setLooping(settings.loop) }
+        if settings.loop != previous.loop { loop(more: settings.loop ? nil : 0) }
         if settings.mute != previous.mute { engine.setMuted(settings.mute) }
         if let volume = settings.volume, volume != previous.volume { engine.setVolume(volume) }
         if settings.timePublishing != previous.timePublishing {
@@ -393,7 +433,10 @@ final class PlayerSession: EngineController {
             engine.removeAllVectors()
             settings.vectorLayers.forEach { engine.addVector($0) }
         }
-        if settings.playlist != previous.playlist || settings.ext != previous.ext
+        if playlist == nil, previous.playlist.isEmpty, settings.ext == previous.ext, settings.playlist.count > 1,
+           settings.playlist.first == previous.sourceName, engine.location != nil, !engine.isFailed, settings.syncEpoch == nil {
+            load(settings, keepingCurrent: true)  // one source became a list starting with it: it plays on
+        } else if settings.playlist != previous.playlist || settings.ext != previous.ext
             || (settings.playlist.isEmpty && settings.sourceName != previous.sourceName) {
             load(settings)
         } else if settings.loopPlaylist != previous.loopPlaylist || settings.loopPlaylistPasses != previous.loopPlaylistPasses {
@@ -401,13 +444,15 @@ final class PlayerSession: EngineController {
         }
     }
 
-    /// Plays the settings' source, or their playlist from its first item.
-    private func load(_ settings: VideoSettings) {
+    /// Plays the settings' source (none: idle), or their playlist from its first item (`keepingCurrent`:
+    /// the first is the source playing, which plays on).
+    private func load(_ settings: VideoSettings, keepingCurrent: Bool = false) {
         engine.setHoldsFirstFrame(settings.notAutoPlay)
         guard !settings.playlist.isEmpty else {
             playlist?.detach()
             playlist = nil
-            try? engine.load(settings.sourceName ?? "", ext: settings.ext)
+            guard let source = settings.sourceName else { return engine.unload() }  // idle (`idles`)
+            try? engine.load(source, ext: settings.ext)
             return
         }
         playlist?.detach()
@@ -417,7 +462,7 @@ final class PlayerSession: EngineController {
             record(event)
         }
         self.playlist = playlist
-        playlist.start()
+        if keepingCurrent { playlist.continueWithCurrent() } else { playlist.start() }
     }
 
     private func stateChanged(_ state: PlaybackEngine.State) {

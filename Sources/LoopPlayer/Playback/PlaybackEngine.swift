@@ -32,6 +32,8 @@ package final class PlaybackEngine {
     /// The opened video stream, once loaded.
     package var videoInfo: VideoStreamInfo? { item?.info }
     package var location: MediaLocation? { item?.location }
+    /// The current source's picture size as decoded, once it has opened.
+    package var videoSize: PixelSize? { item?.info.map { PixelSize(width: $0.width, height: $0.height) } }
 
     /// A tap for tests and measurements: called on the engine's thread after every frame shown.
     package var onFramePresented: ((VideoFrame) -> Void)?
@@ -88,6 +90,9 @@ package final class PlaybackEngine {
     var firstFrameMsOfLoad: Double?
     /// The filters and brightness/contrast applied to every frame (kept across sources).
     package internal(set) var filters = FilterStack()
+    /// The leading crop refused for the picture on screen (it does not fit it), said once and shown
+    /// until a picture it fits is shown (`noteCrop`).
+    var cropRefusal: PlayerError?
     let refilter = FrameRefilter()
     /// What network sources learn from the engine (output size, the time on screen, the variant
     /// preference), and the throughput measured, kept across sources.
@@ -127,6 +132,7 @@ package final class PlaybackEngine {
             load(try SourceResolver.standard().resolve(source, ext: ext))
         } catch {
             unload()
+            perform(machine.handle(.load(autoplay: !holdsFirstFrame)))  // it started, then failed: as mpv says it
             fail(error)
             throw error
         }

@@ -36,8 +36,17 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
     case displayUnavailable(reason: String)
     /// The renderer or the snapshot writer failed.
     case renderFailed(reason: String)
+    /// A file the player was asked to write (a snapshot) could not be written: `reason` says why
+    /// (`No such file or directory`, `it is a FIFO (named pipe), not a regular file`).
+    case writeFailed(path: String, reason: String)
     /// A filter (typed or raw) could not be applied; the previous stack stays in use.
     case invalidFilter(FilterError)
+    /// The crop (loopplay's `--crop`, a crop first in the filter stack; `crop` in the decoded
+    /// picture's pixels) is not inside the `picture` (a smaller file took the source's place, or
+    /// the crop was meant for another picture). It is refused, never clipped, moved or stretched:
+    /// the picture is black, with this text, and the source plays on; the next picture it fits is
+    /// cropped again.
+    case cropOutsidePicture(source: String, crop: Rect, picture: PixelSize)
     /// No audio device could be opened (or the audio track cannot be decoded); the video plays on
     /// without sound, on the monotonic clock.
     case audioUnavailable(reason: String)
@@ -89,7 +98,9 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidSetting: "invalidSetting"
         case .displayUnavailable: "displayUnavailable"
         case .renderFailed: "renderFailed"
+        case .writeFailed: "writeFailed"
         case .invalidFilter: "invalidFilter"
+        case .cropOutsidePicture: "cropOutsidePicture"
         case .audioUnavailable: "audioUnavailable"
         case .audioTrackNotFound: "audioTrackNotFound"
         case .noDecodableFrames: "noDecodableFrames"
@@ -110,8 +121,8 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .sourceNotFound, .notAFile, .specialFile, .sourceInaccessible, .emptyFile, .unreadableMedia, .noVideoStream,
              .decoderUnavailable, .unsupportedVideoSize, .noDecodableFrames, .loopingStopped, .networkError,
-             .sourceNotAllowed, .invalidPlaylist: true
-        case .invalidSetting, .displayUnavailable, .renderFailed, .invalidFilter, .audioUnavailable,
+             .sourceNotAllowed, .invalidPlaylist, .cropOutsidePicture: true
+        case .invalidSetting, .displayUnavailable, .renderFailed, .writeFailed, .invalidFilter, .audioUnavailable,
              .audioTrackNotFound, .invalidOverlay, .invalidSubtitles, .subtitleTrackNotFound, .liveStreamNotLooped,
              .notSupportedPiP: false
         }
@@ -141,7 +152,11 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .invalidSetting(name, value, reason): "invalid \(name) '\(value)': \(reason)"
         case let .displayUnavailable(reason): "no display: \(reason)"
         case let .renderFailed(reason): "rendering failed: \(reason)"
+        case let .writeFailed(path, reason): "cannot write \(path): \(reason)"
         case let .invalidFilter(error): "invalid \(error.description)"
+        case let .cropOutsidePicture(source, crop, picture):
+            "\(source): the crop \(Self.pixels(crop.width))x\(Self.pixels(crop.height))+\(Self.pixels(crop.x))+\(Self.pixels(crop.y)) is outside the"
+                + " \(picture) picture: refused, black until a picture it fits plays"
         case let .audioUnavailable(reason): "no sound: \(reason); playing the video without it"
         case let .audioTrackNotFound(language, available):
             "no audio track matches '\(language)'" + (available.isEmpty ? " (the media has no audio)"
@@ -159,6 +174,13 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .liveStreamNotLooped(source): "\(source): a live stream plays live; looping does not apply"
         case let .notSupportedPiP(reason): "picture-in-picture is not available: \(reason)"
         }
+    }
+}
+
+extension PlayerError {
+    /// A count of pixels as a whole number where it is one (`400`, not `400.0`).
+    fileprivate static func pixels(_ value: Double) -> String {
+        value.isFinite && value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }
 

@@ -20,6 +20,12 @@ package enum LocalFile {
         return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 
+    /// Whether `path` is a directory.
+    package static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+    }
+
     /// Throws unless `path` is a non-empty regular file this process can read. Nothing is opened
     /// that could block: the type is checked before the file is opened, and it is opened with
     /// `O_NONBLOCK`.

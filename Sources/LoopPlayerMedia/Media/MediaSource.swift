@@ -52,6 +52,10 @@ package struct SourceResolver: Sendable {
         guard !trimmed.isEmpty else {
             throw .invalidSetting(name: "source", value: source, reason: "the source is empty")
         }
+        if trimmed == "-" || trimmed.lowercased().hasPrefix("pipe:") || trimmed.lowercased().hasPrefix("fd:") {
+            throw .invalidSetting(name: "source", value: source, reason: "standard input and pipes cannot be played: "
+                + "a loop reads its source again from the start (save it to a file first)")
+        }
         if let scheme = Self.scheme(of: trimmed) {
             guard scheme == "file" else { return .url(trimmed) }
             guard let path = URL(string: trimmed)?.path, !path.isEmpty else {
@@ -73,6 +77,11 @@ package struct SourceResolver: Sendable {
             if LocalFile.isPresent(candidate, searching: true) { return .file(candidate) }
             let bare = (directory as NSString).appendingPathComponent(trimmed)
             if fileName != trimmed, LocalFile.isRegularFile(bare) { return .file(bare) }
+        }
+        // `loopplay media` for a folder named media: say what it is, as `./media` does.
+        if let folder = searchDirectories.lazy.map({ ($0 as NSString).appendingPathComponent(trimmed) })
+            .first(where: { LocalFile.isDirectory($0) }) {
+            throw .notAFile(source: folder)
         }
         throw .sourceNotFound(source: fileName, searched: searchDirectories)
     }

@@ -15,13 +15,15 @@ package enum FFmpegLogBridge {
         }, AV_LOG_VERBOSE)
     }()
 
-    /// Concealed decode errors are routine for a player: they are notices, not errors.
+    /// FFmpeg's warnings and notes are chatter for a host (a channel layout ignored, a timestamp
+    /// repaired): `debug`, below swift-log's default `info`. Its errors (concealed decode errors
+    /// among them) are `info`; what fails playback reaches the host as a typed `PlayerError`.
     package static func level(for ffmpegLevel: Int32) -> Logger.Level {
         switch ffmpegLevel {
-        case ...AV_LOG_FATAL: .critical
-        case ...AV_LOG_ERROR: .notice
-        case ...AV_LOG_WARNING: .info
-        default: .debug
+        case ...AV_LOG_FATAL: .error
+        case ...AV_LOG_ERROR: .info
+        case ...AV_LOG_VERBOSE: .debug
+        default: .trace
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LoopPlayer
 
 /// When the run ends and what it leaves behind: a duration, passes, frames, a snapshot, statistics.
@@ -8,13 +9,13 @@ struct RunArguments: ParsableArguments {
     @Flag(help: "Present every frame as soon as it is decoded (virtual clock).")
     var untimed = false
 
-    @Option(parsing: .unconditional, help: "Stop this many seconds after the start (whatever plays meanwhile).")
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop this many seconds after the start (whatever plays meanwhile).", valueName: "seconds"))
     var duration: Double?
 
-    @Option(parsing: .unconditional, help: "Play this many complete passes, then exit (implies --loop; with --loop-playlist, passes of the list).")
+    @Option(parsing: .unconditional, help: ArgumentHelp("Play this many complete passes, then exit (implies --loop; with --loop-playlist, passes of the list).", valueName: "n"))
     var loops: Int?
 
-    @Option(parsing: .unconditional, help: "Stop after this many frames have been shown.")
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many frames have been shown.", valueName: "n"))
     var frames: Int?
 
     @Option(parsing: .unconditional,
@@ -25,13 +26,13 @@ struct RunArguments: ParsableArguments {
     @Flag(help: "Hold the last frame at the end instead of exiting; in a window, keep a failed source's error on screen until the window is closed (the exit code still says it failed).")
     var keepOpen = false
 
-    @Option(help: "Write the frame shown at --snapshot-at as PNG, then exit.")
+    @Option(help: ArgumentHelp("Write the frame shown at --snapshot-at as PNG (JPEG for .jpg/.jpeg; - for PNG on stdout), then exit.", valueName: "file"))
     var snapshot: String?
 
-    @Option(parsing: .unconditional, help: "Position in seconds for --snapshot.")
+    @Option(parsing: .unconditional, help: ArgumentHelp("Position in seconds for --snapshot.", valueName: "seconds"))
     var snapshotAt: Double = 0
 
-    @Option(help: "Write statistics as one JSON object to PATH at exit (- for stdout).")
+    @Option(help: ArgumentHelp("Write statistics as one JSON object to FILE at exit (- for stdout).", valueName: "file"))
     var statsJson: String?
 
     @Option(parsing: .unconditional,
@@ -45,6 +46,7 @@ struct RunArguments: ParsableArguments {
 
     func validate() throws {
         if let statsJson, statsJson != "-" { try Loopplay.checkWritable(statsJson, flag: "--stats-json") }
+        if let snapshot { try Self.checkSnapshotTarget(snapshot, stats: statsJson) }
         if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration must be a positive number of seconds") }
         if let loops, loops < 1 { throw ValidationError("--loops must be at least 1") }
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
@@ -53,6 +55,28 @@ struct RunArguments: ParsableArguments {
         if let frameCache, !FrameCache.validRange.contains(frameCache) {
             throw ValidationError("--frame-cache must be \(FrameCache.validRange.lowerBound)…\(FrameCache.validRange.upperBound) MiB")
         }
+    }
+
+    /// A snapshot goes to a regular file (a FIFO would hold the end of the run until someone read
+    /// it; a device or a socket is no picture file) or, for `-`, to stdout, which the statistics
+    /// cannot share.
+    private static func checkSnapshotTarget(_ path: String, stats: String?) throws {
+        guard !path.isEmpty else { throw ValidationError("--snapshot needs a file name (or - for stdout)") }
+        if path == "-" {
+            if stats == "-" { throw ValidationError("--snapshot - and --stats-json - cannot both write to stdout: give one a file") }
+            return
+        }
+        var status = stat()
+        guard stat(path, &status) == 0 else { return }
+        let kind: String? = switch status.st_mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR, S_IFBLK: "a device"
+        default: "not a regular file"
+        }
+        if let kind { throw ValidationError("--snapshot \(path) is \(kind): a snapshot is written to a regular file (or - for stdout)") }
     }
 
     var timing: ExtVideoPlayer.Timing { untimed ? .untimed : .realTime }

@@ -6,7 +6,7 @@ struct SoundArguments: ParsableArguments {
     @Flag(help: "Start muted (loopplay plays the sound by default, as mpv does; the library starts muted).")
     var mute = false
 
-    @Option(parsing: .unconditional, help: "Volume 0…100 (linear gain; default 100).")
+    @Option(parsing: .unconditional, help: ArgumentHelp("Volume 0…100 (linear gain; default 100).", valueName: "0-100"))
     var volume: Float = 100
 
     @Option(parsing: .unconditional,
@@ -24,7 +24,7 @@ struct SoundArguments: ParsableArguments {
     @Option(help: ArgumentHelp("SDL audio device name (with --audio-driver disk: the file to write).", valueName: "name"))
     var audioDevice: String?
 
-    @Option(parsing: .unconditional, help: "Most channels to open the device with; more are downmixed (e.g. 2 for stereo).")
+    @Option(parsing: .unconditional, help: ArgumentHelp("Most channels to open the device with; more are downmixed (e.g. 2 for stereo).", valueName: "n"))
     var audioChannels: Int?
 
     /// loopplay's volume is mpv's percentage of the library's gain.

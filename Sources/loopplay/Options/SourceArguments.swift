@@ -3,7 +3,7 @@ import LoopPlayer
 
 /// What to play: a source, several (a playlist), or a playlist file, and whether it loops.
 struct SourceArguments: ParsableArguments {
-    @Option(help: "A path, a file:// or http(s) URL, or a bare name looked up in ., $LOOPPLAYER_MEDIA_PATH and the bundled media.")
+    @Option(help: ArgumentHelp("A path, a file:// or http(s) URL, or a bare name looked up in ., $LOOPPLAYER_MEDIA_PATH and the bundled media.", valueName: "path|url|name"))
     var source: String?
 
     @Argument(help: "The source, if --source is not given; several make a playlist.")
@@ -37,6 +37,14 @@ struct SourceArguments: ParsableArguments {
 
     /// The source a failure's line starts with: none for a playlist, whose errors name their item.
     var naming: String { isPlaylist ? "" : resolved }
+
+    /// What names a failure once `settings` play: the command line's source, or the one an IPC
+    /// `loadfile` put in its place (a playlist's items name themselves).
+    func naming(playing settings: VideoSettings) -> String {
+        guard settings.playlist.isEmpty else { return "" }
+        guard let playing = settings.sourceName, playing != resolved else { return naming }
+        return playing
+    }
 
     /// `--loops N` with `--loop-playlist` on a playlist counts passes of the list, not of an item
     /// (with `--loop` too, the item loops, and `--loops` counts its passes).

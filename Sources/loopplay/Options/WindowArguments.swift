@@ -4,7 +4,7 @@ import LoopPlayer
 
 /// The window: its size, title, fullscreen, picture-in-picture, and how it draws; or none.
 struct WindowArguments: ParsableArguments {
-    @Flag(help: "Start in fullscreen.")
+    @Flag(name: [.customLong("fullscreen"), .customLong("fs")], help: "Start in fullscreen (mpv's --fs works too).")
     var fullscreen = false
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Initial window size, WxH (sides 1…16384).", valueName: "WxH"))

@@ -36,4 +36,20 @@ final class PlayerStatusTests: XCTestCase {
         XCTAssertTrue(told.contains { if case .seek(true, 3) = $0.0 { true } else { false } })
         XCTAssertTrue(told.contains { if case .volumeChanged(0.25) = $0.0 { true } else { false } })
     }
+
+    /// Before its first run a player's status says what its settings will do: the library's player
+    /// starts muted (it said `muted: false` until the run's first second).
+    func testTheStatusBeforeTheRunFollowsTheSettings() {
+        let player = ExtVideoPlayer { VideoSettings { SourceName("swipe"); Loop(); Brightness(0.25) } }
+        XCTAssertTrue(player.status.muted, "the library's default is muted")
+        XCTAssertTrue(player.status.looping)
+        XCTAssertEqual(player.status.brightness, 0.25)
+        XCTAssertEqual(player.status.source, "swipe")
+        XCTAssertEqual(player.status.playlistCount, 1)
+        XCTAssertEqual(player.status.state, .idle)
+        player.settings = VideoSettings { SourceName("swipe"); Unmute(); Volume(0.5) }
+        XCTAssertFalse(player.status.muted, "new settings before the run: their status")
+        XCTAssertEqual(player.status.volume, 0.5)
+        XCTAssertFalse(player.status.looping)
+    }
 }

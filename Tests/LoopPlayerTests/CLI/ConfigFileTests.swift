@@ -80,7 +80,7 @@ final class ConfigFileTests: XCTestCase {
             ("fullscreen=maybe\n", "1: 'fullscreen' is a flag: write fullscreen, fullscreen=yes or fullscreen=no"),
             ("\n\n[kiosk]\n", "3: profiles ([name]) are not supported"),
             ("config=other.conf\n", "1: 'config' cannot be set in a config file"),
-            ("volume=loud\n", "1: The value 'loud' is invalid for '--volume <volume>'"),
+            ("volume=loud\n", "1: The value 'loud' is invalid for '--volume <0-100>'"),
             ("title=\"open\n", "1: the quote is not closed"),
             ("=5\n", "1: a setting needs a name: NAME=VALUE or NAME"),
             ("vol ume=5\n", "1: 'vol ume' is not an option name"),

@@ -27,7 +27,7 @@ final class LoopplayCommandTests: XCTestCase {
     func testSoundFlagsAndTheAudioDeviceInTheStatistics() throws {
         let sound = NSTemporaryDirectory() + "cli-sound-\(UUID().uuidString).raw"
         defer { try? FileManager.default.removeItem(atPath: sound) }
-        let result = try LoopplayTool.run(["--source", AudioTestMedia.sine(), "--headless", "--loop", "--duration", "1",
+        let result = try LoopplayTool.run(["--source", AudioTestMedia.sine(), "--headless", "--loop", "--frames", "45",
                                            "--audio-driver", "disk", "--audio-device", sound, "--volume", "50",
                                            "--speed", "1.5", "--audio-track", "fr", "--stats-json", "-"])
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -40,9 +40,10 @@ final class LoopplayCommandTests: XCTestCase {
         XCTAssertEqual(device["channels"] as? Int, 2, "a mono source opens a stereo device")
         XCTAssertEqual(device["format"] as? String, "f32")
         XCTAssertEqual(device["driver"] as? String, "disk")
-        XCTAssertGreaterThan(stats["framesPresented"] as? Int ?? 0, 40, "1 s at speed 1.5 is 45 frames")
+        XCTAssertEqual(stats["framesPresented"] as? Int, 45, "1 s at speed 1.5")
         let samples = try Data(contentsOf: URL(fileURLWithPath: sound)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
         let first = try XCTUnwrap(samples.firstIndex { abs($0) > 1e-6 })
+        guard samples.count >= first + 24_000 else { return XCTFail("\(samples.count - first) samples of sound written") }
         // The sine's amplitude is 1/8: its RMS at half volume is 0.0625/√2.
         XCTAssertEqual(Signal.rms(samples[(first + 2400)..<(first + 24_000)]), 0.0625 / 2.0.squareRoot(), accuracy: 0.004)
     }
@@ -98,11 +99,12 @@ final class LoopplayCommandTests: XCTestCase {
     }
 
     func testRealTimeHeadlessPlaybackKeepsTheClock() throws {
-        let result = try LoopplayTool.run(["--source", TestMedia.loopClip(), "--headless", "--loop", "--duration", "4.5",
+        // Two passes of the 4 s clip, however long the start takes: one seam between them.
+        let result = try LoopplayTool.run(["--source", TestMedia.loopClip(), "--headless", "--loops", "2",
                                            "--stats-json", "-"])
         let stats = try XCTUnwrap(LoopplayTool.json(result.stdout))
-        XCTAssertEqual(stats["loopsCompleted"] as? Int, 1)
-        XCTAssertEqual(stats["framesDropped"] as? Int, 0)
+        XCTAssertEqual(stats["loopsCompleted"] as? Int, 2)
+        XCTAssertEqual((stats["framesPresented"] as? Int ?? 0) + (stats["framesDropped"] as? Int ?? 0), 240, "\(stats)")
         let seam = try XCTUnwrap((stats["seamIntervalsMs"] as? [Double])?.first)
         XCTAssertEqual(seam, 33.3, accuracy: 15, "one frame interval, loosely: this is a noisy machine, not a benchmark")
     }
@@ -116,6 +118,122 @@ final class LoopplayCommandTests: XCTestCase {
         XCTAssertEqual(probe.output.trimmingCharacters(in: .whitespacesAndNewlines), "320,180")
         XCTAssertGreaterThan(try TestMedia.psnr(output, TestMedia.reference(TestMedia.loopClip(), frame: 60)), 40, "frame 60 = 2 s")
         XCTAssertLessThan(try TestMedia.psnr(output, TestMedia.reference(TestMedia.loopClip(), frame: 0)), 40)
+    }
+
+    /// The snapshot's format is the one its name says (`.jpg`: JPEG, as mpv writes it), and `-`
+    /// writes the PNG to stdout (it wrote a file named `-`, and `.jpg` got PNG bytes).
+    func testSnapshotIsWrittenInTheFormatItsNameSaysAndDashIsStdout() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-format-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let jpeg = directory.appendingPathComponent("shot.jpg").path
+        let result = try LoopplayTool.run(["--source", TestMedia.loopClip(), "--headless", "--snapshot", jpeg, "--snapshot-at", "2"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual([UInt8](try Data(contentsOf: URL(fileURLWithPath: jpeg)).prefix(3)), [0xFF, 0xD8, 0xFF], "a JPEG file")
+        let probe = try TestMedia.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", jpeg])
+        XCTAssertEqual(probe.output.trimmingCharacters(in: .whitespacesAndNewlines), "mjpeg,320,180")
+        XCTAssertGreaterThan(try TestMedia.psnr(jpeg, TestMedia.reference(TestMedia.loopClip(), frame: 60)), 35, "frame 60 = 2 s")
+
+        let piped = try LoopplayTool.start(["--source", TestMedia.loopClip(), "--headless", "--snapshot", "-"],
+                                           directory: directory.path)
+        let stdout = piped.stdout.fileHandleForReading.readDataToEndOfFile()
+        piped.process.waitUntilExit()
+        XCTAssertEqual(piped.process.terminationStatus, 0,
+                       String(decoding: piped.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        XCTAssertEqual([UInt8](stdout.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "a PNG on stdout")
+        let png = directory.appendingPathComponent("stdout.png").path
+        try stdout.write(to: URL(fileURLWithPath: png))
+        let image = try TestMedia.rgbPixels(of: png)
+        XCTAssertEqual([image.width, image.height], [320, 180])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("-").path), "no file named -")
+        let both = try LoopplayTool.run(["--source", TestMedia.loopClip(), "--headless", "--snapshot", "-", "--stats-json", "-"])
+        XCTAssertEqual(both.status, 64, both.stderr)
+        XCTAssertEqual(both.stderr.split(separator: "\n").count, 1, both.stderr)
+    }
+
+    /// `--snapshot` to a FIFO is refused at once (it waited forever for a reader at the end of the
+    /// run, and SIGTERM did not end it); so are a directory and a device.
+    func testSnapshotToAFIFOIsRefusedAtOnce() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-fifo-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("ff.png").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        for (target, kind) in [(fifo, "FIFO"), (directory.path, "directory"), ("/dev/null", "device")] {
+            let player = try LoopplayTool.start(["--source", TestMedia.loopClip(), "--headless", "--snapshot", target])
+            let stderr = PipeText(player.stderr)
+            // A hang guard, not a speed bound: before, it never ended.
+            let ended = waitFor(timeout: 60) { !player.process.isRunning }
+            stop(player.process, grace: 1)
+            XCTAssertTrue(ended, "\(target): still running")
+            XCTAssertEqual(player.process.terminationStatus, 64, stderr.whole())
+            XCTAssertTrue(stderr.whole().contains(kind), stderr.whole())
+            XCTAssertEqual(stderr.whole().split(separator: "\n").count, 1, stderr.whole())
+        }
+    }
+
+    /// A snapshot that cannot be written says which file and why, in one line (it said "rendering
+    /// failed: … (NSCocoaErrorDomain error 512.)"), exit 70.
+    func testASnapshotThatCannotBeWrittenSaysWhy() throws {
+        let missing = "/nonexistent-\(UUID().uuidString.prefix(8))/dir/x.png"
+        let result = try LoopplayTool.run(["--source", TestMedia.loopClip(), "--headless", "--snapshot", missing])
+        XCTAssertEqual(result.status, 70, result.stderr)
+        XCTAssertEqual(result.stderr, "loopplay: cannot write \(missing): No such file or directory\n")
+    }
+
+    /// `--stats-json` that cannot be written is said in one line, exit 70 (it failed silently with
+    /// 0): a full device, and a folder deleted during the run.
+    func testStatisticsThatCannotBeWrittenAreSaidWithExit70() throws {
+        let full = try LoopplayTool.run(["--source", TestMedia.loopClip(), "--headless", "--frames", "1", "--stats-json", "/dev/full"])
+        XCTAssertEqual(full.status, 70, full.stderr)
+        XCTAssertEqual(full.stderr, "loopplay: cannot write /dev/full: No space left on device\n")
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-gone-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let stats = folder.appendingPathComponent("stats.json").path
+        let socket = FileManager.default.temporaryDirectory.appendingPathComponent("gone-\(UUID().uuidString.prefix(8)).sock").path
+        let player = try LoopplayTool.start(["--source", TestMedia.loopClip(), "--headless", "--loop", "--stats-json", stats,
+                                             "--input-ipc-server", socket], environment: ["SDL_AUDIODRIVER": "dummy"])
+        defer { stop(player.process) }
+        let stderr = PipeText(player.stderr)
+        let client = try XCTUnwrap(pollFor(timeout: 30) { try? IPCClient(path: socket) }, stderr.text)
+        try FileManager.default.removeItem(at: folder)  // during the run
+        XCTAssertEqual(try client.request(["quit"])?["error"] as? String, "success")
+        let ended = waitFor(timeout: 60) { !player.process.isRunning }
+        XCTAssertTrue(ended, "quit ends loopplay")
+        guard ended else { return }
+        XCTAssertEqual(player.process.terminationStatus, 70, stderr.whole())
+        XCTAssertEqual(stderr.whole(), "loopplay: cannot write \(stats): No such file or directory\n")
+    }
+
+    /// SIGTERM ends loopplay at once while the end of its run waits for a reader of a `--stats-json`
+    /// FIFO (the signal stopped a player that had stopped already: nothing happened).
+    func testSIGTERMEndsARunWhoseStatisticsWaitForAReader() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-term-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("stats.fifo").path
+        let socket = directory.appendingPathComponent("term.sock").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        // A reader while the command line is checked, gone before the run ends: the end's write waits.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        XCTAssertGreaterThanOrEqual(reader, 0)
+        let player = try LoopplayTool.start(["--source", TestMedia.loopClip(), "--headless", "--loop", "--stats-json", fifo,
+                                             "--input-ipc-server", socket], environment: ["SDL_AUDIODRIVER": "dummy"])
+        defer { stop(player.process) }
+        let client = try XCTUnwrap(pollFor(timeout: 30) { try? IPCClient(path: socket) })
+        close(reader)
+        XCTAssertEqual(try client.request(["quit"])?["error"] as? String, "success")
+        // The main thread waits in the kernel for a reader of the FIFO.
+        let wchan = "/proc/\(player.process.processIdentifier)/wchan"
+        XCTAssertTrue(waitFor(timeout: 60) { (try? String(contentsOfFile: wchan, encoding: .utf8)) == "wait_for_partner" },
+                      "blocked opening the FIFO")
+        player.process.terminate()
+        // A hang guard: before, one SIGTERM did nothing.
+        let ended = waitFor(timeout: 60) { !player.process.isRunning }
+        XCTAssertTrue(ended, "one SIGTERM ends it")
+        guard ended else { return }  // the deferred stop kills it
+        XCTAssertEqual(player.process.terminationStatus, 128 + SIGTERM)
     }
 
     /// `--overlay` and `--overlay-text` are in the snapshot exactly as in the window; a bad SVG is
