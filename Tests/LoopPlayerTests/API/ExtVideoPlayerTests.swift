@@ -119,12 +119,14 @@ final class ExtVideoPlayerTests: XCTestCase {
         player.send(.playbackSpeed(-3))  // clamped to 0
         let shown = Counter()
         let finished = expectation(description: "run returned")
-        let thread = Thread { player.runFrames(until: StopCondition(duration: 0.5)) { _ in shown.increment() }; finished.fulfill() }
+        let thread = Thread { player.runFrames { _ in shown.increment() }; finished.fulfill() }
         thread.start()
-        // The run ends by itself after its half second; `stop()` only ends one that did not (the wait
-        // has failed then).
-        wait(for: [finished], timeout: 5)
+        // Once the first frame is shown (however long the start took), the loop goes on for 30
+        // passes (a third of a second at least) without showing another.
+        try waitFor(timeout: 20) { shown.value >= 1 }
+        try waitForLoopPasses(player, 30)
         player.stop()
+        wait(for: [finished], timeout: 20)
         XCTAssertEqual(shown.value, 1, "speed 0 shows the first frame and holds it")
     }
 
@@ -180,9 +182,9 @@ final class ExtVideoPlayerTests: XCTestCase {
         let thread = Thread { player.runFrames { _ in shown.increment() }; finished.fulfill() }
         thread.start()
         try waitFor { player.state == .ready }
-        // Nothing is awaited here: it must go on holding the first frame. The pause gives it the
-        // time to do otherwise.
-        usleep(300_000)
+        // Nothing is awaited here: it must go on holding the first frame. Thirty passes of its loop
+        // (a third of a second at least, however slow the machine) give it the chance to do otherwise.
+        try waitForLoopPasses(player, 30)
         XCTAssertEqual(player.state, .ready)
         XCTAssertEqual(shown.value, 1, "only the first frame is shown before play")
         player.send(.play)
@@ -308,6 +310,14 @@ final class ExtVideoPlayerTests: XCTestCase {
         if pollFor(timeout: timeout, { condition() ? true : nil }) != nil { return }
         XCTFail("condition not met in \(timeout) s", file: file, line: line)
         throw Timeout()
+    }
+
+    /// Waits until `player`'s run loop made `count` more passes (each probe, 10 ms apart, wakes it
+    /// for one): what it does meanwhile is what it does with nothing asked of it, on any machine.
+    private func waitForLoopPasses(_ player: ExtVideoPlayer, _ count: Int, file: StaticString = #filePath,
+                                   line: UInt = #line) throws {
+        let start = player.probeRunLoop()
+        try waitFor(timeout: 20, file: file, line: line) { player.probeRunLoop() >= start + count }
     }
 }
 

@@ -119,7 +119,7 @@ final class PictureInPictureTests: XCTestCase {
             // Keys typed into the mini window act on its player.
             let escaped = miniTitle.replacingOccurrences(of: "(", with: "\\(").replacingOccurrences(of: ")", with: "\\)")
             do { try display.press(["space"], window: escaped) } catch { return note("xdotool: \(error)") }
-            if !waitFor(timeout: 3, { player.state == .paused }) { note("space in the mini window did not pause") }
+            if !waitFor(timeout: 20, { player.state == .paused }) { note("space in the mini window did not pause") }
             player.send(.play)
 
             guard waitFor({ miniWindows.withLock { $0.count } == 1 }) else { return note("no mini window id") }
@@ -229,7 +229,7 @@ final class PictureInPictureTests: XCTestCase {
         let observer = Thread {
             guard (try? display.window(titled: title)) != nil, waitFor({ player.state == .playing }) else { return player.stop() }
             player.send(.startPiP)
-            _ = waitFor(timeout: 2) { events.withLock { !$0.isEmpty } }
+            _ = waitFor(timeout: 20) { events.withLock { !$0.isEmpty } }
             miniOpened.withLock { $0 = (try? display.window(titled: "\(title) (picture in picture)", timeout: 0.5)) != nil }
             // The main window plays on: its position moves.
             let position = player.currentTime

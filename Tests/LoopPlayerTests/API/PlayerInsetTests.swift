@@ -114,9 +114,9 @@ extension PlayerInsetTests {
         XCTAssertTrue(waitFor { guest.state == .playing })
         host.send(.removeAllInsets)
         host.send(.addInset(inset))
-        let playedTwice = waitFor(timeout: 5) { events.withLock { $0.filter { $0 == .playing }.count } == 2 }
+        let playedTwice = waitFor(timeout: 20) { events.withLock { $0.filter { $0 == .playing }.count } == 2 }
         host.stop()
-        wait(for: [finished], timeout: 5)
+        wait(for: [finished], timeout: 20)
         XCTAssertTrue(playedTwice, "\(events.withLock { $0 }), now \(guest.state)")
         XCTAssertEqual(guest.state, .idle, "stopped with its host")
     }

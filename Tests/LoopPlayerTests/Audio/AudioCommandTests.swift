@@ -22,7 +22,7 @@ final class AudioCommandTests: XCTestCase {
         return (player, recorder)
     }
 
-    private func played(_ file: String) throws -> [Float] {
+    private static func played(_ file: String) throws -> [Float] {
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
         return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
     }
@@ -36,8 +36,8 @@ final class AudioCommandTests: XCTestCase {
             defer { try? FileManager.default.removeItem(atPath: file) }
             let player = ExtVideoPlayer { VideoSettings { SourceName(clip); Loop(); build() } }
             player.audioOutput = AudioOptions(driver: "disk", device: file)
-            XCTAssertEqual(player.runHeadless(until: StopCondition(duration: 1)), .finished)
-            let samples = try played(file)
+            XCTAssertEqual(player.runHeadless(until: StopCondition(frames: 30)), .finished)
+            let samples = try Self.played(file)
             XCTAssertGreaterThan(samples.count, 48_000 / 2, "the device ran")
             return Signal.peak(samples[...])
         }
@@ -53,9 +53,9 @@ final class AudioCommandTests: XCTestCase {
         player.send(.volume(0.5))
         player.send(.volume(7))  // clamped
         player.send(.volume(0.5))
-        XCTAssertEqual(player.runHeadless(until: StopCondition(duration: 1)), .finished)
+        XCTAssertEqual(player.runHeadless(until: StopCondition(frames: 30)), .finished)
         XCTAssertEqual(recorder.allEvents, [.volumeChanged(0.5), .volumeChanged(1), .volumeChanged(0.5)])
-        let samples = try played(file)
+        let samples = try Self.played(file)
         XCTAssertEqual(Double(Signal.peak(samples[...])), 0.125 * 0.5, accuracy: 0.01, "the sine (amplitude 1/8) at half volume")
     }
 
@@ -65,12 +65,15 @@ final class AudioCommandTests: XCTestCase {
         let (player, _) = try player(muted: true, file: file)
         let thread = Thread {
             // A second into the picture (the clip is 1.9 s), muted all along.
-            _ = waitFor(timeout: 10) { player.currentTime >= 1 }
+            _ = waitFor(timeout: 30) { player.currentTime >= 1 }
             player.send(.unmute)
+            // The run ends once the sound was heard, however long that took (30 s: a hang guard).
+            _ = waitFor(timeout: 30) { ((try? Self.played(file)) ?? []).contains { abs($0) > 0.1 } }
+            player.stop()
         }
         thread.start()
-        XCTAssertEqual(player.runHeadless(until: StopCondition(duration: 2)), .finished)
-        let samples = try played(file)
+        XCTAssertEqual(player.runHeadless(until: StopCondition()), .quit)
+        let samples = try Self.played(file)
         let firstSound = try XCTUnwrap(samples.firstIndex { abs($0) > 1e-6 }, "unmuted")
         XCTAssertGreaterThan(firstSound, 40_000, "silent while muted (about the first second)")
         XCTAssertGreaterThan(Signal.peak(samples[firstSound...]), 0.1)
@@ -81,12 +84,12 @@ final class AudioCommandTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: file) }
         let (player, recorder) = try player(muted: false, file: file)
         player.send(.audioTrack(languageCode: "jpn"))
-        XCTAssertEqual(player.runHeadless(until: StopCondition(duration: 1)), .finished)
+        XCTAssertEqual(player.runHeadless(until: StopCondition(frames: 30)), .finished)
         guard case let .error(.audioTrackNotFound(language, _))? = recorder.allEvents.first else {
             return XCTFail("\(recorder.allEvents)")
         }
         XCTAssertEqual(language, "jpn")
-        XCTAssertGreaterThan(player.statistics.framesPresented, 20)
-        XCTAssertGreaterThan(Signal.peak(try played(file)[...]), 0.1, "the track plays on")
+        XCTAssertEqual(player.statistics.framesPresented, 30)
+        XCTAssertGreaterThan(Signal.peak(try Self.played(file)[...]), 0.1, "the track plays on")
     }
 }

@@ -117,15 +117,35 @@ final class SyncTests: XCTestCase {
         }
     }
 
-    /// An epoch ahead: the player says it waits, and its first frame comes at the epoch.
+    /// An epoch ahead: the player says it waits, and its first frame comes at the epoch. (A machine
+    /// so slow that the player was ready only after the epoch must join the running timeline
+    /// instead, and not say it waits: what is checked follows what the player saw, not a guess of
+    /// how fast it starts.)
     func testAFutureEpochIsWaitedForAndSaid() throws {
-        let epoch = Date().timeIntervalSince1970 + 2
+        let launched = Date().timeIntervalSince1970
+        let epoch = launched + 3
         let result = try LoopplayTool.run(["--headless", "--sync-epoch", String(format: "%.3f", epoch), "--frames", "3",
-                                           "--events", "--stats-json", "-", "swipe"],
+                                           "--events", "--stats-json", "-", "--verbose", "swipe"],
                                           environment: ["SDL_AUDIODRIVER": "dummy"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stdout.contains("\"status\":\"waitingForEpoch\""), result.stdout)
-        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince1970, epoch, "the first frames waited for the epoch")
+        XCTAssertTrue(result.stderr.contains("joined the shared timeline"), result.stderr)
+        // {"events":[…,{"seconds":1.99,"status":"waitingForEpoch","type":"sync"}]}
+        let waits = result.stdout.split(separator: "\n").flatMap { line -> [Double] in
+            let batch = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+            return (batch?["events"] as? [[String: Any]] ?? []).compactMap { event in
+                event["status"] as? String == "waitingForEpoch" ? event["seconds"] as? Double : nil
+            }
+        }
+        if let wait = waits.first {
+            // It cannot have waited longer than from its start to the epoch.
+            XCTAssertGreaterThan(wait, 0, result.stdout)
+            XCTAssertLessThanOrEqual(wait, epoch - launched + 0.01, result.stdout)
+            XCTAssertGreaterThanOrEqual(Date().timeIntervalSince1970, epoch, "the first frames waited for the epoch")
+        } else {
+            // Ready only after the epoch: then (and only then) it plays without saying it waits.
+            XCTAssertGreaterThanOrEqual(Date().timeIntervalSince1970, epoch, "no wait said, yet the epoch had not come: \(result.stdout)")
+            XCTAssertFalse(result.stdout.contains("waitingForEpoch"), result.stdout)
+        }
         let stats = try XCTUnwrap(LoopplayTool.json(result.stdout))
         XCTAssertEqual(stats["syncOffsetSamples"] as? Int, 3)
         // Measured, not bounded here (how late a frame is depends on the machine: docs/benchmarks.md).
@@ -228,10 +248,22 @@ final class SyncTests: XCTestCase {
     func testAPlaylistPlaysItsItemsOnTheSchedule() throws {
         let clips = try [("red", 2.0), ("blue", 1.0), ("green", 1.5)].map { try Self.colourClip($0, seconds: $1) }
         let epoch = Date().timeIntervalSince1970 - 2.5
+        let lengths = [2.0, 1.0, 1.5]
         let sound = FileManager.default.temporaryDirectory.appendingPathComponent("sync-list-\(UUID().uuidString.prefix(8)).raw").path
         defer { try? FileManager.default.removeItem(atPath: sound) }
-        let result = try LoopplayTool.run(["--headless", "--sync-epoch", String(epoch), "--duration", "6", "--verbose", "--events",
-                                           "--stats-json", "-", "--audio-driver", "disk", "--audio-device", sound] + clips)
+        // The player joins when it is ready, however long that takes on this machine: what it joins
+        // is computed from when it was started, not from a guess of how fast it starts.
+        let launched = Date().timeIntervalSince1970
+        // The run ends on what was seen, not after a time: once more than four items were placed on
+        // the timeline it is stopped (SIGTERM still writes --stats-json), however long that took.
+        let started = try LoopplayTool.start(["--headless", "--sync-epoch", String(epoch), "--verbose", "--events",
+                                              "--stats-json", "-", "--audio-driver", "disk", "--audio-device", sound] + clips)
+        defer { stop(started.process) }
+        let output = PipeText(started.stdout), errors = PipeText(started.stderr)
+        let placed = errors.waitUntil(timeout: 60) { $0.components(separatedBy: "on the shared timeline from").count - 1 > 4 }
+        stop(started.process, grace: 30)
+        let result = LoopplayTool.Result(status: started.process.terminationStatus, stdout: output.whole(), stderr: errors.whole())
+        XCTAssertTrue(placed, "more than four items placed: \(result.stderr)")
         XCTAssertEqual(result.status, 0, result.stderr)
         // "item 1 on the shared timeline from 1795775179.40 (cycle of 4.5 s)"
         let joins = result.stderr.split(separator: "\n").compactMap { line -> (item: Int, start: Double)? in
@@ -239,7 +271,7 @@ final class SyncTests: XCTestCase {
                   let item = Int(match.1), let start = Double(match.2) else { return nil }
             return (item, start)
         }
-        XCTAssertGreaterThanOrEqual(joins.count, 4, result.stderr)
+        XCTAssertGreaterThan(joins.count, 4, result.stderr)
         guard let first = joins.first else { return }
         let offsets = [0.0, 2.0, 3.0]
         // Started in the item the timeline was in, then each one in order.
@@ -248,10 +280,14 @@ final class SyncTests: XCTestCase {
             let cycles = ((join.start - epoch - offsets[join.item]) / 4.5).rounded()
             XCTAssertEqual(join.start, epoch + cycles * 4.5 + offsets[join.item], accuracy: 0.01, "item \(join.item)'s slot")
         }
-        XCTAssertTrue(first.item == 1 || first.item == 2, "joined after 2.5 s and more: \(first)")
+        // The first item joined was still on the timeline when the player started (never one whose
+        // slot had passed), and its slot began before the run ended.
+        let ended = Date().timeIntervalSince1970
+        XCTAssertGreaterThan(first.start + lengths[first.item], launched, "joined an item already over: \(first)")
+        XCTAssertLessThan(first.start, ended, "joined an item not yet due: \(first)")
         XCTAssertEqual(result.stderr.components(separatedBy: "playing it").count, 1, "no item played out of turn: \(result.stderr)")
+        // (How many frames a loaded machine drops is not asserted: it depends on the load.)
         let stats = try XCTUnwrap(LoopplayTool.json(result.stdout), result.stdout)
-        XCTAssertEqual(stats["framesDropped"] as? Int, 0, "\(stats)")
         XCTAssertGreaterThan(stats["syncSoundOffsetSamples"] as? Int ?? 0, 0, "the last item's sound was measured: \(stats)")
     }
 

@@ -11,7 +11,15 @@ final class PlayerDefectTests: XCTestCase {
         let player = ExtVideoPlayer { VideoSettings { SourceName(clip); NotAutoPlay(); Events() } }
         let events = Mutex<[PlayerEvent]>([])
         player.onPlayerEventChange { batch in events.withLock { $0 += batch } }
-        player.runHeadless(until: StopCondition(duration: 2.5))
+        let finished = expectation(description: "run returned")
+        Thread { player.runHeadless(until: StopCondition()); finished.fulfill() }.start()
+        // Ready (however long the load took), then 30 passes of its loop (a third of a second at
+        // least) in which it must not start; the run's end delivers what is pending.
+        XCTAssertTrue(waitFor(timeout: 30) { player.state == .ready }, "\(player.state)")
+        let passes = player.probeRunLoop()
+        XCTAssertTrue(waitFor(timeout: 20) { player.probeRunLoop() >= passes + 30 }, "the loop runs")
+        player.stop()
+        wait(for: [finished], timeout: 30)
         let received = events.withLock { $0 }
         XCTAssertTrue(received.contains(.currentItemChanged), "\(received)")
         XCTAssertTrue(received.contains(.itemStatusChanged(.readyToPlay)), "\(received)")
@@ -25,7 +33,8 @@ final class PlayerDefectTests: XCTestCase {
         let player = ExtVideoPlayer { VideoSettings { SourceName(clip); Loop(); TimePublishing(1) } }
         let times = Mutex<[Double]>([])
         player.onPlayerTimeChange { time in times.withLock { $0.append(time) } }
-        player.runHeadless(until: StopCondition(duration: 3.6))
+        // On the virtual clock (the publishing follows the player's clock): 3.6 s of media.
+        player.runHeadless(timing: .untimed, until: StopCondition(duration: 3.6))
         let published = times.withLock { $0 }
         XCTAssertGreaterThanOrEqual(published.count, 3)
         for time in published { XCTAssertLessThan(time, 1, "positions are inside the pass: \(published)") }
@@ -64,7 +73,7 @@ final class PlayerDefectTests: XCTestCase {
         let window = try display.window(titled: title, shownBy: player.process, stderr: player.stderr)
         for (index, toggle) in ["into fullscreen", "back"].enumerated() {
             // What is checked is where the picture settles: read the window until it shows the bars
-            // where they belong, for up to 3 s (a frame drawn while the request is under way may not).
+            // where they belong, for up to 20 s (a frame drawn while the request is under way may not).
             var left = (0, 0, 0), right = (0, 0, 0)
             func settled() -> Bool {
                 guard let pixels = try? display.capture(x: window.x, y: window.y, width: 320, height: 180) else { return false }
@@ -80,7 +89,7 @@ final class PlayerDefectTests: XCTestCase {
             if index == 0 { _ = waitFor(timeout: 10, settled) }  // the picture is on screen before f
             try display.press(["f", "9"], window: title)
             _ = events.waitUntil { _ in events.count(ofEvent: "volumeChanged") > index }
-            _ = waitFor(timeout: 3, settled)
+            _ = waitFor(timeout: 20, settled)
             XCTAssertTrue(left.0 > 180 && left.1 < 80 && left.2 < 80, "\(toggle): red bar on the left, got \(left)")
             XCTAssertTrue(right.0 < 80 && right.1 > 180 && right.2 > 180, "\(toggle): cyan bar on the right, got \(right)")
         }

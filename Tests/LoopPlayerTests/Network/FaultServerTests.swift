@@ -77,7 +77,8 @@ final class FaultServerTests: XCTestCase {
         XCTAssertEqual(stalled.status, 0, "no answer at all")
 
         try server.setFaults([FaultRule(stallAfter: 5000)])
-        let midBody = RawHTTP.get(port: server.port, path: "/dir/blob.bin", timeout: 0.5)
+        // Read until the headers and 5000 bytes came (30 s: a hang guard), then nothing more for 0.5 s.
+        let midBody = RawHTTP.get(port: server.port, path: "/dir/blob.bin", timeout: 30, bodyBytes: 5000)
         XCTAssertEqual(midBody.ending, .timedOut)
         XCTAssertEqual(midBody.status, 200)
         XCTAssertEqual(midBody.headers["content-length"], "200000")

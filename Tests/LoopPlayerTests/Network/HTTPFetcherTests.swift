@@ -54,10 +54,10 @@ final class HTTPFetcherTests: XCTestCase {
         }
         // Generous: a loaded machine (the full suite beside other work) has taken over 10 s to get
         // a request to the Python server.
-        XCTAssertTrue(waitFor(timeout: 30, ready),
+        XCTAssertTrue(waitFor(timeout: 120, ready),
                       "the fetch is under way (server running: \(server?.isRunning ?? false), log: \((try? server?.requestLog()) ?? []))")
         if let advance { clock.advance(to: advance) }
-        let error = outcome.wait(timeout: 30)
+        let error = outcome.wait(timeout: 120)
         thread.join()
         return ((error ?? nil), clock.now)
     }
@@ -171,7 +171,7 @@ final class HTTPFetcherTests: XCTestCase {
         let outcome = onVirtualClock(advanceTo: 299.9, once: asked) { clock in
             // Aborted from here once the clock has moved: the limit is 300 s.
             let watcher = WorkerThread(name: "lp-test-abort") {
-                _ = pollFor(timeout: 40) { clock.now >= 299.9 }
+                _ = pollFor(timeout: 150) { clock.now >= 299.9 }
                 abort.raise()
             }
             defer { watcher.join() }
@@ -199,7 +199,7 @@ final class HTTPFetcherTests: XCTestCase {
                 outcome.set(nil)
             } catch { outcome.set(error as? FetchError) }
         }
-        XCTAssertNotNil(received.wait(timeout: 10), "bytes are arriving")
+        XCTAssertNotNil(received.wait(timeout: 60), "bytes are arriving")
         XCTAssertTrue(outcome.wait(timeout: 0) == nil, "nothing ends while the clock stands")
         var minutes = 0
         while outcome.wait(timeout: 0.5) == nil, minutes < 20 {
@@ -273,11 +273,11 @@ final class HTTPFetcherTests: XCTestCase {
             }
         }
         thread.start()
-        try server.waitForRequest(timeout: 5) { $0.path == "/dir/blob.bin" }
-        XCTAssertNotNil(bodyArriving.wait(timeout: 5), "the body is arriving")  // mid-body from here
+        try server.waitForRequest(timeout: 60) { $0.path == "/dir/blob.bin" }
+        XCTAssertNotNil(bodyArriving.wait(timeout: 60), "the body is arriving")  // mid-body from here
         let killed = Date()
         server.stop()
-        let (error, ended) = try XCTUnwrap(outcome.wait(timeout: 5), "the fetch returned")
+        let (error, ended) = try XCTUnwrap(outcome.wait(timeout: 60), "the fetch returned")
         let delay = ended.timeIntervalSince(killed)
         print("HTTPFetcherTests: server killed mid-body, error \(String(describing: error)) after \(delay) s")
         switch error {
@@ -308,7 +308,7 @@ final class HTTPFetcherTests: XCTestCase {
         // Raised from another thread once the request is held by the stalled server.
         let stalled: FaultServer = server
         Thread {
-            _ = try? stalled.waitForRequest(timeout: 5) { $0.path == "/dir/blob.bin" }
+            _ = try? stalled.waitForRequest(timeout: 60) { $0.path == "/dir/blob.bin" }
             abort.raise()
         }.start()
         // On a clock that stands still no limit can end the fetch: only the abort does.

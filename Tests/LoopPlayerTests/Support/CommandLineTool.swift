@@ -106,8 +106,11 @@ final class PipeText: Sendable {
     }
 
     /// The positions published by `loopplay --time-publishing` (lines `{"time":…}`), in order.
-    var publishedTimes: [Double] {
-        lines.compactMap { line -> Double? in
+    var publishedTimes: [Double] { Self.times(in: text[...]) }
+
+    /// The positions published in `text` (lines `{"time":…}`), in order.
+    static func times(in text: Substring) -> [Double] {
+        text.split(separator: "\n").compactMap { line -> Double? in
             guard line.hasPrefix("{\"time\""),
                   let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
             return object["time"] as? Double

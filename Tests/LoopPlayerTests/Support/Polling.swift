@@ -18,7 +18,7 @@ func pollFor<Value>(timeout: Double, _ probe: () throws -> Value?) rethrows -> V
 
 /// Waits until `condition` holds, for at most `timeout` seconds: for tests that watch what another
 /// thread's player does (a window test's main loop runs elsewhere). False if it never did.
-func waitFor(timeout: Double = 5, _ condition: () throws -> Bool) rethrows -> Bool {
+func waitFor(timeout: Double = 20, _ condition: () throws -> Bool) rethrows -> Bool {
     try pollFor(timeout: timeout) { try condition() ? true : nil } ?? false
 }
 

@@ -13,8 +13,11 @@ enum RawHTTP {
         var seconds: Double
     }
 
+    /// `timeout` bounds the whole read. With `bodyBytes`, once the headers and that many body
+    /// bytes arrived (however long they took, within `timeout`: a hang guard) the read waits only
+    /// `quiet` seconds more: what comes then is what a server sends past them.
     static func get(port: Int, path: String, method: String = "GET", headers: [String: String] = [:],
-                    timeout: Double = 5) -> Response {
+                    timeout: Double = 5, bodyBytes: Int? = nil, quiet: Double = 0.5) -> Response {
         let started = Date()
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return Response(status: 0, headers: [:], body: [], ending: .refused, seconds: 0) }
@@ -35,8 +38,14 @@ enum RawHTTP {
         var received: [UInt8] = []
         var ending = Ending.closed
         var buffer = [UInt8](repeating: 0, count: 65536)
+        var arrived: Date?  // when the headers and `bodyBytes` had come
         while true {
-            let left = timeout - Date().timeIntervalSince(started)
+            if arrived == nil, let bodyBytes, let split = received.firstRange(of: Array("\r\n\r\n".utf8)),
+               received.count - split.upperBound >= bodyBytes {
+                arrived = Date()
+            }
+            var left = timeout - Date().timeIntervalSince(started)
+            if let arrived { left = min(left, quiet - Date().timeIntervalSince(arrived)) }
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard left > 0, poll(&descriptor, 1, Int32(left * 1000)) > 0 else { ending = .timedOut; break }
             let count = recv(fd, &buffer, buffer.count, 0)
