@@ -118,12 +118,14 @@ package final class FilterChain {
         }
     }
 
-    /// A black picture of `crop`'s size in place of `frame` (its time, aspect and colour tags): one
-    /// buffer, made once per size and shared by reference (nothing writes a filtered picture).
+    /// A black picture of `crop`'s size, no larger than `frame`, in place of it (its time, aspect and
+    /// colour tags): one buffer, made once per size and shared by reference (nothing writes a
+    /// filtered picture). Never larger than the picture: a crop of 16000x16000 is no 384 MB of black.
     private func blackPicture(_ crop: PictureCrop, like frame: UnsafeMutablePointer<AVFrame>) throws(FilterError) -> OwnedFrame {
         let name = "crop=\(crop.width):\(crop.height):\(crop.x):\(crop.y)"
-        if black?.width != crop.width || black?.height != crop.height {
-            black = BlackPicture(width: crop.width, height: crop.height)
+        let width = max(1, min(crop.width, Int(frame.pointee.width))), height = max(1, min(crop.height, Int(frame.pointee.height)))
+        if black?.width != width || black?.height != height {
+            black = BlackPicture(width: width, height: height)
         }
         guard let output = black?.frame?.reference() else { throw FilterError(filter: name, reason: "out of memory") }
         guard av_frame_copy_props(output.pointer, frame) >= 0 else { throw FilterError(filter: name, reason: "out of memory") }

@@ -155,7 +155,10 @@ public enum VideoFilter: Sendable, Equatable, Hashable {
         case let .pixellate(size): try check((1...256).contains(size), "size must be 1…256")
         case let .vignette(angle): try check((0...(Double.pi / 2)).contains(angle), "angle must be 0…π/2")
         case let .denoise(strength): try check((0...50).contains(strength), "strength must be 0…50")
-        case let .crop(x, y, width, height): try check(x >= 0 && y >= 0 && width > 0 && height > 0, "a crop needs a positive size")
+        case let .crop(x, y, width, height):
+            try check(x >= 0 && y >= 0 && width > 0 && height > 0, "a crop needs a positive size")
+            // No picture is larger (FFmpeg's own frame limit is about this too).
+            try check(max(x, y, width, height) <= 16384, "a crop's size and place are at most 16384 pixels")
         case let .ffmpeg(chain):
             try check(!chain.trimmingCharacters(in: .whitespaces).isEmpty, "the filter is empty")
             // libavfilter configures a chain recursively: a chain of 170 000 overflowed the decoder

@@ -46,6 +46,9 @@ struct Loopplay: ParsableCommand {
                 throw ValidationError("--sync-epoch with a playlist repeats the list on the timeline: leave out --loop")
             }
         }
+        if runLimits.snapshot == "-", report.events || report.timePublishing != nil {
+            throw ValidationError("--snapshot - writes the picture to stdout: --events and --time-publishing cannot share it")
+        }
         // Counted for the first item alone (not looping the list, or looping the item), the later
         // items would never play.
         if runLimits.loops != nil, sources.isPlaylist, !sources.loopPlaylist || sources.loop {
@@ -114,10 +117,13 @@ struct Loopplay: ParsableCommand {
         if case let .failed(.displayUnavailable(reason)) = outcome, !SignalWatch.wasReceived {
             // No display: play headless, with stats and a snapshot, and say so in one line once the
             // media has opened, so that a source that fails is reported alone.
-            let (snapshotTarget, statsTarget) = (snapshotPath ?? fallbackSnapshot, statsPath ?? "-")
+            // The stats go to stdout unless the picture does (`--snapshot -`).
+            let snapshotTarget = snapshotPath ?? fallbackSnapshot
+            let statsTarget = statsPath ?? (snapshotTarget == "-" ? nil : "-")
             (snapshotPath, statsPath, statsUnasked) = (snapshotTarget, statsTarget, statsPath == nil)
-            let notice = "no display (\(reason)); playing headless: "
-                + (statsTarget == "-" ? "stats below" : "stats in \(statsTarget)") + ", snapshot in \(snapshotTarget)"
+            let said = statsTarget.map { $0 == "-" ? "stats below, " : "stats in \($0), " } ?? ""
+            let notice = "no display (\(reason)); playing headless: \(said)snapshot "
+                + (snapshotTarget == "-" ? "on stdout" : "in \(snapshotTarget)")
             let once = OnceFlag()
             player.onStateChange { state in
                 switch state {
@@ -144,7 +150,10 @@ struct Loopplay: ParsableCommand {
         }
         // A refused crop left the picture black: no snapshot of that, and no exit 0 (65, its line said once).
         if case .finished = outcome, snapshotPath != nil, let refused = Self.warnings.cropRefused { outcome = .failed(refused) }
-        // The run is over: a signal from here on ends the process at once, whatever a write waits for.
+        // The run is over: the remote control and the metrics go (their socket file with them, even
+        // if a signal ends a blocked write below), and a signal from here on ends the process at once.
+        server?.close()
+        metrics?.close()
         SignalWatch.exitOnNextSignal()
         if case .finished = outcome, let snapshotPath {
             do throws(PlayerError) {

@@ -64,10 +64,11 @@ public enum PlaybackCommand: Sendable {
     case subtitleTrackNumber(Int?)
     /// Writes the picture on screen (overlays and subtitles included; `content` says what else) at
     /// `path`, off the playback thread: JPEG for a `.jpg`/`.jpeg` name, PNG otherwise. Only a
-    /// regular file is written (a FIFO or a device there is refused). `done` is called once, from
-    /// another thread, when the file is written (nil) or could not be (why: no picture yet, a
-    /// write error); a failure is also logged. Applied even while no source is ready (what is on
-    /// screen, or a failure).
+    /// regular file is written (a FIFO or a device there is refused). `done` is called at most once
+    /// when the file is written (nil) or could not be (why: no picture yet, a write error): from the
+    /// writer's thread, or from the run's thread when it is refused at once; a command no run takes
+    /// (sent before a run or after it ended) never calls it. A failure is also logged. Applied even
+    /// while no source is ready (what is on screen, or a failure).
     case screenshot(to: String, content: SnapshotContent = .scene, done: (@Sendable (PlayerError?) -> Void)? = nil)
     /// Shows a short message over the picture (mpv's `show-text`) for `duration` seconds (nil:
     /// the window's `osdDuration`), then fades it out; not when `level` is above the window's

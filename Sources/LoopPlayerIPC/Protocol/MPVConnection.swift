@@ -268,9 +268,11 @@ package struct MPVConnection {
         "m": "cycle mute", "9": "add volume -2", "0": "add volume 2", "/": "add volume -2", "*": "add volume 2",
         "BS": "set speed 1.0",
         "1": "add contrast -1", "2": "add contrast 1", "3": "add brightness -1", "4": "add brightness 1",
-        "#": "cycle aid", "j": "cycle sid", "L": "cycle-values loop-file inf no",
+        "#": "cycle aid", "SHARP": "cycle aid", "j": "cycle sid", "L": "cycle-values loop-file inf no",
         ">": "playlist-next", "<": "playlist-prev", "ENTER": "playlist-next",
-        "q": "quit", "ESC": "quit",
+        // mpv's ESC leaves fullscreen (`set fullscreen no`), which the IPC has no property for: a
+        // kiosk's controller sending it must not end the player, so it does nothing here.
+        "q": "quit",
     ]
 
     /// `seek TARGET [relative|absolute|absolute-percent|relative-percent][+exact|+keyframes]`.

@@ -59,8 +59,14 @@ final class PlayerRemote: MPVRemote {
                 settings.loopPlaylistPasses = passes.map { pass - 1 + $0 }
             }
         case .stop:
+            // mpv's: without --idle, stopping ends the player (as quit does); with it, nothing plays.
+            guard player.settings.idles else {
+                quitCode.withLock { $0 = 0 }
+                player.stop()
+                return nil
+            }
             player.updateSettings { settings in
-                (settings.playlist, settings.sourceName, settings.idles) = ([], nil, true)
+                (settings.playlist, settings.sourceName) = ([], nil)
             }
         case let .quit(code):
             quitCode.withLock { $0 = code }

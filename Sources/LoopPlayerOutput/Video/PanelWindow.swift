@@ -36,7 +36,7 @@ package final class PanelWindow {
         self.panel = panel
         id = SDL_GetWindowID(window)
         let unscaled = abs(place.width - panel.part.width) < 0.5 && abs(place.height - panel.part.height) < 0.5
-        let surfaceFits = kind == .surface || (kind == .automatic && !SDLVideo.hasGPUDevice && unscaled)
+        let surfaceFits = unscaled && (kind == .surface || (kind == .automatic && !SDLVideo.hasGPUDevice))
         if surfaceFits, let surface = SurfaceVideoOutput(window: window) {
             video = .surface(surface)
         } else {

@@ -88,8 +88,9 @@ package final class SurfaceVideoOutput: WindowVideoOutput {
                        at destination: SDL_Rect, format: AVPixelFormat) {
         let picture = frame.pointer
         let chromaShiftX: Int32 = 1, chromaShiftY: Int32 = 1  // yuv420p and nv12
-        // Crop on even coordinates so the chroma planes stay aligned with luma.
-        let cropX = Int32(source.x) & ~1, cropY = Int32(source.y) & ~1
+        // The luma from the exact pixel (a panel's part at an odd place lines up with its neighbours
+        // and its overlays), the chroma from the sample that covers it.
+        let cropX = Int32(source.x.rounded()), cropY = Int32(source.y.rounded())
         let cropW = min(picture.pointee.width - cropX, Int32(source.width.rounded()))
         let cropH = min(picture.pointee.height - cropY, Int32(source.height.rounded()))
         guard cropW > 0, cropH > 0 else { return }

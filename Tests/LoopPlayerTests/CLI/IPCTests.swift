@@ -226,6 +226,19 @@ final class IPCTests: XCTestCase {
         XCTAssertTrue(long.stderr.contains("a socket path has at most 107 bytes"), long.stderr)
     }
 
+    /// `stop` without `--idle` ends the player, as mpv's does (it stayed up with nothing to play).
+    func testStopWithoutIdleEndsThePlayer() throws {
+        let socket = directory.appendingPathComponent("stop.sock").path
+        let player = try startPlayer(socket)
+        defer { stop(player.process) }
+        let client = try IPCClient(path: socket)
+        XCTAssertEqual(try client.request(["stop"])?["error"] as? String, "success")
+        XCTAssertTrue(waitFor(timeout: 30) { !player.process.isRunning }, "the player ended")
+        player.process.waitUntilExit()
+        XCTAssertEqual(player.process.terminationStatus, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: socket), "the socket went with it")
+    }
+
     /// A remote-controlled player survives a client's bad `loadfile`: the error is told, and the
     /// next good one plays. More than 64 clients at once are turned away.
     func testABadLoadfileIsAnErrorAndTheNextOnePlays() throws {

@@ -234,6 +234,7 @@ final class LoopplayCommandTests: XCTestCase {
         XCTAssertTrue(ended, "one SIGTERM ends it")
         guard ended else { return }  // the deferred stop kills it
         XCTAssertEqual(player.process.terminationStatus, 128 + SIGTERM)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: socket), "the socket file is not left behind")
     }
 
     /// `--overlay` and `--overlay-text` are in the snapshot exactly as in the window; a bad SVG is

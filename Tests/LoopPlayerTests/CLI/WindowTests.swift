@@ -139,37 +139,39 @@ final class WindowTests: XCTestCase {
         XCTAssertNil(try display.window(titled: "lptest-wall", timeout: 0), "the player's own window stays hidden")
     }
 
-    /// A panel uploads only its piece of the picture (a wall of four costs one picture's conversion):
-    /// a part at an odd place across the four quadrants of a picture shows each quadrant exactly
-    /// where it belongs, 1:1.
+    /// A panel converts only its piece of the picture (a wall of four costs one picture's
+    /// conversion): a part at an odd place across the four grey quadrants of a picture shows each
+    /// quadrant exactly where it belongs, 1:1, to the pixel at the edges — through swscale into the
+    /// panel's surface and through the renderer's texture alike.
     func testAPanelsPieceIsThePictureAtItsPlace() throws {
-        let quadrants = try TestMedia.clip("quadrants-320x180.mp4", [
-            "-f", "lavfi", "-i", "color=red:s=160x90:r=30:d=2", "-f", "lavfi", "-i", "color=lime:s=160x90:r=30:d=2",
-            "-f", "lavfi", "-i", "color=blue:s=160x90:r=30:d=2", "-f", "lavfi", "-i", "color=white:s=160x90:r=30:d=2",
+        let quadrants = try TestMedia.clip("grey-quadrants-320x180.mp4", [
+            "-f", "lavfi", "-i", "color=black:s=160x90:r=30:d=2", "-f", "lavfi", "-i", "color=white:s=160x90:r=30:d=2",
+            "-f", "lavfi", "-i", "color=0x404040:s=160x90:r=30:d=2", "-f", "lavfi", "-i", "color=0xC0C0C0:s=160x90:r=30:d=2",
             "-filter_complex", "[0][1]hstack[top];[2][3]hstack[bottom];[top][bottom]vstack",
         ] + TestMedia.h264 + ["-pix_fmt", "yuv420p"])
         let display = try VirtualDisplay()
-        let player = try LoopplayTool.start(["--source", quadrants, "--loop", "--title", "lptest-piece",
-                                             "--panel", "100x60+111+61@+0+0"],
-                                            environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
-        defer { stop(player.process) }
-        let panel = try display.window(titled: "lptest-piece (panel 1)", shownBy: player.process, stderr: player.stderr)
-        XCTAssertTrue(panel.width == 100 && panel.height == 60, "\(panel)")
-        // Panel pixel (x, y) is the picture's (111 + x, 61 + y): the quadrants meet at 49, 29.
-        let expected: [(x: Int, y: Int, colour: (Int, Int, Int))] = [
-            (5, 5, (255, 0, 0)), (45, 25, (255, 0, 0)), (53, 5, (0, 255, 0)), (95, 25, (0, 255, 0)),
-            (5, 33, (0, 0, 255)), (45, 55, (0, 0, 255)), (53, 33, (255, 255, 255)), (95, 55, (255, 255, 255)),
+        // Panel pixel (x, y) is the picture's (111 + x, 61 + y): the quadrants meet between columns
+        // 48 and 49 and rows 28 and 29 (a piece off by one pixel shows the neighbour's grey there).
+        let expected: [(x: Int, y: Int, grey: Int)] = [
+            (5, 5, 0), (48, 28, 0), (49, 5, 255), (95, 28, 255), (5, 29, 64), (48, 55, 64), (49, 29, 192), (95, 55, 192),
         ]
-        var pixels: [UInt8] = []
-        let shown = try waitFor(timeout: 10) {
-            pixels = try display.capture(x: panel.x, y: panel.y, width: panel.width, height: panel.height)
-            return expected.allSatisfy { point in
-                let i = (point.y * panel.width + point.x) * 3
-                return abs(Int(pixels[i]) - point.colour.0) < 40 && abs(Int(pixels[i + 1]) - point.colour.1) < 40
-                    && abs(Int(pixels[i + 2]) - point.colour.2) < 40
+        for output in ["automatic", "texture"] {
+            let title = "lptest-piece-\(output)"
+            let player = try LoopplayTool.start(["--source", quadrants, "--loop", "--title", title, "--video-output", output,
+                                                 "--panel", "100x60+111+61@+0+0"],
+                                                environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
+            defer { stop(player.process) }
+            let panel = try display.window(titled: "\(title) (panel 1)", shownBy: player.process, stderr: player.stderr)
+            XCTAssertTrue(panel.width == 100 && panel.height == 60, "\(panel)")
+            var pixels: [UInt8] = []
+            let greys = { expected.map { point -> Int in Int(pixels[(point.y * panel.width + point.x) * 3]) } }
+            let shown = try waitFor(timeout: 20) {
+                pixels = try display.capture(x: panel.x, y: panel.y, width: panel.width, height: panel.height)
+                return zip(greys(), expected).allSatisfy { abs($0 - $1.grey) < 24 }
             }
+            XCTAssertTrue(shown, "\(output): each quadrant at its place, to the pixel: \(greys()) for \(expected.map(\.grey))")
+            stop(player.process)
         }
-        XCTAssertTrue(shown, "each quadrant at its place: \(expected.map { point -> [UInt8] in let i = (point.y * panel.width + point.x) * 3; return Array(pixels[i..<i + 3]) })")
     }
 
     /// `--snapshot` in a window: the window's last picture at its size (it was written after the
@@ -247,7 +249,7 @@ final class WindowTests: XCTestCase {
             judged = true
             assertColor(pixels, width: 320, x: 100, y: 90, is: (255, 0, 0), "first second is red (paused at \(position) s)")
         }
-        if !judged { print("WindowTests: the player was never paused within the first second on this machine: not judged") }
+        if !judged { throw XCTSkip("the player was never paused within the first second on this machine: not judged") }
     }
 
     func testKeysPauseSnapshotUnloopAndQuit() throws {
