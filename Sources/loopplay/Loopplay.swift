@@ -150,6 +150,11 @@ struct Loopplay: ParsableCommand {
         }
         // A refused crop left the picture black: no snapshot of that, and no exit 0 (65, its line said once).
         if case .finished = outcome, snapshotPath != nil, let refused = Self.warnings.cropRefused { outcome = .failed(refused) }
+        // `--snapshot` stopped by a signal before its frame: no file, and a script must not read
+        // one (it exited 0 with nothing written).
+        if case .quit = outcome, runLimits.snapshot != nil, SignalWatch.wasReceived, server?.requestedExitCode == nil {
+            outcome = .failed(.writeFailed(path: runLimits.snapshot ?? "", reason: "stopped by a signal before the snapshot was taken"))
+        }
         // The run is over: the remote control and the metrics go (their socket file with them, even
         // if a signal ends a blocked write below), and a signal from here on ends the process at once.
         server?.close()

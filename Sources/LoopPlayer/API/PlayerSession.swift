@@ -233,11 +233,13 @@ final class PlayerSession: EngineController {
 
     private func tick() {
         let position = engine.position
-        let (settings, version, retry, stop) = player.shared.withLock { shared in
+        // The commands sent before these settings were read: one sent after a settings change
+        // (an IPC `loadfile … append` onto the list the change made) waits for that change.
+        let (settings, version, retry, stop, sentBefore) = player.shared.withLock { shared in
             defer { shared.retryRequested = false }
             shared.currentTime = position
             shared.loopPasses &+= 1
-            return (shared.settings, shared.settingsVersion, shared.retryRequested, shared.stopRequested)
+            return (shared.settings, shared.settingsVersion, shared.retryRequested, shared.stopRequested, shared.commandsSent)
         }
         if stop { engine.requestQuit() }
         if version != appliedVersion { apply(settings, version: version) }
@@ -248,7 +250,7 @@ final class PlayerSession: EngineController {
         }
         // After `apply`: a new source is not ready yet. Playlist commands change the source: they
         // need no ready one (a failed item is skipped with `next`).
-        applyQueuedCommands(withoutSourceOnly: !engine.isReady)
+        applyQueuedCommands(withoutSourceOnly: !engine.isReady, sentUpTo: sentBefore)
         refreshStatus()
         let now = engine.clock.now
         for batch in batcher.flush(at: now) { deliver(batch) }
@@ -268,14 +270,15 @@ final class PlayerSession: EngineController {
         if engine.state == .playing || engine.state == .buffering { engine.setPaused(true) }
     }
 
-    private func applyQueuedCommands(withoutSourceOnly: Bool = false) {
+    /// Carries out the queued commands numbered up to `sentUpTo` (all of them, or those that need
+    /// no source); later ones wait for the next iteration.
+    private func applyQueuedCommands(withoutSourceOnly: Bool = false, sentUpTo: Int = .max) {
         let commands = player.shared.withLock { shared in
-            guard withoutSourceOnly else {
-                defer { shared.commands.removeAll() }
-                return shared.commands
+            let due = { (entry: (number: Int, command: PlaybackCommand)) in
+                entry.number <= sentUpTo && (!withoutSourceOnly || entry.command.appliesWithoutSource)
             }
-            let taken = shared.commands.filter(\.command.appliesWithoutSource)
-            shared.commands.removeAll(where: \.command.appliesWithoutSource)
+            let taken = shared.commands.filter(due)
+            shared.commands.removeAll(where: due)
             return taken
         }
         guard let highest = commands.last?.number else { return }

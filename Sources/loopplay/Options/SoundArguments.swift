@@ -6,7 +6,7 @@ struct SoundArguments: ParsableArguments {
     @Flag(help: "Start muted (loopplay plays the sound by default, as mpv does; the library starts muted).")
     var mute = false
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Volume 0…100 (linear gain; default 100).", valueName: "0-100"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Volume 0…100 (linear gain).", valueName: "0-100"))
     var volume: Float = 100
 
     @Option(parsing: .unconditional,

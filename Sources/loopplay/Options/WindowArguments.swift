@@ -43,7 +43,7 @@ struct WindowArguments: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Size of the --pip window, WxH (default 320 wide, the picture's shape).", valueName: "WxH"))
     var pipSize: String?
 
-    @Option(help: ArgumentHelp("Window video output: \(VideoOutputKind.allCases.map(\.rawValue).joined(separator: ", ")).",
+    @Option(help: ArgumentHelp("How pictures reach the window: a GPU's textures, or swscale into its surface without one.",
                                valueName: "kind"))
     var videoOutput: VideoOutputKind = .automatic
 

@@ -226,6 +226,26 @@ final class IPCTests: XCTestCase {
         XCTAssertTrue(long.stderr.contains("a socket path has at most 107 bytes"), long.stderr)
     }
 
+    /// A controller's usual burst — `loadfile` then two `append`s in one write — from `--idle` makes a
+    /// list of three (the second append overtook the list the first one made, and was lost: "there
+    /// is no Playlist").
+    func testABurstOfLoadfilesFromIdleKeepsEveryItem() throws {
+        let socket = directory.appendingPathComponent("burst.sock").path
+        let started = try LoopplayTool.start(["--idle", "--headless", "--input-ipc-server", socket],
+                                             environment: ["SDL_AUDIODRIVER": "dummy"])
+        defer { stop(started.process) }
+        let stderr = PipeText(started.stderr)
+        let client = try XCTUnwrap(pollFor(timeout: 30) { started.process.isRunning ? try? IPCClient(path: socket) : nil })
+        let clips = try [TestMedia.loopClip(), TestMedia.redThenBlue(), TestMedia.loopClip()]
+        let lines = ["{\"command\": [\"loadfile\", \"\(clips[0])\"], \"request_id\": 1}",
+                     "{\"command\": [\"loadfile\", \"\(clips[1])\", \"append\"], \"request_id\": 2}",
+                     "{\"command\": [\"loadfile\", \"\(clips[2])\", \"append\"], \"request_id\": 3}"]
+        try client.send(lines.joined(separator: "\n") + "\n")
+        XCTAssertTrue(waitFor(timeout: 30) { (try? client.request(["get_property", "playlist-count"], id: 9))?["data"] as? Int == 3 },
+                      "three items: \(stderr.text)")
+        XCTAssertFalse(stderr.text.contains("no Playlist"), stderr.text)
+    }
+
     /// `stop` without `--idle` ends the player, as mpv's does (it stayed up with nothing to play).
     func testStopWithoutIdleEndsThePlayer() throws {
         let socket = directory.appendingPathComponent("stop.sock").path

@@ -48,6 +48,25 @@ final class LoopplayNetworkFlagTests: XCTestCase {
         XCTAssertTrue(range.stderr.contains("--network-timeout must be 0.5…86400.0 seconds"), range.stderr)
     }
 
+    /// SIGTERM before `--snapshot`'s frame: no file, one line saying so, not exit 0 (a script's
+    /// `loopplay --snapshot x.png URL && use x.png` read a file that was not there).
+    func testASignalBeforeTheSnapshotIsAFailure() throws {
+        let fixture = try NetworkFixture()
+        let master = fixture.url("/hls/master-low-first.m3u8")
+        try fixture.server.setFaults([FaultRule(pattern: "master-low-first", stall: true)])
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("term-\(UUID().uuidString.prefix(8)).png").path
+        let player = try LoopplayTool.start(["--source", master, "--headless", "--snapshot", path])
+        defer { stop(player.process) }
+        // Asked for the playlist, which never comes: the frame cannot have been taken.
+        XCTAssertTrue(waitFor(timeout: 60) { (try? fixture.server.requestLog().contains { $0.path.hasSuffix("master-low-first.m3u8") }) == true })
+        player.process.terminate()
+        player.process.waitUntilExit()
+        let said = String(decoding: player.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(player.process.terminationStatus, 70, said)
+        XCTAssertTrue(said.contains("cannot write \(path): stopped by a signal before the snapshot was taken"), said)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+    }
+
     /// Hosts apply to network sources only; schemes to every source. A refused source is one line
     /// saying what was refused, exit 65, and nothing is requested from the server.
     func testAllowedHostsAndSchemesRefuseWhatTheyDoNotList() throws {
