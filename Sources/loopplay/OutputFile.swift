@@ -13,18 +13,7 @@ enum OutputFile {
         }
         let descriptor = path == "-" ? STDOUT_FILENO : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failure(errno) }
-        let failed: Int32? = data.withUnsafeBytes { raw -> Int32? in
-            guard var pointer = raw.baseAddress else { return nil }
-            var left = raw.count
-            while left > 0 {
-                let written = Glibc.write(descriptor, pointer, left)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return written < 0 ? errno : ENOSPC }
-                pointer += written
-                left -= written
-            }
-            return nil
-        }
+        let failed = writeAll(data, to: descriptor)
         if descriptor == STDOUT_FILENO {
             if let failed { throw failure(failed) }
             return

@@ -255,19 +255,7 @@ package enum Snapshot {
         guard fstat(descriptor, &info) == 0 else { throw failure(String(cString: strerror(errno))) }
         if let kind = notARegularFile(info.st_mode) { throw failure(kind) }
         guard ftruncate(descriptor, 0) == 0 else { throw failure(String(cString: strerror(errno))) }
-        let failed: Int32? = data.withUnsafeBytes { raw -> Int32? in
-            guard var pointer = raw.baseAddress else { return nil }
-            var left = raw.count
-            while left > 0 {
-                let written = Glibc.write(descriptor, pointer, left)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return written < 0 ? errno : ENOSPC }
-                pointer += written
-                left -= written
-            }
-            return nil
-        }
-        if let failed { throw failure(String(cString: strerror(failed))) }
+        if let failed = writeAll(data, to: descriptor) { throw failure(String(cString: strerror(failed))) }
         closed = true
         // A network file system says here that the data did not make it.
         guard close(descriptor) == 0 else { throw failure(String(cString: strerror(errno))) }
@@ -324,4 +312,21 @@ package final class ScalerCache {
     }
 
     package init() {}
+}
+
+/// Writes all of `data` to `descriptor` (short writes and interruptions resumed); the `errno` of
+/// the write that failed, nil when all of it was written.
+package func writeAll(_ data: Data, to descriptor: Int32) -> Int32? {
+    data.withUnsafeBytes { raw -> Int32? in
+        guard var pointer = raw.baseAddress else { return nil }
+        var left = raw.count
+        while left > 0 {
+            let written = Glibc.write(descriptor, pointer, left)
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return written < 0 ? errno : ENOSPC }
+            pointer += written
+            left -= written
+        }
+        return nil
+    }
 }
