@@ -420,6 +420,8 @@ if [[ $what == panels || $what == all ]]; then
   echo "## A wall from one decoder: 20 s of 1080p30 in one 1920x1080 window against 2, 4 and 9 --panel windows tiling it; 3 alternating rounds"
   P=$OUT/panels; mkdir -p "$P"
   Xvfb "$DISP" -screen 0 1920x1080x24 -nolisten tcp >/dev/null 2>&1 & xvfb5=$!; sleep 1
+  # Our own server, or nothing measured means anything (another one may hold $DISP).
+  kill -0 "$xvfb5" 2>/dev/null && DISPLAY=$DISP xdpyinfo >/dev/null 2>&1 || { echo "panels: Xvfb $DISP did not start" >&2; exit 1; }
   xticks() { awk '{print $14 + $15}' "/proc/$xvfb5/stat"; }
   # Panels of an N-by-M grid over the 1920x1080 picture, each at its own place and size.
   grid() { local cols=$1 rows=$2 w=$((1920 / $1)) h=$((1080 / $2)) r c
@@ -432,7 +434,7 @@ if [[ $what == panels || $what == all ]]; then
       if [[ $layout == window ]]; then flags=(--geometry 1920x1080+0+0 --no-border); name="one window"
       else read -r -a flags <<< "$(grid $layout)"; name="$(( ${layout% *} * ${layout#* } )) panels"; fi
       for build in "${builds[@]}"; do
-        before=$(xticks)
+        before=$(xticks); rm -f "$P/stats.json"
         DISPLAY=$DISP SDL_AUDIODRIVER=dummy /usr/bin/time -f "%U %S %M" -o "$P/time" \
           "$build" --loop --duration 20 --stats-json "$P/stats.json" "${flags[@]}" "$HD" 2>/dev/null
         x=$(( $(xticks) - before ))
@@ -440,7 +442,9 @@ if [[ $what == panels || $what == all ]]; then
         python3 - "$P/time" "$P/stats.json" "$name" "$round" "$x" "$label" <<'PY'
 import json, os, sys
 user, system, rss = open(sys.argv[1]).read().split()[-3:]
-stats = json.load(open(sys.argv[2]))
+stats = json.load(open(sys.argv[2]))  # missing: the run failed, and so does this
+if stats["framesPresented"] + stats["framesDropped"] < 570:
+    sys.exit(f"{sys.argv[3]}: {stats['framesPresented']} frames in 20 s: the run did not play")
 print(f"round {sys.argv[4]}, {sys.argv[6]}, {sys.argv[3]}: {float(user) + float(system):.2f} CPU-s, peak RSS {int(rss) // 1024} MB, "
       f"Xvfb {int(sys.argv[5]) / os.sysconf('SC_CLK_TCK'):.2f} CPU-s, presented {stats['framesPresented']}, "
       f"dropped {stats['framesDropped']}")

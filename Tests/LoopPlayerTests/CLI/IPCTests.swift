@@ -329,6 +329,8 @@ final class IPCTests: XCTestCase {
                 break
             }
         }
+        // The change to 2 may come after the replies read above (events are not ordered with them).
+        if values.first == "2" { values.removeFirst() }
         XCTAssertEqual(values, ["1", "0"], "the passes left after each wrap (false is 0 to Foundation)")
     }
 

@@ -106,7 +106,10 @@ final class LoopplayCommandTests: XCTestCase {
         XCTAssertEqual(stats["loopsCompleted"] as? Int, 2)
         XCTAssertEqual((stats["framesPresented"] as? Int ?? 0) + (stats["framesDropped"] as? Int ?? 0), 240, "\(stats)")
         let seam = try XCTUnwrap((stats["seamIntervalsMs"] as? [Double])?.first)
-        XCTAssertEqual(seam, 33.3, accuracy: 15, "one frame interval, loosely: this is a noisy machine, not a benchmark")
+        // One frame interval, plus one for each frame a loaded machine dropped (the seam is measured
+        // in docs/benchmarks.md, not here).
+        let dropped = Double(stats["framesDropped"] as? Int ?? 0)
+        XCTAssertEqual(seam, 33.3, accuracy: 15 + 33.3 * dropped, "one frame interval, loosely")
     }
 
     func testSnapshotWritesTheFrameAtTheRequestedTime() throws {
