@@ -63,8 +63,8 @@ let package = Package(
         // The pipelines, the engine and the API users call.
         .target(
             name: "LoopPlayer",
-            dependencies: ["LoopPlayerCore", "LoopPlayerMedia", "LoopPlayerOutput", "CFFmpeg", "CSDL",
-                           "FFmpegSupport", "Filters", "Overlay", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["LoopPlayerCore", "LoopPlayerMedia", "LoopPlayerOutput", "CFFmpeg",
+                           "FFmpegSupport", "Filters", "Overlay"],
             resources: [.copy("Resources/Media")]),
         // mpv's JSON IPC over a Unix socket: a thin layer over the player's commands, status and events.
         .target(

@@ -2,7 +2,7 @@
 # Benchmarks, not tests: loopplay against ffplay, mpv and `ffmpeg -f null` on the same machine in the
 # same run, with ../shared/bench (fixtures, Xvfb, watchers). Results go to docs/benchmarks.md by hand.
 #
-#   scripts/bench.sh [seam|cpu|throughput|firstframe|kernels|filters|layers|audio|opus|overlay|subtitles|several|panels|scale|realtime|cache|ipc|service|sync|syncplaylist|syncsound|all]   (default all; about 60 minutes)
+#   scripts/bench.sh [seam|cpu|throughput|firstframe|kernels|filters|layers|audio|opus|overlay|subtitles|several|panels|rotate|scale|realtime|cache|ipc|service|sync|syncplaylist|syncsound|all]   (default all; about 60 minutes)
 #   BEFORE=path/to/older/loopplay scripts/bench.sh before-after   (the same checks on two builds, interleaved; about 8 minutes)
 # Env: F=/tmp/lp-fixtures  OUT=/tmp/lp-bench-loopplay  DISP=:7 (below :10, see the bench README)
 #      LP=path/to/loopplay: measure that build instead of building the release one (sound checks only)
@@ -414,6 +414,43 @@ if [[ $what == syncsound || $what == all ]]; then
     -c:v libx264 -preset veryfast -g 30 -pix_fmt yuv420p -c:a pcm_s16le -shortest "$Z/clicks.mkv"
   python3 scripts/bench/sync_sound.py "$LP" "$Z/clicks.mkv" "$Z/clockskew.so" "$Z" --seconds "$SYNC_SOUND_SECONDS" \
     --rate "${SYNC_SKEW:-1.0002}"
+fi
+
+if [[ $what == rotate || $what == all ]]; then
+  echo "## A portrait screen: 20 s of 1080p30 in a 1080x1920 window turned 90° (--video-rotate) against a 1920x1080 one unturned; mpv alike; 3 alternating rounds"
+  R=$OUT/rotate; mkdir -p "$R"
+  Xvfb "$DISP" -screen 0 1920x1920x24 -nolisten tcp >/dev/null 2>&1 & xvfb6=$!; sleep 1
+  kill -0 "$xvfb6" 2>/dev/null && DISPLAY=$DISP xdpyinfo >/dev/null 2>&1 || { echo "rotate: Xvfb $DISP did not start" >&2; exit 1; }
+  xticks() { awk '{print $14 + $15}' "/proc/$xvfb6/stat"; }
+  XW=$OUT/xwatch; [[ $XW -nt $BENCH/xwatch.c ]] || cc -O2 -Wall -o "$XW" "$BENCH/xwatch.c" -lX11 -lXdamage
+  # Frames shown are counted by the X server's damage (xwatch) over 16 s of the 20, the same for both players.
+  for round in 1 2 3; do
+    # loopplay: the window surface (swscale, then QuarterTurn); loopplay-renderer: SDL's software
+    # renderer turning the texture as it copies it (SDL_RenderCopyEx).
+    for run in "loopplay 0" "loopplay 90" "loopplay-renderer 0" "loopplay-renderer 90" "mpv 0" "mpv 90"; do
+      player=${run% *} turn=${run#* }
+      size=$([[ $turn == 0 ]] && echo 1920x1080 || echo 1080x1920)
+      case $player in
+        loopplay*) cmd=("$LP" --loop --geometry "$size+0+0" --no-border --video-rotate "$turn")
+                   [[ $player == loopplay-renderer ]] && cmd=(env SDL_RENDER_DRIVER=software "${cmd[@]}" --video-output texture) ;;
+        mpv) cmd=(mpv --no-config --really-quiet --vo=x11 --ao=null --loop-file=inf --no-border
+                  --geometry="$size+0+0" --video-rotate="$turn") ;;
+      esac
+      before=$(xticks)
+      DISPLAY=$DISP SDL_AUDIODRIVER=dummy /usr/bin/time -f "%U %S %M" -o "$R/time" \
+        timeout -s TERM 20 "${cmd[@]}" "$HD" >/dev/null 2>&1 & pid=$!
+      sleep 2
+      read -r frames maxgap < <(DISPLAY=$DISP "$XW" count "${size%x*}" "${size#*x}" 16)
+      wait "$pid" || true
+      x=$(( $(xticks) - before ))
+      read -r user system rss < <(tail -1 "$R/time")  # after "Command exited with non-zero status 124"
+      awk -v r="$round" -v p="$player" -v t="$turn" -v s="$size" -v u="$user" -v y="$system" -v m="$rss" -v x="$x" \
+        -v hz="$(getconf CLK_TCK)" -v f="$frames" -v g="$maxgap" 'BEGIN {
+        printf "round %d, %s turned %d in %s: %.2f CPU-s, peak RSS %d MB, Xvfb %.2f CPU-s, shown %.1f fps, max gap %s ms\n",
+               r, p, t, s, u + y, m / 1024, x / hz, f / 16, g }'
+    done
+  done
+  kill $xvfb6
 fi
 
 if [[ $what == panels || $what == all ]]; then

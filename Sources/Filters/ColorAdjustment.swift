@@ -1,3 +1,5 @@
+import LoopPlayerCore
+
 /// Brightness and contrast, kept apart from the filter stack (the model's two `CIColorControls`).
 ///
 /// Pixel math on 8-bit luma code values, centred on mid-grey, rounded to nearest and clamped:
@@ -6,8 +8,8 @@
 /// exactly this after the filter stack: a table over luma (`LumaAdjuster`), or for other formats a
 /// libavfilter `lutyuv` (`lumaExpression`).
 package struct ColorAdjustment: Sendable, Equatable {
-    package static let brightnessRange: ClosedRange<Float> = -1...1
-    package static let contrastRange: ClosedRange<Float> = 0...4
+    package static let brightnessRange = PropertyLimits.brightness
+    package static let contrastRange = PropertyLimits.contrast
 
     /// −1 (black) … 1 (white); 0 leaves the picture alone. Clamped.
     package var brightness: Float { didSet { brightness = Self.clamp(brightness, to: Self.brightnessRange, default: 0) } }

@@ -36,7 +36,7 @@ public final class ExtVideoPlayer: @unchecked Sendable {
         }
         var settingsVersion = 0
         /// Each with its number (from 1, in the order `send` took them).
-        var commands: [(number: Int, command: PlaybackCommand)] = []
+        var commands: [(number: Int, request: ControlRequest)] = []
         /// Every command `send` took.
         var commandsSent = 0
         /// Every command numbered up to this one has been carried out (`PlayerStatus.commandsApplied`).
@@ -208,10 +208,19 @@ public final class ExtVideoPlayer: @unchecked Sendable {
     // MARK: Controlling
 
     /// Queues `command`; applied in order once the media is ready. Callable from any thread.
-    public func send(_ command: PlaybackCommand) {
+    public func send(_ command: PlaybackCommand) { queue(.command(command)) }
+
+    /// Queues a change of the property `name` (`PlayerProperty`), as a command is queued. A name
+    /// the table lacks, or a change its property refuses, is an `invalidSetting` error event.
+    package func change(_ name: String, _ change: PropertyChange) { queue(.property(name, change)) }
+
+    /// Queues what a key press asks for (the IPC's `keypress`), as the window's keys do.
+    package func press(_ action: PlayerAction) { queue(.action(action)) }
+
+    private func queue(_ request: ControlRequest) {
         let wake = shared.withLock { state -> (@Sendable () -> Void)? in
             state.commandsSent += 1
-            state.commands.append((state.commandsSent, command))
+            state.commands.append((state.commandsSent, request))
             return state.wake
         }
         wake?()

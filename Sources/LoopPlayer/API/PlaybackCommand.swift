@@ -48,6 +48,10 @@ public enum PlaybackCommand: Sendable {
     case brightness(Float)
     /// 0 … 4, clamped; 1 leaves the picture alone. Applied after the filter stack.
     case contrast(Float)
+    /// Turns the picture clockwise on screen by 0, 90, 180 or 270 degrees, on top of the stream's own
+    /// rotation (mpv's `video-rotate`); the overlays stay upright. Another value gives an
+    /// `invalidSetting` error event and the turn stays.
+    case videoRotation(Int)
     /// Pushes a filter on the stack (emptying it first if `clear`). An invalid one gives an error
     /// event and the previous stack stays.
     case filter(VideoFilter, clear: Bool = false)
@@ -106,18 +110,14 @@ public enum PlaybackCommand: Sendable {
     /// Does nothing (the model needed it between two equal commands; we do not).
     case idle
 
-    /// The command's name when it would take a player off a shared timeline (`SyncTimeline`).
+    /// The command's name when it would take a player off a shared timeline (`SyncTimeline`). Those
+    /// that set a property (pause, speed, looping) are the table's to judge (`PlayerProperty`).
     package var leavesTheTimeline: String? {
         switch self {
-        case .pause: "pause"
-        case .togglePause: "togglePause"
         case .seek: "seek"
         case .seekBy: "seekBy"
         case .begin: "begin"
         case .end: "end"
-        case .unloop: "unloop"
-        case .loopTimes: "loopTimes"
-        case .playbackSpeed: "playbackSpeed"
         case .next: "next"
         case .previous: "previous"
         case .playItem: "playItem"

@@ -14,7 +14,8 @@ final class PlayerSession: EngineController {
     private var publishedErrorCounts: [String: Int] = [:]
     /// The state before the current one: playing again after buffering is not a start.
     private var previousState: PlaybackEngine.State = .idle
-    private let realClock = MonotonicClock()
+    /// Time passing, as the engine reads it (`EngineClocks.monotonic`: a test may drive it).
+    private var realClock: PlaybackClock { engine.realClock }
     /// The `Playlist` setting's items being played (nil: one source).
     private var playlist: PlaylistPlayback?
     /// Where the last seek went, while its picture is not shown: a relative seek goes on from there.
@@ -66,8 +67,10 @@ final class PlayerSession: EngineController {
         configuration.frameCacheBytes = settings.frameCacheMegabytes << 20
         configuration.pictureSizeLimit = settings.pictureSizeLimit
         configuration.syncTimeline = settings.syncEpoch.map(SharedTimeline.init(epoch:))
-        if let custom { return PlaybackEngine(configuration: configuration, output: custom) }
-        return try PlaybackEngine(configuration: configuration)
+        let engine = if let custom { PlaybackEngine(configuration: configuration, output: custom) }
+            else { try PlaybackEngine(configuration: configuration) }
+        try engine.setVideoRotation(settings.videoRotation)  // validated above
+        return engine
     }
 
     private init(player: ExtVideoPlayer, engine: PlaybackEngine, settings: VideoSettings, version: Int) {
@@ -162,10 +165,12 @@ final class PlayerSession: EngineController {
                 applyQueuedCommands()
             case let .loopingChanged(looping):
                 if !looping { loopsLeft = nil }  // the L key, the end of a count: no count is left
-            case .advanced, .queuedItemFailed, .stepRequested, .switchSettled, .queueDropped, .scheduleWantsItem:
+            case let .keyPressed(action):
+                perform(action)
+            case .advanced, .queuedItemFailed, .switchSettled, .queueDropped, .scheduleWantsItem:
                 break
             }
-            playlist?.handle(event)
+            if let playlist { perform(playlist.handle(event)) }
         }
         refreshStatus()
     }
@@ -186,36 +191,10 @@ final class PlayerSession: EngineController {
                 for event in events { handlers.forEach { $0(event) } }
             }
         }
-        var status = PlayerStatus()
-        status.state = engine.state
-        status.position = engine.shownPosition
-        status.duration = engine.duration
-        let playlist = self.playlist ?? listed
-        status.source = engine.location?.description ?? playlist?.currentItem ?? applied.sourceName
-        status.playlistIndex = playlist?.currentItem == nil ? nil : playlist?.state.current
-        status.playlistCount = playlist?.state.items.count ?? (status.source == nil ? 0 : 1)
-        status.looping = engine.isLooping
-        status.loopingPlaylist = playlist?.state.loops ?? false
-        status.loopsLeft = status.looping ? loopsLeft : nil
-        status.playlistPass = playlist?.state.passesBegun ?? 1
-        status.playlistPasses = playlist?.state.passes
-        status.playlistItems = playlist?.state.items ?? []
-        status.videoSize = engine.videoSize
-        status.paused = engine.isPaused
-        status.muted = engine.isMuted
-        status.volume = engine.volume
-        status.speed = engine.speed
-        status.brightness = engine.filters.adjustment.brightness
-        status.contrast = engine.filters.adjustment.contrast
-        status.audioTrack = engine.audioTrack?.number
-        status.audioTrackCount = engine.audioTracks.count
-        (status.subtitleTrack, status.subtitleTrackCount) = engine.subtitleTrackPosition
-        status.seeking = engine.isSeeking
-        status.waitingForEpoch = engine.isWaitingForEpoch
-        status.followsSharedTimeline = engine.refusesLeavingTheTimeline
+        var status = currentStatus
         // An error is in the statistics as soon as the status (a failed state) and its events tell
         // of it, not at the next once-a-second refresh (which a failed player idling never reached).
-        let statistics = engine.errorCounts == publishedErrorCounts ? nil : engine.statistics
+        let statistics = engine.counters.errorCounts == publishedErrorCounts ? nil : engine.statistics
         if let statistics {
             publishedErrorCounts = statistics.errors
             statisticsRefreshedAt = realClock.now
@@ -231,6 +210,43 @@ final class PlayerSession: EngineController {
         handlers.forEach { $0(status) }
     }
 
+    /// The status as the engine and the playlist have it now.
+    private var currentStatus: PlayerStatus {
+        var status = PlayerStatus()
+        status.state = engine.state
+        status.position = engine.shownPosition
+        status.duration = engine.duration
+        let playlist = self.playlist ?? listed
+        status.source = engine.location?.description ?? playlist?.currentItem ?? applied.sourceName
+        status.playlistIndex = playlist?.currentItem == nil ? nil : playlist?.state.current
+        status.playlistCount = playlist?.state.items.count ?? (status.source == nil ? 0 : 1)
+        status.looping = engine.isLooping
+        // A single source says what its settings would do to a list it becomes (`loadfile … append`).
+        status.loopingPlaylist = playlist?.state.loops ?? applied.loopPlaylist
+        status.loopsLeft = status.looping ? loopsLeft : nil
+        status.playlistPass = playlist?.state.passesBegun ?? 1
+        status.playlistPasses = playlist == nil ? applied.loopPlaylistPasses : playlist?.state.passes
+        status.playlistItems = playlist?.state.items ?? []
+        status.videoSize = engine.videoSize
+        status.paused = engine.isPaused
+        status.muted = engine.isMuted
+        status.volume = engine.volume
+        status.speed = engine.speed
+        status.brightness = engine.filters.adjustment.brightness
+        status.contrast = engine.filters.adjustment.contrast
+        status.audioTrack = engine.audioTrack?.number
+        status.audioTrackCount = engine.audioTracks.count
+        (status.subtitleTrack, status.subtitleTrackCount) = engine.subtitleTrackPosition
+        status.seeking = engine.isSeeking
+        status.waitingForEpoch = engine.isWaitingForEpoch
+        status.followsSharedTimeline = engine.refusesLeavingTheTimeline
+        status.audioTrackLabel = engine.audioTrack?.label
+        status.subtitleTrackLabel = engine.subtitleTrack?.label
+        status.subtitlesVisible = engine.subtitlesVisible
+        status.videoRotation = engine.videoRotation
+        return status
+    }
+
     private func tick() {
         let position = engine.position
         // The commands sent before these settings were read: one sent after a settings change
@@ -244,9 +260,9 @@ final class PlayerSession: EngineController {
         if stop { engine.requestQuit() }
         if version != appliedVersion { apply(settings, version: version) }
         yieldIfAnotherStartedLater()
-        playlist?.tick()
+        if let playlist { perform(playlist.tick(systemNow: engine.systemClock.now)) }
         if retry, case .failed = engine.state {
-            if let playlist { playlist.retry() } else { load(applied) }
+            if let playlist { perform(playlist.retry()) } else { load(applied) }
         }
         // After `apply`: a new source is not ready yet. Playlist commands change the source: they
         // need no ready one (a failed item is skipped with `next`).
@@ -274,15 +290,15 @@ final class PlayerSession: EngineController {
     /// no source); later ones wait for the next iteration.
     private func applyQueuedCommands(withoutSourceOnly: Bool = false, sentUpTo: Int = .max) {
         let commands = player.shared.withLock { shared in
-            let due = { (entry: (number: Int, command: PlaybackCommand)) in
-                entry.number <= sentUpTo && (!withoutSourceOnly || entry.command.appliesWithoutSource)
+            let due = { (entry: (number: Int, request: ControlRequest)) in
+                entry.number <= sentUpTo && (!withoutSourceOnly || entry.request.appliesWithoutSource)
             }
             let taken = shared.commands.filter(due)
             shared.commands.removeAll(where: due)
             return taken
         }
         guard let highest = commands.last?.number else { return }
-        commands.forEach { perform($0.command) }
+        commands.forEach { perform($0.request) }
         // Done up to the last one taken, but not past one still queued (taken out of order).
         player.shared.withLock { shared in
             let unapplied = (shared.commands.first?.number ?? .max) - 1
@@ -290,36 +306,44 @@ final class PlayerSession: EngineController {
         }
     }
 
+    private func perform(_ request: ControlRequest) {
+        switch request {
+        case let .command(command): perform(command)
+        case let .property(name, change): changeProperty(name, change)
+        case let .action(action): perform(action)
+        }
+    }
+
+    /// A command: those that set a property do it through the table (`PlayerProperty`), clamped to
+    /// its range as the commands promise.
     private func perform(_ command: PlaybackCommand) {
         if let name = command.leavesTheTimeline, engine.refusedWhileSynced(name) { return }
         switch command {
-        case .play: engine.setPaused(false)
-        case .pause: engine.setPaused(true)
-        case .togglePause: engine.setPaused(!engine.isPaused)
+        case .play: changeProperty("pause", .set(.flag(false)))
+        case .pause: changeProperty("pause", .set(.flag(true)))
+        case .togglePause: changeProperty("pause", .cycle(down: false))
         case let .seek(position, play):
             seek(to: position)
             if let play { engine.setPaused(!play) }
-        case let .seekBy(seconds):
-            // From the last seek's target while its picture is not shown yet: two `+5` make `+10`.
-            let from = engine.isSeeking ? lastSeekTarget ?? engine.position : engine.position
-            seek(to: from + seconds)
+        case let .seekBy(seconds): seek(by: seconds)
         case .begin:
             seek(to: 0)
             engine.setPaused(true)
         case .end:
             seek(to: engine.duration ?? .infinity)
             engine.setPaused(true)
-        case .loop: loop(more: nil)
-        case .unloop: loop(more: 0)
-        case let .loopTimes(count): loop(more: max(0, count))
-        case let .playbackSpeed(speed): engine.setSpeed(Double(speed))
-        case .mute: engine.setMuted(true)
-        case .unmute: engine.setMuted(false)
-        case let .volume(volume): engine.setVolume(volume)
+        case .loop: changeProperty("loop-file", .set(.forever))
+        case .unloop: changeProperty("loop-file", .set(.off))
+        case let .loopTimes(count): changeProperty("loop-file", .set(.integer(count)), clamping: true)
+        case let .playbackSpeed(speed): changeProperty("speed", .set(.number(Double(speed))), clamping: true)
+        case .mute: changeProperty("mute", .set(.flag(true)))
+        case .unmute: changeProperty("mute", .set(.flag(false)))
+        case let .volume(volume): changeProperty("volume", .set(.number(Double(volume))), clamping: true)
+        case let .brightness(value): changeProperty("brightness", .set(.number(Double(value))), clamping: true)
+        case let .contrast(value): changeProperty("contrast", .set(.number(Double(value))), clamping: true)
+        case let .videoRotation(degrees): changeProperty("video-rotate", .set(.integer(degrees)))
         case let .audioTrack(code): try? engine.selectAudioTrack(language: code)
         case let .audioTrackNumber(number): try? engine.selectAudioTrack(number: number)
-        case let .brightness(value): changeFilters { $0.adjustment.brightness = value }
-        case let .contrast(value): changeFilters { $0.adjustment.contrast = value }
         case let .filter(filter, clear):
             changeFilters { stack in
                 if clear { stack.removeAll() }
@@ -337,12 +361,12 @@ final class PlayerSession: EngineController {
         case let .showText(text, duration, level): engine.showMessage(text, duration: duration, level: level)
         case let .addVector(builder, clear): engine.addVector(builder, clear: clear)
         case .removeAllVectors: engine.removeAllVectors()
-        case .next: playlist?.next()
-        case .previous: playlist?.previous()
-        case let .playItem(index): playlistOrError("playItem")?.play(index)
-        case let .insert(source, index): playlistOrError("insert")?.insert(source, at: index)
-        case let .remove(index): playlistOrError("remove")?.remove(at: index)
-        case .clearPlaylist: playlist?.removeAllButCurrent()
+        case .next: if let playlist { perform(playlist.next()) }
+        case .previous: if let playlist { perform(playlist.previous()) }
+        case let .playItem(index): if let playlist = playlistOrError("playItem") { perform(playlist.play(index)) }
+        case let .insert(source, index): if let playlist = playlistOrError("insert") { perform(playlist.insert(source, at: index)) }
+        case let .remove(index): if let playlist = playlistOrError("remove") { perform(playlist.remove(at: index)) }
+        case .clearPlaylist: if let playlist { perform(playlist.removeAllButCurrent()) }
         case .startPiP: try? engine.startPictureInPicture()  // a refusal is an error event
         case .stopPiP: engine.stopPictureInPicture()
         case let .addInset(inset): engine.addInset(inset)
@@ -351,8 +375,73 @@ final class PlayerSession: EngineController {
         }
     }
 
+    /// Carries out a change of a table property (`PlayerProperty`): refused with an error event when
+    /// the property takes no such value, or when it would take a synced player off the timeline.
+    /// `clamping`: a number past the range is taken at its edge (the commands' promise). `shown`: a
+    /// key did it, and the OSD says the new value.
+    private func changeProperty(_ name: String, _ change: PropertyChange, clamping: Bool = false, shown: Bool = false) {
+        guard let property = PlayerProperty.named(name) else { return refuse(name, change, because: "there is no such property") }
+        let status = currentStatus
+        if case let .add(delta) = change, let adjust = property.adjust {
+            guard !leavesTheTimeline(property, .number(status.position + delta), status, shown: shown) else { return }
+            adjust(delta, self)
+        } else {
+            switch property.resolve(clamping ? property.clamping(change) : change, in: status) {
+            case .failure(.unavailable) where shown:
+                break  // a key with nothing to change (`#` without audio tracks): the OSD says so
+            case let .failure(refusal):
+                return refuse(name, change, because: refusal.reason(for: property))
+            case let .success(value):
+                guard !leavesTheTimeline(property, value, status, shown: shown) else { return }
+                property.write?(value, self)
+            }
+        }
+        guard shown, let osd = property.osd else { return }
+        var after = currentStatus
+        if engine.isSeeking, let lastSeekTarget { after.position = lastSeekTarget }  // where it goes, as mpv says
+        engine.showMessage(osd(after))
+    }
+
+    /// Off the shared timeline only if every screen did it: refused (an error event), and said on
+    /// screen when a key asked.
+    private func leavesTheTimeline(_ property: PlayerProperty, _ value: PropertyValue, _ status: PlayerStatus, shown: Bool) -> Bool {
+        guard property.leavesTimeline(value, status), engine.refusedWhileSynced(property.name) else { return false }
+        if shown { engine.showMessage(Self.syncedRefusal) }
+        return true
+    }
+
+    private static let syncedRefusal = "Synced: the shared timeline keeps playing"
+
+    private func refuse(_ name: String, _ change: PropertyChange, because reason: String) {
+        let error = PlayerError.invalidSetting(name: name, value: change.text, reason: reason)
+        engine.record(error)
+        record(.error(error))
+    }
+
+    /// What a key asked for: a property's change (the OSD says what it did), or the window's own.
+    private func perform(_ action: PlayerAction) {
+        if let (name, change) = action.propertyChange { return changeProperty(name, change, shown: true) }
+        switch action {
+        case .quit: engine.requestQuit()
+        case .toggleFullscreen: engine.output.toggleFullscreen()
+        case .snapshot:
+            guard let path = engine.keySnapshotPath else { return }
+            engine.writeSnapshotInBackground(to: path)
+            engine.showMessage("Snapshot: \(path)")
+        case .clearFilters:
+            changeFilters { $0.removeAll() }
+            engine.showMessage("Filters: none")
+        case .nextItem, .previousItem:
+            let next = action == .nextItem
+            guard !engine.refusedWhileSynced(next ? "next" : "previous") else { return engine.showMessage(Self.syncedRefusal) }
+            if let playlist { perform(next ? playlist.next() : playlist.previous()) }
+        default:
+            break
+        }
+    }
+
     /// Loops `more` passes after the current one (nil: forever; 0: ends at the end of this one).
-    private func loop(more: Int?) {
+    func loop(more: Int?) {
         loopsLeft = more == 0 ? nil : more
         engine.setLooping(more != 0)
     }
@@ -368,7 +457,7 @@ final class PlayerSession: EngineController {
     }
 
     /// The playlist, or an error event saying there is none.
-    private func playlistOrError(_ command: String) -> PlaylistPlayback? {
+    func playlistOrError(_ command: String) -> PlaylistPlayback? {
         if playlist == nil {
             record(.error(.invalidSetting(name: command, value: "", reason: "there is no Playlist")))
         }
@@ -377,15 +466,42 @@ final class PlayerSession: EngineController {
 
     /// Applies a changed copy of the current stack; an invalid one is reported by the engine
     /// (error event) and the previous stack stays.
-    private func changeFilters(_ change: (inout FilterStack) -> Void) {
+    func changeFilters(_ change: (inout FilterStack) -> Void) {
         var stack = engine.filters
         change(&stack)
         try? engine.setFilters(stack)
     }
 
-    private func seek(to position: Double) {
+    func seek(to position: Double) {
         lastSeekTarget = engine.seek(to: position)  // emits the `seek` event
         if engine.state == .playing { publisher.start(at: engine.clock.now, interval: applied.timePublishing) }
+    }
+
+    /// From the last seek's target while its picture is not shown yet: two `+5` make `+10`.
+    func seek(by seconds: Double) {
+        seek(to: (engine.isSeeking ? lastSeekTarget ?? engine.position : engine.position) + seconds)
+    }
+
+    /// `playlist-pos`: a single source is item 0 of a list of one, already playing.
+    func setPlaylistPosition(_ index: Int) {
+        guard playlist != nil || index != 0 else { return }
+        if let playlist = playlistOrError("playItem") { perform(playlist.play(index)) }
+    }
+
+    /// `loop-playlist`: mpv's count is of the passes left, this one included; the setting's, of
+    /// the list's passes in all. A change of the settings, as the `LoopPlaylist` setting is one.
+    /// Applied at once (a command queued after it sees it), and kept in the settings, whose change
+    /// then finds nothing more to do.
+    func setPlaylistLoops(_ value: PropertyValue) {
+        let pass = currentStatus.playlistPass
+        let (loops, passes): (Bool, Int?) = switch value {
+        case .forever: (true, nil)
+        case let .integer(left) where left > 1: (true, pass - 1 + left)
+        default: (false, nil)
+        }
+        (applied.loopPlaylist, applied.loopPlaylistPasses) = (loops, passes)
+        if let playlist { perform(playlist.setLoops(loops, passes: passes)) }
+        player.updateSettings { ($0.loopPlaylist, $0.loopPlaylistPasses) = (loops, passes) }
     }
 
     /// Applies every changed setting; invalid settings are reported and the old ones kept.
@@ -401,9 +517,12 @@ final class PlayerSession: EngineController {
         applied = settings
         if settings.events != previous.events { batcher.selection = settings.events }
         if settings.gravity != previous.gravity { engine.setGravity(settings.gravity) }
-        if settings.loop != previous.loop { loop(more: settings.loop ? nil : 0) }
-        if settings.mute != previous.mute { engine.setMuted(settings.mute) }
-        if let volume = settings.volume, volume != previous.volume { engine.setVolume(volume) }
+        // The properties the settings carry (looping, mute, volume, the turn): validated above.
+        for property in PlayerProperty.all {
+            guard let value = property.setting?(settings), value != property.setting?(previous),
+                  !leavesTheTimeline(property, value, currentStatus, shown: false) else { continue }
+            property.write?(value, self)
+        }
         if settings.timePublishing != previous.timePublishing {
             if engine.state == .playing { publisher.start(at: engine.clock.now, interval: settings.timePublishing) }
         }
@@ -443,7 +562,7 @@ final class PlayerSession: EngineController {
             || (settings.playlist.isEmpty && settings.sourceName != previous.sourceName) {
             load(settings)
         } else if settings.loopPlaylist != previous.loopPlaylist || settings.loopPlaylistPasses != previous.loopPlaylistPasses {
-            playlist?.setLoops(settings.loopPlaylist, passes: settings.loopPlaylistPasses)
+            if let playlist { perform(playlist.setLoops(settings.loopPlaylist, passes: settings.loopPlaylistPasses)) }
         }
     }
 
@@ -452,20 +571,53 @@ final class PlayerSession: EngineController {
     private func load(_ settings: VideoSettings, keepingCurrent: Bool = false) {
         engine.setHoldsFirstFrame(settings.notAutoPlay)
         guard !settings.playlist.isEmpty else {
-            playlist?.detach()
+            if let playlist { perform(playlist.detach()) }
             playlist = nil
             guard let source = settings.sourceName else { return engine.unload() }  // idle (`idles`)
             try? engine.load(source, ext: settings.ext)
             return
         }
-        playlist?.detach()
+        if let playlist { perform(playlist.detach()) }
         let playlist = PlaylistPlayback(items: settings.playlist, loops: settings.loopPlaylist,
-                                        passes: settings.loopPlaylistPasses, ext: settings.ext,
-                                        engine: engine) { [unowned self] event in
+                                        passes: settings.loopPlaylistPasses, ext: settings.ext, itemLoops: engine.isLooping,
+                                        timeline: engine.clock.isVirtual ? nil : engine.configuration.syncTimeline) { [unowned self] event in
             record(event)
         }
         self.playlist = playlist
-        if keepingCurrent { playlist.continueWithCurrent() } else { playlist.start() }
+        perform(playlist.attach())
+        perform(keepingCurrent ? playlist.continueWithCurrent() : playlist.start(wake: engine.waiter.wake))
+    }
+
+    /// Carries out what the playlist asks of the engine (what it answers to a load goes back to it).
+    private func perform(_ requests: [PlaylistRequest]) {
+        for request in requests {
+            switch request {
+            case let .load(source, ext):
+                let loading = (try? engine.load(source, ext: ext)) != nil
+                engine.setHoldsFirstFrame(false)  // `NotAutoPlay` holds the first item only
+                if loading, let playlist { perform(playlist.loaded()) }
+            case let .queue(location, scheduleItem):
+                engine.queueNext(location)
+                if let scheduleItem { engine.itemSwitch.queueOnSchedule(scheduleItem) }
+            case .dropQueued:
+                engine.dropQueued()
+            case let .playQueuedNow(orElse):
+                guard !engine.playQueuedNow(), let index = orElse, let playlist else { continue }
+                perform(playlist.play(index, inOrder: true))
+            case let .followSchedule(schedule, item):
+                engine.followSchedule(schedule, item: item)
+            case let .endSoundWithPicture(ends):
+                engine.endsSoundWithPicture = ends
+            case .leaveTimeline:
+                engine.setSyncTimeline(nil)
+            case .unload:
+                engine.unload()
+            case .wake:
+                engine.waiter.wake()
+            case let .count(error):
+                engine.record(error)
+            }
+        }
     }
 
     private func stateChanged(_ state: PlaybackEngine.State) {

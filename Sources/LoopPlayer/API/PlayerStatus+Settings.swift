@@ -14,5 +14,7 @@ extension PlayerStatus {
         brightness = settings.brightness
         contrast = settings.contrast
         followsSharedTimeline = settings.syncEpoch != nil
+        videoRotation = settings.videoRotation
+        playlistPasses = settings.loopPlaylistPasses
     }
 }

@@ -49,6 +49,13 @@ public struct PlayerStatus: Sendable, Equatable {
     public var subtitleTrack: Int?
     /// Subtitle tracks, embedded and external.
     public var subtitleTrackCount = 0
+    /// The audio and subtitle tracks' labels, for the OSD.
+    package var audioTrackLabel: String?
+    package var subtitleTrackLabel: String?
+    /// Subtitles are drawn (mpv's `sub-visibility`; the `v` key hides them, keeping the choice).
+    package var subtitlesVisible = true
+    /// Clockwise quarter turns of the picture on screen, in degrees (`VideoRotation`).
+    package var videoRotation = 0
     /// A seek was made and its first picture is not shown yet.
     public var seeking = false
     /// On a shared timeline (`SyncTimeline`) whose epoch is still to come: the player is up, its

@@ -34,6 +34,9 @@ package struct EngineConfiguration: Sendable, Equatable {
     package var syncTimeline: SharedTimeline?
     /// The largest picture decoded: a larger one is `unsupportedVideoSize` (`PictureSizeLimit`).
     package var pictureSizeLimit = VideoSizeLimit.standard
+    /// The clocks the engine reads: real ones by default, a test's `ManualClock` and
+    /// `ManualSystemClock` to drive time.
+    package var clocks = EngineClocks()
 
     package init(output: Output = .window(WindowOptions()), looping: Bool = false, gravity: VideoGravity = .default,
                 untimed: Bool = false, stop: StopCondition = .never, audio: AudioOptions = AudioOptions()) {
@@ -43,5 +46,24 @@ package struct EngineConfiguration: Sendable, Equatable {
         self.gravity = gravity
         self.untimed = untimed
         self.stop = stop
+    }
+}
+
+/// The monotonic and the system clock an engine reads (nil: the real ones). Two configurations
+/// are equal when they name the same clocks (by identity: a clock is a running thing, not a value).
+package struct EngineClocks: Sendable, Equatable {
+    /// Frames are scheduled on it; nil: `CLOCK_MONOTONIC` (or a `VirtualClock` when untimed).
+    package var monotonic: (any PlaybackClock)?
+    /// A shared timeline is read on it; nil: `CLOCK_REALTIME`.
+    package var system: (any SystemClock)?
+
+    package init(monotonic: (any PlaybackClock)? = nil, system: (any SystemClock)? = nil) {
+        self.monotonic = monotonic
+        self.system = system
+    }
+
+    package static func == (lhs: EngineClocks, rhs: EngineClocks) -> Bool {
+        lhs.monotonic.map(ObjectIdentifier.init) == rhs.monotonic.map(ObjectIdentifier.init)
+            && lhs.system.map(ObjectIdentifier.init) == rhs.system.map(ObjectIdentifier.init)
     }
 }

@@ -12,8 +12,9 @@ package enum EngineEvent {
     case advanced(MediaLocation)
     /// The queued item failed before it could play (it is dropped; its error is an event too).
     case queuedItemFailed(MediaLocation, PlayerError)
-    /// A key asked for the next (+1) or the previous (−1) playlist item.
-    case stepRequested(Int)
+    /// A key asked for this (the window's `InputMap`): the controller carries it out as it does a
+    /// command (`PlayerAction.request`).
+    case keyPressed(PlayerAction)
     /// A switch to the queued item settled: the item after it may be queued now.
     case switchSettled
     /// The queued item was dropped (a seek or a track change in the current item after it took the

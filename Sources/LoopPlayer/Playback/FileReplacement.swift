@@ -14,8 +14,17 @@ struct FileReplacement {
     private(set) var failed: FileIdentity?
     /// A replacement is queued now (opened, decoding its first frames).
     var isQueued = false
+    /// The item's pipeline ended on a failure (the old content, copied over): the new content
+    /// takes over as soon as it is queued instead of at the item's end.
+    var pipelineFailed = false
 
     static let settleTime = 1.0
+
+    /// The replacement of the local file `location` plays (nil: no file), seen at `now`.
+    init?(replacing location: MediaLocation, now: Double, virtualClock: Bool) {
+        guard case let .file(path) = location else { return nil }
+        self.init(path: path, now: now, settleTime: virtualClock ? 0 : Self.settleTime)
+    }
 
     init(path: String, now: Double, settleTime: Double = FileReplacement.settleTime) {
         self.path = path

@@ -112,3 +112,23 @@ final class FrameRefilter: Sendable {
         return frame.replacingPicture(with: unfiltered, unfiltered: nil, filtering: stamp)
     }
 }
+
+extension FrameRefilter {
+    /// Whether `stack` may replace `current`: checked against the picture it applies to (`size`,
+    /// decoded and unfiltered: a crop may be running now) when it changes the chain, else on its own.
+    /// A leading crop the picture does not fit is no invalid stack: it is refused per picture.
+    static func check(_ stack: FilterStack, replacing current: FilterStack, size: (width: Int, height: Int)?,
+                      timeBase: AVRational?) -> Result<Void, PlayerError> {
+        do throws(FilterError) {
+            if let size, stack.revision != current.revision || current.stages.isEmpty != stack.stages.isEmpty {
+                try FilterChain.validate(stack, input: FilterGraph.Input(width: Int32(size.width), height: Int32(size.height),
+                                                                          timeBase: timeBase ?? AVRational(num: 1, den: 90_000)))
+            } else {
+                try stack.validate()
+            }
+        } catch {
+            return .failure(.invalidFilter(error))
+        }
+        return .success(())
+    }
+}

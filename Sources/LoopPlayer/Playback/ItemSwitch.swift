@@ -32,19 +32,37 @@ final class ItemSwitch {
         self.sound = sound
     }
 
-    /// Queues `item` to follow the current one; a queued item must have been dropped first.
-    func queue(_ item: PlaybackItem) {
+    /// The queued item is the new content of the current one (its file was replaced), not a
+    /// playlist's next.
+    private var queuedIsReplacement = false
+    /// The queued item's place in a shared timeline's schedule: current from the switch on, before
+    /// the playlist hears of it.
+    private var queuedScheduleItem: Int?
+
+    /// Queues `item` to follow the current one (`isReplacement`: the current item's new content);
+    /// a queued item must have been dropped first.
+    func queue(_ item: PlaybackItem, isReplacement: Bool = false) {
         precondition(queued == nil, "drop the queued item before queueing another")
         queued = item
+        queuedIsReplacement = isReplacement
     }
+
+    /// The queued item is item `index` of the schedule.
+    func queueOnSchedule(_ index: Int?) { queuedScheduleItem = index }
 
     /// Whether the sound device went to the queued item (the current item's sound is all queued):
     /// a seek in the current item must take it back.
     var queuedHasSound: Bool { queued?.pipeline.sound.hasDevice == true }
 
-    /// Forgets the queued item; its threads stop (off this thread). If the sound device went to it,
-    /// it comes back to the item before, and what the dropped item queued is dropped.
+    /// Forgets the queued item and its place in the schedule; its threads stop (off this thread). If
+    /// the sound device went to it, it comes back to the item before, and what the dropped item
+    /// queued is dropped.
     func dropQueued() {
+        dropQueuedItem()
+        queuedScheduleItem = nil
+    }
+
+    private func dropQueuedItem() {
         guard let dropped = queued else { return }
         queued = nil
         sound.reclaim(from: dropped.pipeline.sound)
@@ -58,7 +76,7 @@ final class ItemSwitch {
     func tendSound(current: PlaybackItem?) -> (item: PlaybackItem, error: PlayerError)? {
         guard let next = queued, let current else { return nil }
         if case let .failed(error) = next.pipeline.status.phase {
-            dropQueued()
+            dropQueuedItem()  // its place in the schedule stays for the item queued instead
             return (next, error)
         }
         guard !next.pipeline.sound.hasDevice, next.pipeline.status.audioTrack != nil,
@@ -73,14 +91,41 @@ final class ItemSwitch {
         return nil
     }
 
+    /// Whether the queued item can take over at the current item's end.
+    enum Readiness {
+        case nothingQueued
+        /// Opening, or its first frame is not decoded yet.
+        case notYet
+        case failed(PlaybackItem, PlayerError)
+        case ready(PlaybackItem, VideoStreamInfo)
+    }
+
+    var readiness: Readiness {
+        guard let next = queued else { return .nothingQueued }
+        switch next.pipeline.status.phase {
+        case .opening: return .notYet
+        case let .failed(error): return .failed(next, error)
+        case let .ready(info): return next.pipeline.frames.peek() == nil ? .notYet : .ready(next, info)
+        }
+    }
+
     /// Takes the queued item to make it current (`retire` the current one next). The sound device
     /// is its writer's for good: taken over now if the hand-over has not happened (a skip, or an item
     /// without sound: what the item before queued fades out over one buffer).
-    func promote() -> PlaybackItem? {
+    func promote() -> Promotion? {
         guard let next = queued else { return nil }
         queued = nil
         sound.commit(next.pipeline.sound)
-        return next
+        defer { queuedScheduleItem = nil }
+        return Promotion(item: next, isReplacement: queuedIsReplacement, scheduleItem: queuedScheduleItem)
+    }
+
+    /// The queued item, made current: whether it is the current one's new content, and its place in
+    /// the schedule.
+    struct Promotion {
+        let item: PlaybackItem
+        let isReplacement: Bool
+        let scheduleItem: Int?
     }
 
     /// The item a switch replaced: it stops once the switch has settled (joining its threads takes a

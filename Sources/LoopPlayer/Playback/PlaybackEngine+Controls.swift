@@ -18,7 +18,7 @@ extension PlaybackEngine {
     package var speed: Double { item?.presenter?.speed ?? pendingSpeed }
 
     /// The playback rates the engine takes (loopplay's `--speed` checks against it).
-    package static let speedRange = 0.0...16.0
+    package static let speedRange = PropertyLimits.speed
 
     package func setSpeed(_ speed: Double) {
         let clamped = speed.isNaN ? 1 : speed.clamped(to: Self.speedRange)
@@ -58,26 +58,12 @@ extension PlaybackEngine {
     }
 
     /// Replaces the filter stack (and brightness/contrast). The stack is checked against the current
-    /// picture first: an invalid one throws `invalidFilter` and the previous stack stays (a leading
-    /// crop the picture does not fit is no invalid stack: it is refused per picture,
-    /// `cropOutsidePicture`). The next decoded frame uses it; a paused picture is filtered again at once.
+    /// picture first (`FrameRefilter.check`): an invalid one throws `invalidFilter` and the previous
+    /// stack stays. The next decoded frame uses it; a paused picture is filtered again at once.
     package func setFilters(_ stack: FilterStack) throws(PlayerError) {
-        // The decoded size: the stack applies to unfiltered pictures (a crop may be running now).
-        let current = item?.presenter?.current
-        let size = current.map { (Int($0.unfiltered.pointee.width), Int($0.unfiltered.pointee.height)) }
+        let size = item?.presenter?.current.map { (Int($0.unfiltered.pointee.width), Int($0.unfiltered.pointee.height)) }
             ?? videoInfo.map { ($0.width, $0.height) }
-        do {
-            if let size, stack.revision != filters.revision || filters.stages.isEmpty != stack.stages.isEmpty {
-                try FilterChain.validate(stack, input: FilterGraph.Input(width: Int32(size.0), height: Int32(size.1),
-                                                                          timeBase: videoInfo?.timeBase ?? AVRational(num: 1, den: 90_000)))
-            } else {
-                try stack.validate()
-            }
-        } catch {
-            record(.invalidFilter(error))
-            emit(.error(.invalidFilter(error)))
-            throw .invalidFilter(error)
-        }
+        try noting(FrameRefilter.check(stack, replacing: filters, size: size, timeBase: videoInfo?.timeBase))
         filters = stack
         item?.pipeline.setFilters(stack)
         waiter.wake()  // frames already decoded, and a paused picture, are filtered again
@@ -99,16 +85,13 @@ extension PlaybackEngine {
     /// Position inside the current pass, in seconds: from 0 up to (not including) the pass's length.
     package var position: Double { pictureSpot?.position ?? 0 }
 
-    /// The pass the picture is in and its position in it. At the instant of a wrap the next pass has
-    /// begun even if its first frame is not shown yet.
-    var pictureSpot: (pass: Int, position: Double)? {
-        guard let presenter = item?.presenter, let current = presenter.current else { return nil }
-        let position = presenter.positionInPass
-        if let length = item?.pipeline.status.loopDuration, length > 0, position >= length - 1e-9 {
-            return (current.pass + 1, max(0, position - length))
-        }
-        return (current.pass, position)
+    /// Where the picture is (`PlaybackPosition`).
+    private var playbackPosition: PlaybackPosition {
+        PlaybackPosition(presenter: item?.presenter, measuredLength: item?.pipeline.status.loopDuration)
     }
+
+    /// The pass the picture is in and its position in it (`PlaybackPosition.spot`).
+    var pictureSpot: (pass: Int, position: Double)? { playbackPosition.spot }
 
     /// Length of one pass: measured once the first pass was read, announced by the container before.
     package var duration: Double? {
@@ -120,26 +103,14 @@ extension PlaybackEngine {
     /// `announce: false` for the player's own seeks (joining a shared timeline): no `seek` event.
     @discardableResult
     package func seek(to position: Double, inPass pass: Int? = nil, announce: Bool = true) -> Double? {
-        guard let item, !position.isNaN else {
-            if announce { emit(.seek(false, currentTime: self.position)) }
-            return nil
-        }
-        var target = max(0, position)
-        if let duration {
-            target = min(target, max(0, duration - (videoInfo?.nominalFrameInterval ?? 0)))
-        }
-        guard target.isFinite else {  // "the end" of media whose length is not known yet
+        guard let item, let target = PlaybackPosition.seekTarget(position, duration: duration,
+                                                                 lastFrame: videoInfo?.nominalFrameInterval ?? 0) else {
             if announce { emit(.seek(false, currentTime: self.position)) }
             return nil
         }
         takeBackSound()
-        let generation = item.pipeline.seek(to: target, inPass: pass ?? pictureSpot?.pass ?? 0)
+        item.restart(generation: item.pipeline.seek(to: target, inPass: pass ?? pictureSpot?.pass ?? 0))
         item.realignPending = false  // the sound restarts where the picture does
-        if let presenter = item.presenter {
-            presenter.restart(generation: generation)
-        } else {
-            item.pendingSeekGeneration = generation
-        }
         perform(machine.handle(.resumed))
         if announce { emit(.seek(true, currentTime: target)) }
         waiter.wake()
@@ -148,16 +119,9 @@ extension PlaybackEngine {
 
     package func seek(by delta: Double) { seek(to: position + delta) }
 
-    /// The time in the pass of the picture on screen: it moves once a frame, where `position` runs on
-    /// between frames.
-    package var shownPosition: Double {
-        guard let current = item?.presenter?.current, let spot = pictureSpot else { return 0 }
-        return spot.pass > current.pass ? spot.position : current.positionInPass
-    }
+    /// The time in the pass of the picture on screen (`PlaybackPosition.shown`).
+    package var shownPosition: Double { playbackPosition.shown }
 
     /// A seek is under way: its first picture is not on screen yet.
-    package var isSeeking: Bool {
-        guard let presenter = item?.presenter, !isFailed else { return false }
-        return !presenter.showsCurrentGeneration && !presenter.ended  // a seek past the last picture ends
-    }
+    package var isSeeking: Bool { !isFailed && playbackPosition.isSeeking }
 }

@@ -1,7 +1,5 @@
 /// Picture-in-picture: a mini window showing the same scenes as the player's window. Engine thread only.
 extension PlaybackEngine {
-    /// Whether the mini window is open.
-    package var showsPictureInPicture: Bool { output.showsPictureInPicture }
 
     /// Opens the mini window where `configuration.pictureInPicture` says and emits `startedPiP`
     /// (nothing if it is open already). Without that setting, or without a window, it throws
@@ -14,8 +12,7 @@ extension PlaybackEngine {
             }
             try output.openPictureInPicture(placement.placement)
         } catch {
-            record(error)
-            emit(.error(error))
+            note(error)
             throw error
         }
         emit(.startedPiP)

@@ -5,13 +5,15 @@ extension PlaybackEngine {
     func presentDueFrame() -> Presenter.Step? {
         guard let item, let presenter = item.presenter, !isFailed else { return nil }
         if presenter.ended {
-            if itemSwitch.queued != nil { return advanceToQueued() ? presentDueFrame() : .idle }
-            // A replaced file's new content is awaited: the last frame holds meanwhile.
-            if item.replacement != nil { return .idle }
-            // The queued item failed after this one ended: this is the end after all.
-            if state == .playing || state == .paused || state == .buffering {
-                perform(machine.handle(.reachedEnd))
-                return .ended
+            switch atItemEnd(settling: false) {
+            case .advance: return advanceToQueued() ? presentDueFrame() : .idle
+            case .holdLastFrame: return .idle
+            case .settleThenAdvance, .end:
+                // The queued item failed after this one ended: this is the end after all.
+                if state == .playing || state == .paused || state == .buffering {
+                    perform(machine.handle(.reachedEnd))
+                    return .ended
+                }
             }
         }
         refreshPausedPicture(presenter)
@@ -20,32 +22,34 @@ extension PlaybackEngine {
         switch step {
         case let .show(frame):
             present(frame, item: item, presenter: presenter)
-        case .ended where itemSwitch.queued == nil && item.replacement != nil:
-            return .idle
-        case .ended where itemSwitch.queued == nil && itemSwitch.settlesAt != nil:
-            // An item shorter than the settling time: the one after it is queued now.
-            itemSwitch.settleNow()
-            settleSwitchIfDue()
-            // The controller (a playlist) queues the next item first; the next iteration decides.
-            if controllerMayAnswer { return .idle }
-            if advanceToQueued() { return presentDueFrame() }
-            if itemSwitch.queued != nil { return .idle }
-            perform(machine.handle(.reachedEnd))
-            updateSound()
-        case .ended where itemSwitch.queued != nil:
-            // The next item takes over now if its first frame is ready; otherwise as soon as it is
-            // (its decoder wakes the loop) or it fails.
-            if advanceToQueued() { return presentDueFrame() }
-            updateSound()
-            return .idle
         case .ended:
-            if let stopped = item.loopingStopped {
-                item.loopingStopped = nil
-                record(stopped)
-                emit(.error(stopped))
+            switch atItemEnd(settling: itemSwitch.settlesAt != nil) {
+            case .holdLastFrame:
+                return .idle
+            case .settleThenAdvance:
+                // An item shorter than the settling time: the one after it is queued now.
+                itemSwitch.settleNow()
+                settleSwitchIfDue()
+                // The controller (a playlist) queues the next item first; the next iteration decides.
+                if controllerMayAnswer { return .idle }
+                if advanceToQueued() { return presentDueFrame() }
+                if itemSwitch.queued != nil { return .idle }
+                perform(machine.handle(.reachedEnd))
+                updateSound()
+            case .advance:
+                // The next item takes over now if its first frame is ready; otherwise as soon as it
+                // is (its decoder wakes the loop) or it fails.
+                if advanceToQueued() { return presentDueFrame() }
+                updateSound()
+                return .idle
+            case .end:
+                if let stopped = item.loopingStopped {
+                    item.loopingStopped = nil
+                    note(stopped)
+                }
+                perform(machine.handle(.reachedEnd))
+                updateSound()
             }
-            perform(machine.handle(.reachedEnd))
-            updateSound()
         case let .finished(wrapped):
             if let wrapped { loopCompleted(wrapped) }
         case .waitForFrames:
@@ -67,28 +71,24 @@ extension PlaybackEngine {
         noteSyncOffset(presenter)
         keepSoundOnTimeline(presenter)
         if item.firstFrameMs == nil {
-            item.firstFrameMs = (realClock.now - item.loadStartedAt) * 1000
-            // The run's: from the load to its first frame (a queued item was opened long before
-            // it plays).
-            if firstFrameMsOfLoad == nil { firstFrameMsOfLoad = item.firstFrameMs }
+            let firstFrameMs = (realClock.now - item.loadStartedAt) * 1000
+            item.firstFrameMs = firstFrameMs
+            counters.firstFrameShown(ms: firstFrameMs)
             perform(machine.handle(.frameShown))
         } else if state == .buffering {
             perform(machine.handle(.frameShown))
         }
         if firstOfGeneration { updateSound() }
         network.presented(frame.time, outputSize: output.variantLimit)
-        reportVariant(of: frame, item: item)
+        if let variant = item.announcements.variant(of: frame) { emit(variant) }
         reportBounds()
         realignSoundIfPending()
         onFramePresented?(frame)
     }
 
-    /// `variantChanged` when the frame shown comes from another HLS variant than the one before.
-    private func reportVariant(of frame: VideoFrame, item: PlaybackItem) {
-        guard let variant = frame.variant, variant != item.shownVariant else { return }
-        item.shownVariant = variant
-        let size = PixelSize(width: Int(frame.unfiltered.pointee.width), height: Int(frame.unfiltered.pointee.height))
-        emit(.variantChanged(bandwidth: variant.bandwidth, size: size))
+    /// What follows the current item's end (`ItemEnd`).
+    private func atItemEnd(settling: Bool) -> ItemEnd {
+        ItemEnd(queued: itemSwitch.queued != nil, holdsLastFrame: replacedFile.holdsLastFrame, settling: settling)
     }
 
     /// Playing with an empty queue for longer than two frames (and 50 ms) is buffering.

@@ -9,22 +9,16 @@ extension PlaybackEngine {
         dropQueued()
         switch admit(location) {
         case let .success(plan):
-            itemSwitch.queue(makeQueuedItem(location, plan: plan))
+            itemSwitch.queue(makeItem(location, plan: plan, queued: true))  // its sound waits for the device
         case let .failure(refusal):
             queuedItemFailed(location, refusal)
         }
-    }
-
-    /// An item to follow the current one: its sound stage waits for the sound device.
-    private func makeQueuedItem(_ location: MediaLocation, plan: SourcePlan) -> PlaybackItem {
-        makeItem(location, plan: plan, queued: true)
     }
 
     /// Forgets the queued item; its threads stop. The sound device, if it was handed over to it,
     /// comes back to the current item.
     package func dropQueued() {
         itemSwitch.dropQueued()
-        queuedScheduleItem = nil
     }
 
     /// The current item seeks or changes track after the sound device went to the next item: the
@@ -55,29 +49,27 @@ extension PlaybackEngine {
     /// At the current item's end: the queued item takes over if its first frame is decoded.
     /// A queued item that failed is reported and dropped (the playlist may queue another).
     func advanceToQueued() -> Bool {
-        guard let next = itemSwitch.queued else { return false }
-        switch next.pipeline.status.phase {
-        case .opening:
+        switch itemSwitch.readiness {
+        case .nothingQueued, .notYet:
             return false
-        case let .failed(error):
+        case let .failed(next, error):
             dropQueued()
             queuedItemFailed(next.location, error)
             return false
-        case let .ready(info):
-            guard next.pipeline.frames.peek() != nil else { return false }
+        case let .ready(next, info):
             let previous = item?.presenter
-            _ = promoteQueued()
+            let isReplacement = promoteQueued()?.isReplacement == true
             // The state first: a `NotAutoPlay` hold ends with the first item (the presenter follows).
             perform(machine.handle(.advanced))
             let presenter = makePresenter(info, item: next, paused: machine.wantsPause)
             if let previous { presenter.continueRun(from: previous) }
             // A replaced file's new content follows at a wrap: it counts as one.
-            if next.isReplacement {
-                scene.overlays.clearError()  // a failed version's text, if one was shown
+            if isReplacement {
+                overlayControl.clearError()  // a failed version's text, if one was shown
                 if previous != nil { loopCompleted(presenter.countSwitchAsWrap()) }
             }
             // The device counts the underruns of the items before.
-            next.reportedUnderruns = sound.underruns
+            next.announcements.takesOver(underruns: sound.underruns)
             startPresenting(next, info: info, presenter: presenter)
             report(.opened)
             reportDurationIfMeasured()
@@ -87,46 +79,31 @@ extension PlaybackEngine {
 
     /// Makes the queued item the current one; the current one is retired (stopped once the switch
     /// has settled) and hands its sound device over if the queued item's sound stage still waits.
-    private func promoteQueued() -> PlaybackItem? {
-        guard let next = itemSwitch.promote() else { return nil }
+    private func promoteQueued() -> ItemSwitch.Promotion? {
+        guard let promoted = itemSwitch.promote() else { return nil }
+        let next = promoted.item
         refilter.finish()
         itemSwitch.retire(item)
-        if let item {
-            lastItem = item
-            let status = item.pipeline.status
-            earlierItems.decoded += status.framesDecoded
-            earlierItems.replayed += status.framesReplayed
-            earlierItems.errors += status.decodeErrors
-        }
-        item = next
-        if let index = queuedScheduleItem { syncSchedule?.item = index }
-        queuedScheduleItem = nil
+        makeCurrent(next)
+        if let index = promoted.scheduleItem { syncSchedule?.item = index }
         network.beginSource(preference: configuration.network.variant, outputSize: output.variantLimit)
-        if !next.isReplacement { report(.advanced(next.location)) }
-        return next
+        if !promoted.isReplacement { report(.advanced(next.location)) }
+        return promoted
     }
 
     /// Every iteration: a replaced file's new content is queued once the file has settled (and
     /// takes over at once if the current item's pipeline already failed on the old content).
     func tendReplacement() {
-        guard let item, var replacement = item.replacement, itemSwitch.queued == nil else { return }
-        guard replacement.isReady(now: realClock.now) else {
-            item.replacement = replacement  // what it saw of the file
-            return
-        }
+        guard let item, itemSwitch.queued == nil, replacedFile.isDue(now: realClock.now) else { return }
         switch admit(item.location) {
         case let .success(plan):
-            let next = makeQueuedItem(item.location, plan: plan)
-            next.isReplacement = true
-            itemSwitch.queue(next)
-            replacement.isQueued = true
+            itemSwitch.queue(makeItem(item.location, plan: plan, queued: true), isReplacement: true)
+            replacedFile.queued()
         case let .failure(refusal):
-            record(refusal)
-            emit(.error(refusal))
-            replacement.queuedFailed()
+            note(refusal)
+            replacedFile.queueFailed()
         }
-        item.replacement = replacement
-        if item.failedBeforeReplacement { playQueuedNow() }
+        if replacedFile.takesOverAtOnce { playQueuedNow() }
     }
 
     /// Every iteration: the sound hand-off to the queued item, and a queued item that failed.
@@ -147,14 +124,12 @@ extension PlaybackEngine {
     }
 
     private func queuedItemFailed(_ location: MediaLocation, _ error: PlayerError) {
-        record(error)
-        emit(.error(error))
+        note(error)
         // A replaced file's new content that cannot be opened: the last frame stays (and the error
         // is shown) until the file changes again; it is no playlist item.
-        if let item, item.replacement?.isQueued == true {
-            item.replacement?.queuedFailed()
-            scene.overlays.showError(error.description, style: OverlayStack.ErrorStyle(
-                color: configuration.errorColor, fontSize: configuration.errorFontSize))
+        if replacedFile.isQueued {
+            replacedFile.queueFailed()
+            overlayControl.showError(error, style: errorStyle)
             redraw()
             return
         }

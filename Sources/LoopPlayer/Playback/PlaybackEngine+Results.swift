@@ -2,30 +2,9 @@ import Foundation
 
 /// What a run produced: statistics and snapshots.
 extension PlaybackEngine {
+    /// The run's statistics (`RunCounters`): the current source's, or the last one's once it is gone.
     package var statistics: PlaybackStatistics {
-        let source = item ?? lastItem
-        var statistics = source?.presenter?.statistics ?? PlaybackStatistics()
-        if let info = source?.info { statistics.nominalFrameIntervalMs = info.nominalFrameInterval * 1000 }
-        statistics.framesDecoded = earlierItems.decoded + (source?.pipeline.status.framesDecoded ?? 0)
-        statistics.framesReplayed = earlierItems.replayed + (source?.pipeline.status.framesReplayed ?? 0)
-        statistics.decodeErrors = earlierItems.errors + (source?.pipeline.status.decodeErrors ?? 0)
-        statistics.loopDurationMs = source?.pipeline.status.loopDuration.map { $0 * 1000 }
-        statistics.firstFrameMs = firstFrameMsOfLoad
-        statistics.peakRSSBytes = ProcessUsage.peakRSSBytes
-        statistics.cpuSeconds = ProcessUsage.cpuSeconds
-        statistics.errors = errorCounts
-        statistics.audioDevice = sound.format
-        statistics.audioUnderruns = sound.underruns - underrunsBeforeLoad
-        // Once the sound was measured against the timeline (a driver that is no clock never is).
-        if statistics.syncSoundOffsetSamples > 0, sound.rateCorrection != nil {
-            statistics.syncSoundCorrectionPpm = sync.soundCorrector.drift * 1e6
-        }
-        statistics.subtitleTrack = source?.subtitles.currentTrack?.label
-        statistics.sinceStart = earlierLoads + PlaybackStatistics.Totals(of: statistics)
-        if let readAhead = item?.pipeline.readAhead {
-            (statistics.readAheadPackets, statistics.readAheadBytes) = readAhead
-        }
-        return statistics
+        counters.statistics(source: item ?? lastItem, current: item, sound: sound, soundDrift: sync.soundCorrector.drift)
     }
 
     /// The frame on screen.
@@ -52,13 +31,9 @@ extension PlaybackEngine {
         try Snapshot.write(try snapshot(), to: path)
     }
 
-    /// The snapshot key and `screenshot-to-file`: converting and encoding a 1080p PNG takes long
-    /// enough to drop frames, so it happens on its own thread, from the scene on screen (frames and
-    /// planes are immutable). At most `maximumSnapshotWriters` write at once (each holds a whole
-    /// picture): one asked for beyond them is refused with an error event, so a remote control's
-    /// loop cannot pile them up. `done` is called once, with nil when the file is written, from
-    /// the writer's thread or (a refusal) this one. No writer waits on a reader: a FIFO or a device
-    /// is refused (`Snapshot.writeFile`).
+    /// The snapshot key and `screenshot-to-file`: written on its own thread (`SnapshotWriters`).
+    /// `done` is called once, with nil when the file is written, from the writer's thread or (no
+    /// scene, too many being written: also an error event) this one.
     func writeSnapshotInBackground(to path: String, content: SnapshotContent = .scene,
                                    done: (@Sendable (PlayerError?) -> Void)? = nil) {
         let scene: Scene, area: PixelSize
@@ -68,33 +43,8 @@ extension PlaybackEngine {
             done?(error)
             return
         }
-        snapshotWriters.removeAll { writer in
-            guard writer.done.isRaised else { return false }
-            writer.thread.join()
-            return true
-        }
-        guard snapshotWriters.count < Self.maximumSnapshotWriters else {
-            let error = PlayerError.invalidSetting(name: "screenshot", value: path,
-                                                   reason: "\(Self.maximumSnapshotWriters) snapshots are being written; try again")
-            record(error)
-            emit(.error(error))
-            done?(error)
-            return
-        }
-        let finished = AbortFlag()
-        snapshotWriters.append((WorkerThread(name: "lp-snapshot") {
-            var failure: PlayerError?
-            do throws(PlayerError) {
-                try Snapshot.write(try Snapshot.image(of: scene, area: area, content: content), to: path)
-                logger.notice("snapshot written to \(path)")
-            } catch {
-                logger.error("\(error.description)")
-                failure = error
-            }
-            finished.raise()
-            done?(failure)
-        }, finished))
+        guard let refusal = snapshots.write(scene, area: area, content: content, to: path, done: done) else { return }
+        note(refusal)
+        done?(refusal)
     }
-
-    static let maximumSnapshotWriters = 2
 }

@@ -18,8 +18,7 @@ extension PlaybackEngine {
     /// throws `subtitleTrackNotFound` (also sent as an error event) and the current choice stays.
     package func setSubtitles(_ choice: SubtitleChoice) throws(PlayerError) {
         if let item, let error = item.subtitles.select(choice) {
-            record(error)
-            emit(.error(error))
+            note(error)
             throw error
         }
         configuration.subtitles.choice = choice
@@ -39,16 +38,5 @@ extension PlaybackEngine {
         configuration.subtitles.visible = visible
         item?.subtitles.visible = visible
         redraw()
-    }
-
-    /// The external subtitle files of `configuration` and the choice, resolved; a file that is not
-    /// there is reported and skipped.
-    func subtitleFiles() -> (files: [String], choice: SubtitleChoice) {
-        let resolved = configuration.subtitles.resolvedFiles()
-        for error in resolved.missing {
-            record(error)
-            emit(.error(error))
-        }
-        return (resolved.files, resolved.choice)
     }
 }

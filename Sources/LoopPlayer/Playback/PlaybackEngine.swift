@@ -27,6 +27,17 @@ package final class PlaybackEngine {
         case finished(RunOutcome)
     }
 
+    // MARK: Stored state, and who owns it
+    // All of the engine's stored state is declared here. The engine's own: the items' roles (`item`,
+    // `lastItem`), the lifecycle (`machine`), the configuration as changed since, the filters, the
+    // outbox, and the run's flags. Owners with their own state and rules: the queued item and the
+    // switch to it (`ItemSwitch`), the run's counters (`RunCounters`), snapshots being written
+    // (`SnapshotWriters`), what is drawn over the picture (`OverlayControl`, beside the scene's
+    // `SceneComposer`), the sound device (`SoundOutput`, through `SoundControl`), re-filtering
+    // (`FrameRefilter`), what network sources learn (`NetworkControls`), the shared timeline (`sync`,
+    // `syncSchedule`), the current item's replaced file (`FileReplacementWatch`). Per source
+    // (`PlaybackItem`): what was said of it.
+
     package var state: PlayerState { machine.state }
     package internal(set) var configuration: EngineConfiguration
     /// The opened video stream, once loaded.
@@ -49,14 +60,23 @@ package final class PlaybackEngine {
     var endsSoundWithPicture = false
 
     let clock: PlaybackClock
-    let realClock = MonotonicClock()
+    /// Time passing (the configuration's monotonic clock), also when frames run on a virtual clock.
+    let realClock: PlaybackClock
+    /// The wall clock a shared timeline is read on (`EngineClocks.system`).
+    let systemClock: any SystemClock
     let output: PlayerOutput
     var waiter: MainLoopWaiter { output.waiter }
     var machine = PlayerStateMachine()
+    /// The state last reported with `stateChanged`.
+    private var lastPublishedState: PlayerState = .idle
     /// The source being played.
-    var item: PlaybackItem?
+    var item: PlaybackItem? {
+        didSet { if item !== oldValue { replacedFile.forget() } }
+    }
     /// The queued next playlist item and the switch to it (`PlaybackEngine+Queue`).
     let itemSwitch: ItemSwitch
+    /// The current item's file, replaced while it plays, and its new content (`FileReplacementWatch`).
+    let replacedFile: FileReplacementWatch
     /// The sound device, kept across sources (each item writes through a `SoundWriter` of it).
     package let sound: SoundOutput
     /// A source that is gone but whose counters still feed `statistics` (after `close()`).
@@ -64,35 +84,26 @@ package final class PlaybackEngine {
     /// Composes and presents what the output shows, and keeps the scene on screen.
     let scene: SceneComposer
     var quitRequested = false
+    /// The speed set before a presenter exists (it takes it when the source opens).
     var pendingSpeed = 1.0
-    var errorCounts: [String: Int] = [:]
-    /// Snapshots being written (the snapshot action); joined when the engine closes.
-    /// Snapshot writers, each with the flag it raises when its file is written.
-    var snapshotWriters: [(thread: WorkerThread, done: AbortFlag)] = []
+    /// The next source waits on its first frame (`NotAutoPlay`).
+    private(set) var holdsFirstFrame = false
+    /// The run's counters across sources, and the errors by kind (`statistics`).
+    var counters = RunCounters()
+    /// Snapshots being written; joined when the engine closes.
+    let snapshots = SnapshotWriters()
     var isClosed = false
     /// Clock time the current `run()` (or first `pump()`) began.
     private(set) var runStartedAt: Double?
-    /// What the items before the current one decoded in this run (a playlist's, a replaced file's):
-    /// the statistics count the run, as the presenter's counters do.
-    var earlierItems = (decoded: 0, replayed: 0, errors: 0)
     /// Following the shared timeline (`SyncTimeline`): the join, what was said, the lead.
     var sync = SyncFollowing()
     /// A playlist on the shared timeline: its schedule and the current item's place in it (the
     /// playlist says which item is current).
     var syncSchedule: (schedule: TimelineSchedule, item: Int)?
-    /// The queued item's place in that schedule: current from the switch on, before the playlist hears of it.
-    var queuedScheduleItem: Int?
-    /// The counts of the sources loaded before this one (`PlaybackStatistics.sinceStart`).
-    var earlierLoads = PlaybackStatistics.Totals()
-    /// The sound device's underruns before the current source was loaded (it counts across sources).
-    var underrunsBeforeLoad = 0
-    /// From the last `load` to its first frame.
-    var firstFrameMsOfLoad: Double?
     /// The filters and brightness/contrast applied to every frame (kept across sources).
     package internal(set) var filters = FilterStack()
-    /// The leading crop refused for the picture on screen (it does not fit it), said once and shown
-    /// until a picture it fits is shown (`noteCrop`).
-    var cropRefusal: PlayerError?
+    /// What is drawn over the picture: layers, insets, the error text, a refused crop.
+    lazy var overlayControl = OverlayControl(scene: scene)
     let refilter = FrameRefilter()
     /// What network sources learn from the engine (output size, the time on screen, the variant
     /// preference), and the throughput measured, kept across sources.
@@ -113,10 +124,14 @@ package final class PlaybackEngine {
     init(configuration: EngineConfiguration, output: PlayerOutput) {
         self.configuration = configuration
         self.output = output
-        clock = configuration.untimed ? VirtualClock() : MonotonicClock()
+        let monotonic = configuration.clocks.monotonic ?? MonotonicClock()
+        clock = configuration.untimed ? VirtualClock() : monotonic
+        realClock = monotonic
+        systemClock = configuration.clocks.system ?? RealtimeClock()
         sound = SoundOutput(options: configuration.audio, volume: configuration.audio.volume,
                             muted: configuration.audio.muted, speed: 1)
         itemSwitch = ItemSwitch(clock: clock, sound: sound)
+        replacedFile = FileReplacementWatch(virtualClock: clock.isVirtual)
         scene = SceneComposer(output: output, clock: clock)
         FFmpegLogBridge.install
     }
@@ -147,11 +162,8 @@ package final class PlaybackEngine {
     }
 
     private func load(_ location: MediaLocation, ignoringPicture: Bool) {
-        earlierLoads = statistics.sinceStart
+        counters.sourceLoaded(sinceStart: statistics.sinceStart, underruns: sound.underruns)
         sync.join = nil
-        earlierItems = (0, 0, 0)  // a new source starts the counters again, as the presenter does
-        underrunsBeforeLoad = sound.underruns
-        firstFrameMsOfLoad = nil
         dropQueued()
         forgetSwitch()
         stopItem()
@@ -171,38 +183,25 @@ package final class PlaybackEngine {
         perform(machine.handle(.load(autoplay: !holdsFirstFrame)))
     }
 
-    /// `location` judged by the source policy, with what the configuration asks of every source.
-    func admit(_ location: MediaLocation) -> Result<SourcePlan, PlayerError> {
-        SourcePlan.admit(location, network: configuration.network, controls: network).map { admitted in
-            var plan = admitted
-            plan.sizeLimit = configuration.pictureSizeLimit
-            return plan
-        }
+    /// Sources as the engine makes them now (`ItemFactory`).
+    private var itemFactory: ItemFactory {
+        ItemFactory(configuration: configuration, network: network, sound: sound, filters: filters,
+                    endsSoundWithPicture: endsSoundWithPicture, framesCannotWait: framesCannotWait,
+                    virtualClock: clock.isVirtual, wake: waiter.wake)
     }
 
-    /// Starts the pipeline of `location` (its threads open and decode it from now on). A new source
-    /// takes the sound device at once; a `queued` one when the engine hands it over.
+    func admit(_ location: MediaLocation) -> Result<SourcePlan, PlayerError> { itemFactory.admit(location) }
+
+    /// Starts the pipeline of `location`; a missing subtitle file is an error event.
     func makeItem(_ location: MediaLocation, plan: SourcePlan, queued: Bool) -> PlaybackItem {
-        let subtitleSetup = subtitleFiles()
-        let pipeline = MediaPipeline(plan: plan, looping: configuration.looping,
-                                     soundEndsWithPicture: endsSoundWithPicture, audio: configuration.audio,
-                                     audioDriver: audioDriver(), sound: sound.makeWriter(takesDevice: !queued),
-                                     subtitleFiles: subtitleSetup.files, subtitleFetch: configuration.network.fetchOptions,
-                                     frameCacheBytes: plan.reading == .file ? configuration.frameCacheBytes : 0,
-                                     frameReady: waiter.wake)
-        pipeline.setFilters(filters)
-        let subtitles = SubtitleOverlay(library: pipeline.subtitles, choice: subtitleSetup.choice,
-                                        framesCannotWait: framesCannotWait, wake: waiter.wake)
-        subtitles.visible = configuration.subtitles.visible
-        let item = PlaybackItem(location: location, pipeline: pipeline, subtitles: subtitles, loadStartedAt: realClock.now)
-        item.reportedUnderruns = sound.underruns
-        return item
+        let made = itemFactory.make(location, plan: plan, queued: queued, now: realClock.now)
+        made.missing.forEach(note)
+        return made.item
     }
 
     /// Whether the next source waits on its first frame (`NotAutoPlay`): state `.ready` until `play`.
     /// Call before `load`.
     package func setHoldsFirstFrame(_ hold: Bool) { holdsFirstFrame = hold }
-    private(set) var holdsFirstFrame = false
 
     /// Stops the current source (and a queued next one) and releases their threads, queues and
     /// FFmpeg objects.
@@ -219,6 +218,16 @@ package final class PlaybackEngine {
         refilter.finish()
         if let item { lastItem = item }
         item = nil
+    }
+
+    /// A switch: `next` is the current item; the one it replaces is the last, and the run counts
+    /// what it decoded.
+    func makeCurrent(_ next: PlaybackItem) {
+        if let item {
+            lastItem = item
+            counters.itemReplaced(item.pipeline.status)
+        }
+        item = next
     }
 
     /// Blocks until the source has opened (or failed); for callers that want errors before `run()`.
@@ -410,7 +419,7 @@ package final class PlaybackEngine {
     private func nextWake(after step: Presenter.Step?, hostDeadline: Double?) -> Iteration {
         let presenter = item?.presenter
         // A replaced file is looked at four times a second until its new content is queued.
-        let replacementCheck = item?.replacement.map { $0.isQueued || clock.isVirtual ? nil : clock.now + 0.25 } ?? nil
+        let replacementCheck = replacedFile.nextCheck(now: clock.now)
         // On a shared timeline the system clock is looked at twice a second even during a long wait
         // (for the epoch): a step of it (a first NTP sync after boot) is seen at once.
         let clockCheck = configuration.syncTimeline != nil && !clock.isVirtual ? clock.now + 0.5 : nil
@@ -439,8 +448,7 @@ package final class PlaybackEngine {
         sound.close()
         isClosed = true
         refilter.finish()
-        snapshotWriters.forEach { $0.thread.join() }
-        snapshotWriters.removeAll()
+        snapshots.joinAll()
         stopPictureInPicture()  // said before the output goes
         scene.close()  // the insets' players stop all at once, then are joined
         output.close()
@@ -470,11 +478,10 @@ package final class PlaybackEngine {
                 item?.presenter?.setPaused(paused)
                 waiter.wake()
             case let .showError(error):
-                scene.overlays.showError(error.description, style: OverlayStack.ErrorStyle(
-                    color: configuration.errorColor, fontSize: configuration.errorFontSize))
+                overlayControl.showError(error, style: errorStyle)
                 redraw()
             case .clearError:
-                scene.overlays.clearError()
+                overlayControl.clearError()
                 redraw()
             }
         }
@@ -485,8 +492,6 @@ package final class PlaybackEngine {
         updateSound()
     }
 
-    private var lastPublishedState: PlayerState = .idle
-
     func fail(_ error: PlayerError) {
         record(error)
         item?.pipeline.stop()
@@ -494,8 +499,24 @@ package final class PlaybackEngine {
     }
 
     func record(_ error: PlayerError) {
-        errorCounts[error.kind, default: 0] += 1
+        counters.count(error)
         logger.debug("\(error.description)")
+    }
+
+    /// Counts `error` and tells the controller (an error event).
+    func note(_ error: PlayerError) {
+        record(error)
+        emit(.error(error))
+    }
+
+    /// What an owner decided, or its refusal, noted and thrown.
+    func noting<Value>(_ decision: Result<Value, PlayerError>) throws(PlayerError) -> Value {
+        switch decision {
+        case let .success(value): return value
+        case let .failure(error):
+            note(error)
+            throw error
+        }
     }
 
     func loopCompleted(_ count: Int) {
@@ -511,11 +532,12 @@ package final class PlaybackEngine {
     }
 
     /// The current item's file was replaced: its new content is queued once the file has settled
-    /// (`tendReplacement`), and the current item holds its last frame until then.
-    private func noteReplaced(_ item: PlaybackItem) {
-        guard item.replacement == nil, case let .file(path) = item.location else { return }
-        logger.notice("\(path): the file was replaced; its new content follows")
-        item.replacement = FileReplacement(path: path, now: realClock.now, settleTime: clock.isVirtual ? 0 : FileReplacement.settleTime)
+    /// (`tendReplacement`), and the current item holds its last frame until then (`pipelineFailed`:
+    /// its pipeline failed on the old content, the new one takes over once queued).
+    private func noteReplaced(_ item: PlaybackItem, pipelineFailed: Bool = false) {
+        if let path = replacedFile.noteReplaced(item.location, pipelineFailed: pipelineFailed, now: realClock.now) {
+            logger.notice("\(path): the file was replaced; its new content follows")
+        }
     }
 
     /// What the pipeline's threads reported: failures end the item, warnings and underruns are events.
@@ -527,20 +549,17 @@ package final class PlaybackEngine {
             case let .fatal(error):
                 // A file copied over while it played fails on its old content: play the new one.
                 guard !pipeline.sourceWasReplaced else {
-                    item.failedBeforeReplacement = true
-                    noteReplaced(item)
+                    noteReplaced(item, pipelineFailed: true)
                     continue
                 }
                 fail(error)
             case .sourceReplaced:
                 noteReplaced(item)
             case let .pictureUndecodable(error):
-                record(error)
-                emit(.error(error))
+                note(error)
                 return reopen(item, ignoringPicture: true)
             case let .warning(error):
-                record(error)
-                emit(.error(error))
+                note(error)
             case let .loopingStopped(error):
                 item.loopingStopped = error
                 item.presenter?.setLooping(false)  // its end is final: no next pass will come
@@ -548,30 +567,21 @@ package final class PlaybackEngine {
                 // The decode thread went back to the last stack that worked: that is what runs now.
                 filters = instead
                 pipeline.setFilters(instead)
-                record(.invalidFilter(error))
-                emit(.error(.invalidFilter(error)))
+                note(.invalidFilter(error))
             case .underrun:
                 emit(.waitingToPlayAtSpecifiedRate)
             }
         }
-        if item.presenter != nil, let unmatched = item.subtitles.takeUnmatchedStartChoice() {
-            record(unmatched)
-            emit(.error(unmatched))
-        }
-        let underruns = sound.underruns
-        if underruns > item.reportedUnderruns {
-            item.reportedUnderruns = underruns
-            emit(.waitingToPlayAtSpecifiedRate)
-        }
+        if item.presenter != nil, let unmatched = item.subtitles.takeUnmatchedStartChoice() { note(unmatched) }
+        if let underrun = item.announcements.underruns(sound.underruns) { emit(underrun) }
         reportDurationIfMeasured()
     }
 
     /// `duration`: the container's announced length when the source opens, then the measured length
     /// of a pass once the first pass was read, if it differs.
     func reportDurationIfMeasured() {
-        guard let item, let length = item.pipeline.status.loopDuration ?? item.info?.announcedDuration,
-              item.reportedDuration.map({ abs($0 - length) > 1e-6 }) ?? true else { return }
-        item.reportedDuration = length
-        emit(.duration(length))
+        guard let item, let event = item.announcements.duration(item.pipeline.status.loopDuration ?? item.info?.announcedDuration)
+        else { return }
+        emit(event)
     }
 }

@@ -9,29 +9,21 @@ final class PlaybackItem {
     private(set) var info: VideoStreamInfo?
     private(set) var presenter: Presenter?
     var firstFrameMs: Double?
-    /// The loop's length last announced with a `duration` event.
-    var reportedDuration: Double?
-    /// The sound device's underruns already reported (it counts those of earlier sources too).
-    var reportedUnderruns = 0
+    /// What was said of it (its length, underruns, bounds, variant), each change once.
+    var announcements: ItemAnnouncements
     /// Unmuted, but the sound is not yet moved to the picture (`realignSoundIfPending`).
     var realignPending = false
     /// A seek asked for before the presenter existed.
-    var pendingSeekGeneration: Int?
-    /// The picture's rectangle last reported with `boundsChanged`.
-    var reportedBounds: Rect?
+    private(set) var pendingSeekGeneration: Int?
     /// Looping stopped: said when playback reaches the end, dropped if the source fails first.
     var loopingStopped: PlayerError?
-    /// The HLS variant of the picture on screen (for `variantChanged`).
-    var shownVariant: StreamVariant?
-    /// Its local file was replaced: the new content waits to be queued, then follows this item.
-    var replacement: FileReplacement?
-    /// It is the new content of the item before it (its file was replaced), not a playlist's next.
-    var isReplacement = false
-    /// Its pipeline ended on a failure while a replacement was pending: the replacement takes over
-    /// at once instead of at the end.
-    var failedBeforeReplacement = false
+    /// The audio track last chosen (`.some(nil)`: none), before the demuxer has switched to it: what
+    /// the status says at once, so that a second `cycle aid` goes on from it.
+    var chosenAudioTrack: AudioTrack??
 
-    init(location: MediaLocation, pipeline: MediaPipeline, subtitles: SubtitleOverlay, loadStartedAt: Double) {
+    init(location: MediaLocation, pipeline: MediaPipeline, subtitles: SubtitleOverlay, loadStartedAt: Double,
+         underrunsBefore: Int) {
+        announcements = ItemAnnouncements(underrunsBefore: underrunsBefore)
         self.location = location
         self.pipeline = pipeline
         self.subtitles = subtitles
@@ -42,6 +34,15 @@ final class PlaybackItem {
     func opened(_ info: VideoStreamInfo, presenter: Presenter) {
         self.info = info
         self.presenter = presenter
+    }
+
+    /// A seek made `generation`: the presenter shows its frames from now on (or takes it when made).
+    func restart(generation: Int) {
+        if let presenter {
+            presenter.restart(generation: generation)
+        } else {
+            pendingSeekGeneration = generation
+        }
     }
 
     /// The source's name for window titles and messages: its last path component.

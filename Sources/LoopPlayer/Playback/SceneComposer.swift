@@ -16,6 +16,9 @@ final class SceneComposer {
     private var stoppingInsets: [StoppingInset] = []
     private let output: PlayerOutput
     private let clock: PlaybackClock
+    /// The screen's clockwise turn of the picture (mpv's `video-rotate`), added to the stream's: the
+    /// overlays are laid out upright around the turned picture, and the output turns the picture.
+    var videoRotation = 0
 
     /// Animated overlays over a still picture are redrawn this often.
     static let animationRate = 30.0
@@ -42,7 +45,7 @@ final class SceneComposer {
         guard let area = output.area, area.width > 0, area.height > 0 else { return nil }
         let width = Double(area.width), height = Double(area.height)
         var videoRect = CGRect(x: 0, y: 0, width: width, height: height)
-        if let geometry = frame?.geometry ?? streamGeometry {
+        if let geometry = (frame?.geometry ?? streamGeometry)?.turned(clockwise: videoRotation) {
             let layout = VideoLayout(geometry: geometry, gravity: gravity, areaWidth: width, areaHeight: height)
             videoRect = layout.pictureRect(for: geometry)
         }
@@ -105,7 +108,7 @@ final class SceneComposer {
 
     private func compose(_ frame: VideoFrame?, gravity: VideoGravity, subtitles overlay: SubtitleOverlay?,
                          streamGeometry: VideoGeometry?) -> Scene {
-        var scene = Scene(frame: frame, gravity: gravity)
+        var scene = Scene(frame: frame, gravity: gravity, videoRotation: videoRotation)
         guard let geometry = layerGeometry(for: frame, gravity: gravity, streamGeometry: streamGeometry),
               let area = output.area else { return scene }
         var subtitles: OverlayPlane?

@@ -55,6 +55,27 @@ public struct Gravity: Setting, AppliesToSettings, Equatable {
     package func apply(to settings: inout VideoSettings) { settings.gravity = value }
 }
 
+/// Turns the picture clockwise on screen by 0, 90, 180 or 270 degrees, on top of the stream's own
+/// rotation (mpv's `--video-rotate`): a portrait screen shows a landscape video upright. The
+/// renderer turns it; the overlays stay upright for the viewer. `VideoRotation(90)`.
+public struct VideoRotation: Setting, AppliesToSettings, Equatable {
+    /// The turns accepted, in degrees.
+    package static let validValues = PropertyLimits.videoRotations
+    package var degrees: Int
+    /// Turns the picture `degrees` clockwise; `VideoSettings.validate()` checks it is one of `validValues`.
+    public init(_ degrees: Int) { self.degrees = degrees }
+    /// Sets the turn.
+    package func apply(to settings: inout VideoSettings) { settings.videoRotation = degrees }
+
+    /// Throws `invalidSetting` unless `degrees` is 0, 90, 180 or 270.
+    package static func validate(_ degrees: Int) throws(PlayerError) {
+        guard validValues.contains(degrees) else {
+            throw .invalidSetting(name: "VideoRotation", value: String(degrees),
+                                  reason: "expected \(validValues.map(String.init).joined(separator: ", ")) degrees clockwise")
+        }
+    }
+}
+
 /// Publish the playback position every `interval` seconds (bare: every second; absent: never).
 public struct TimePublishing: Setting, AppliesToSettings, Equatable {
     /// The interval of a bare `TimePublishing()`: one second.

@@ -21,6 +21,8 @@ public struct VideoSettings: Sendable, Equatable {
     public var ext: String = Ext.defaultValue
     /// How the picture fills the player area (`Gravity`).
     public var gravity: VideoGravity = Gravity.defaultValue
+    /// The picture's clockwise turn on screen, degrees (`VideoRotation`).
+    package var videoRotation = 0
     /// Seconds between time publications; nil = none.
     public var timePublishing: Double?
     /// Restart the source at its end instead of stopping on the last frame (`Loop`).
@@ -130,6 +132,12 @@ public struct VideoSettings: Sendable, Equatable {
             throw .invalidSetting(name: "SourceName", value: sourceName ?? "", reason: "a source is required")
         }
         try Ext.validate(ext)
+        try VideoRotation.validate(videoRotation)
+        // The `Volume` setting clamps; a value assigned to the field itself is checked here.
+        if let volume, !PropertyLimits.volume.contains(volume) {
+            throw .invalidSetting(name: "Volume", value: String(volume),
+                                  reason: "expected \(PropertyLimits.volume.lowerBound)…\(PropertyLimits.volume.upperBound)")
+        }
         if let blank = playlist.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
             throw .invalidSetting(name: "Playlist", value: playlist[blank], reason: "item \(blank) names no source")
         }

@@ -146,7 +146,7 @@ package struct FrameScheduler: Equatable {
             guard !virtualClock else { return .show }
             let lateness = now - due
             let sourceStalled = starved && lateness > Self.stallThreshold
-            if lateness > frame.duration / max(speed, 0.01), !isBackwards(frame), !sourceStalled, case .frame? = following {
+            if lateness > frame.duration / max(speed, PropertyLimits.slowestScheduledSpeed), !isBackwards(frame), !sourceStalled, case .frame? = following {
                 statistics.framesDropped += 1
                 return .drop
             }
@@ -308,10 +308,10 @@ package struct FrameScheduler: Equatable {
     /// The clock time `frame` is due at; nil before the clock is anchored.
     package func dueTime(of frame: Frame) -> Double? {
         guard let anchor else { return nil }
-        let due = anchor.clock + (frame.time - anchor.media) / max(speed, 0.01)
+        let due = anchor.clock + (frame.time - anchor.media) / max(speed, PropertyLimits.slowestScheduledSpeed)
         // A frame going backwards is due one frame after the one on screen.
         if let current, let lastShownAt, isBackwards(frame, after: current) {
-            return max(due, lastShownAt + current.duration / max(speed, 0.01))
+            return max(due, lastShownAt + current.duration / max(speed, PropertyLimits.slowestScheduledSpeed))
         }
         return due
     }
@@ -332,8 +332,8 @@ package struct FrameScheduler: Equatable {
     /// full duration from when it appeared if that was a frame or more late.
     private func waitForEndOfCurrentFrame(now: Double) -> Decision? {
         guard let current, let lastShownAt, let anchor else { return nil }
-        let due = anchor.clock + (current.time - anchor.media) / max(speed, 0.01)
-        let shown = current.duration / max(speed, 0.01)
+        let due = anchor.clock + (current.time - anchor.media) / max(speed, PropertyLimits.slowestScheduledSpeed)
+        let shown = current.duration / max(speed, PropertyLimits.slowestScheduledSpeed)
         let end = (lastShownAt - due < shown ? due : lastShownAt) + shown
         return now < end ? .waitUntil(end) : nil
     }

@@ -3,7 +3,7 @@ import Foundation
 /// A loop's timeline shared by several players (a video wall, a row of kiosks): pass *k* starts at
 /// `epoch + k × period` on the system clock (`CLOCK_REALTIME`, which chrony or PTP keep in step
 /// across machines), so frame *f* of pass *k* is due at `epoch + k × period + f / fps` everywhere.
-/// Pure: the times are handed in.
+/// Pure: the times are handed in (read on the engine's `SystemClock`).
 package struct SharedTimeline: Sendable, Equatable {
     /// Unix seconds (`CLOCK_REALTIME`) when pass 0 starts.
     package let epoch: Double
@@ -31,11 +31,4 @@ package struct SharedTimeline: Sendable, Equatable {
 
     /// When (system time) the timeline's pass `pass` starts.
     package func start(ofPass pass: Int, period: Double) -> Double { epoch + Double(pass) * period }
-
-    /// The system clock now (`CLOCK_REALTIME`), in Unix seconds.
-    package static var systemNow: Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-    }
 }

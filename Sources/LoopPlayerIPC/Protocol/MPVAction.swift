@@ -6,8 +6,10 @@ package enum MPVAction: Sendable {
     case send(PlaybackCommand)
     /// `loadfile`: play `source` now (replacing the playlist), or add it at the playlist's end.
     case load(String, append: Bool)
-    /// `loop-playlist`: on or off; `passes`, the passes left with the current one (nil: forever).
-    case loopPlaylist(Bool, passes: Int? = nil)
+    /// `set`, `add`, `cycle`: a property of the player's table changed (`PlayerProperty`).
+    case change(String, PropertyChange)
+    /// `keypress`: what the key does in the player's window (`InputMap.mpv`).
+    case press(PlayerAction)
     /// `stop`: nothing plays, and the playlist is emptied; the player waits, idle, for a `loadfile`.
     case stop
     /// `quit`: end the run; the process exits with `code`.

@@ -92,9 +92,19 @@ package struct MPVConnection {
 
     /// An action a synced player refuses (a toggle of a paused one plays it: allowed).
     private static func leavesTheTimeline(_ action: MPVAction, _ status: PlayerStatus) -> Bool {
-        guard case let .send(command) = action, command.leavesTheTimeline != nil else { return false }
-        if case .togglePause = command, status.paused { return false }
-        return true
+        switch action {
+        case let .send(command): return command.leavesTheTimeline != nil
+        case let .press(action):
+            if action == .nextItem || action == .previousItem { return true }
+            guard let (name, change) = action.propertyChange else { return false }
+            return leavesTheTimeline(.change(name, change), status)
+        case let .change(name, change):
+            guard let property = PlayerProperty.named(name), let value = try? property.resolve(change, in: status).get() else {
+                return false
+            }
+            return property.leavesTimeline(value, status)
+        default: return false
+        }
     }
 
     /// `show-text TEXT [DURATION_MS [LEVEL]]`: mpv's duration in milliseconds (-1: the OSD's own),
@@ -144,14 +154,14 @@ package struct MPVConnection {
             return value.map { .string(Self.plainText($0)) }
         case .setProperty, .setPropertyString, .set:
             guard arguments.count == 2, let name = first else { return .failure(.invalidParameter) }
-            return take(property(name).flatMap { $0.actions(setting: arguments[1], in: status) })
+            return take(property(name).flatMap { $0.setting(arguments[1], in: status) }.map { [.change(name, $0)] })
         case .observeProperty, .observePropertyString:
             guard arguments.count == 2, case let .int(id) = arguments[0], let name = arguments[1].text else {
                 return .failure(.invalidParameter)
             }
             observations.removeAll { $0.id == id }
             guard observations.count < Self.maximumObservations else { return .failure(.command) }
-            var observation = Observation(id: id, name: name, property: MPVProperty(rawValue: name),
+            var observation = Observation(id: id, name: name, property: MPVProperty(named: name),
                                           asText: command == .observePropertyString, sent: .null)
             observation.sent = observation.value(in: status)
             observations.insert(observation, at: observations.firstIndex { $0.id > id } ?? observations.endIndex)
@@ -182,11 +192,12 @@ package struct MPVConnection {
         case .cycleValues: return take(cycleValues(arguments, status: status))
         case .keypress:
             guard let key = first, !key.isEmpty, arguments.count <= 2 else { return .failure(.invalidParameter) }
-            // The key's binding in mpv's default input.conf, run as that text command; an unbound key does nothing.
-            guard let binding = Self.keyBindings[key], let words = Self.words(of: Substring(binding)), let bound = words.first else {
+            // What the key does in the window (mpv's bindings); an unbound key does nothing, and so does
+            // `ESC`: mpv's leaves fullscreen, and a kiosk's controller sending it must not end the player.
+            guard key != "ESC", let press = KeyPress(mpvName: key), let action = InputMap.mpv.action(for: press) else {
                 return .success(nil)
             }
-            return run(bound, words.dropFirst().map { JSONValue.string($0) }, status: status, accepts: accepts, into: &output)
+            return take(.success([.press(action)]))
         case .seek: return take(Self.seek(arguments, status: status))
         case .cycle: return take(cycle(arguments, status: status))
         case .add: return take(add(arguments, status: status))
@@ -207,7 +218,7 @@ package struct MPVConnection {
     }
 
     private func property(_ name: String) -> Result<MPVProperty, MPVError> {
-        MPVProperty(rawValue: name).map { .success($0) } ?? .failure(.propertyNotFound)
+        MPVProperty(named: name).map { .success($0) } ?? .failure(.propertyNotFound)
     }
 
     /// `loadfile URL [replace|append|append-play]`.
@@ -217,6 +228,8 @@ package struct MPVConnection {
         case "replace": return .success([.load(source, append: false)])
         case "append", "append-play":
             guard status.playlistCount < maximumPlaylistItems else { return .failure(.command) }
+            // A synced source would become a playlist, which the shared timeline refuses (`SyncTimeline`).
+            guard !status.followsSharedTimeline || status.playlistCount > 1 else { return .failure(.command) }
             return .success([.load(source, append: true)])
         default: return .failure(.invalidParameter)
         }
@@ -250,7 +263,7 @@ package struct MPVConnection {
             let current = try? property.value(in: status).get()
             let index = current.flatMap { current in values.firstIndex { Self.same(current, $0) } }
             let next = index.map { (values.count + $0 + (reverse ? -1 : 1)) % values.count } ?? (reverse ? values.count - 1 : 0)
-            return property.actions(setting: values[next], in: status)
+            return property.setting(values[next], in: status).map { [.change(name, $0)] }
         }
     }
 
@@ -261,20 +274,6 @@ package struct MPVConnection {
         return plainText(value) == plainText(listed)
     }
 
-    /// mpv's default bindings (its input.conf) of the keys loopplay has, as text commands.
-    static let keyBindings: [String: String] = [
-        "SPACE": "cycle pause", "p": "cycle pause", "PLAY": "cycle pause", "PAUSE": "cycle pause",
-        "RIGHT": "seek 5", "LEFT": "seek -5", "UP": "seek 60", "DOWN": "seek -60",
-        "m": "cycle mute", "9": "add volume -2", "0": "add volume 2", "/": "add volume -2", "*": "add volume 2",
-        "BS": "set speed 1.0",
-        "1": "add contrast -1", "2": "add contrast 1", "3": "add brightness -1", "4": "add brightness 1",
-        "#": "cycle aid", "SHARP": "cycle aid", "j": "cycle sid", "L": "cycle-values loop-file inf no",
-        ">": "playlist-next", "<": "playlist-prev", "ENTER": "playlist-next",
-        // mpv's ESC leaves fullscreen (`set fullscreen no`), which the IPC has no property for: a
-        // kiosk's controller sending it must not end the player, so it does nothing here.
-        "q": "quit",
-    ]
-
     /// `seek TARGET [relative|absolute|absolute-percent|relative-percent][+exact|+keyframes]`.
     private static func seek(_ arguments: [JSONValue], status: PlayerStatus) -> Result<[MPVAction], MPVError> {
         guard let amount = arguments.first?.number, arguments.count <= 3 else { return .failure(.invalidParameter) }
@@ -282,7 +281,7 @@ package struct MPVConnection {
         guard flags.isSubset(of: ["relative", "absolute", "absolute-percent", "relative-percent", "exact", "keyframes"]) else {
             return .failure(.invalidParameter)
         }
-        guard MPVProperty.timePos.value(in: status).isSuccess else { return .failure(.command) }  // nothing plays
+        guard PlayerProperty.named("time-pos")?.read(status) != nil else { return .failure(.command) }  // nothing plays
         // Relative seeks are worked out when the player applies them, from where it is then; all
         // keep the player playing or paused.
         let duration = status.duration ?? 0
@@ -298,28 +297,17 @@ package struct MPVConnection {
         return .success([.send(command)])
     }
 
-    /// `cycle NAME [up|down]`: flags flip; tracks go to the next id, then none, then the first.
+    /// `cycle NAME [up|down]`: flags flip; tracks go to the next id, then none, then the first;
+    /// with no tracks nothing changes.
     private func cycle(_ arguments: [JSONValue], status: PlayerStatus) -> Result<[MPVAction], MPVError> {
         guard case let .string(name)? = arguments.first, arguments.count <= 2 else { return .failure(.invalidParameter) }
-        let down = arguments.dropFirst().first?.text == "down"
+        let direction = arguments.dropFirst().first?.text ?? "up"
+        guard direction == "up" || direction == "down" else { return .failure(.invalidParameter) }
+        let down = direction == "down"
         return property(name).flatMap { property in
-            switch property {
-            case .pause:
-                return .success([.send(.togglePause)])  // decided when applied: two in a row cancel
-            case .mute:
-                return property.value(in: status).flatMap { property.actions(setting: .bool(!($0.flag ?? false)), in: status) }
-            case .loopFile, .loopPlaylist:
-                let looping = property == .loopFile ? status.looping : status.loopingPlaylist
-                return property.actions(setting: .bool(!looping), in: status)
-            case .sid, .aid:
-                let count = property == .sid ? status.subtitleTrackCount : status.audioTrackCount
-                guard count > 0 else { return .success([]) }
-                let current = (property == .sid ? status.subtitleTrack : status.audioTrack).map { $0 + 1 } ?? 0
-                let next = (current + (down ? count : 1)) % (count + 1)  // 0 is none
-                return property.actions(setting: next == 0 ? .bool(false) : .int(Int64(next)), in: status)
-            default:
-                return .failure(.propertyError)
-            }
+            let change = property.cycling(down: down, in: status)
+            if case .failure(.propertyUnavailable) = change, case .track? = property.property?.kind { return .success([]) }
+            return change.map { [.change(name, $0)] }
         }
     }
 
@@ -333,29 +321,15 @@ package struct MPVConnection {
         } else {
             delta = 1
         }
-        return property(name).flatMap { property in
-            // A relative seek, worked out where the player is when it applies it: from the status
-            // a second `add` would start where the first did (three `add time-pos 1` moved 1 s).
-            if property == .timePos || property == .playbackTime {
-                return Self.seek([.double(delta), .string("relative")], status: status)
-            }
-            let range: ClosedRange<Double>
-            switch property {
-            case .volume: range = 0...100
-            case .speed: range = 0.01...16
-            case .brightness, .contrast: range = -100...100
-            default: return .failure(.propertyError)
-            }
-            return property.value(in: status).flatMap { current in
-                guard let now = current.number else { return .failure(.propertyError) }
-                return property.actions(setting: .double(min(max(now + delta, range.lowerBound), range.upperBound)), in: status)
-            }
-        }
+        // A relative seek, worked out where the player is when it applies it.
+        if name == "time-pos" || name == "playback-time" { return Self.seek([.double(delta), .string("relative")], status: status) }
+        return property(name).flatMap { $0.adding(delta, in: status) }.map { [.change(name, $0)] }
     }
 
     // MARK: Changes
 
-    /// `property-change` events for the observed properties whose value `status` changed.
+    /// `property-change` events for the observed properties whose value `status` changed (each
+    /// against the value last sent: on the server's loop, for the observed ones alone).
     package mutating func statusChanged(_ status: PlayerStatus) -> [String] {
         var lines: [String] = []
         for index in observations.indices {

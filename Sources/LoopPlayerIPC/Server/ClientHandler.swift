@@ -56,8 +56,16 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         hub.remove(self)
+        let unread = self.context == nil ? [] : waiting  // a client let go for flooding: its lines are not done
         self.context = nil
         (held, waiting, screenshotsAwaited) = (nil, [], 0)
+        // The client closed while an answer was held (`echo … | socat` closes at once): what it sent
+        // is still carried out, in order, with no one left to answer.
+        for case let .line(buffer) in unread {
+            let output = connection.handle(line: Substring(String(buffer: buffer)), status: remote.status,
+                                           acceptsCommands: remote.acceptsCommands)
+            output.actions.forEach { remote.perform($0) }
+        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

@@ -51,13 +51,12 @@ final class PlayerRemote: MPVRemote {
             player.updateSettings { settings in
                 if let current = settings.sourceName { settings.playlist = [current, source] } else { settings.sourceName = source }
             }
-        case let .loopPlaylist(loops, passes):
-            // mpv's count is of the passes left, this one included; the setting's, of the list's passes in all.
-            let pass = player.status.playlistPass
-            player.updateSettings { settings in
-                settings.loopPlaylist = loops
-                settings.loopPlaylistPasses = passes.map { pass - 1 + $0 }
-            }
+        case let .change(name, change):
+            player.change(name, change)
+            return player.commandsSent
+        case let .press(action):
+            player.press(action)
+            return player.commandsSent
         case .stop:
             // mpv's: without --idle, stopping ends the player (as quit does); with it, nothing plays.
             guard player.settings.idles else {

@@ -109,18 +109,21 @@ package struct SourceResolver: Sendable {
     }
 }
 
-/// The media bundled with the library (SwiftPM resources), found without `Bundle.module`,
-/// whose accessor traps when the bundle was not installed next to the executable.
+/// The media bundled with the library: the `Media` folder of a SwiftPM resource bundle
+/// (`*.resources`) beside the executable. Looked for rather than named: the bundle is the target's
+/// that declares the resources in Package.swift (a layer above this one, whose `Bundle.module`
+/// this layer cannot see, and whose accessor traps when the bundle was not installed).
 package enum BundledMedia {
-    private static let bundleName = "LoopPlayer_LoopPlayer.resources"
-
     package static var directories: [String] {
-        var roots: [String] = []
-        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() {
-            roots.append(executable.path)
-            roots.append(executable.deletingLastPathComponent().path)  // xctest bundles sit one level down
+        guard let executable = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() else {
+            return []
         }
-        return roots.map { "\($0)/\(bundleName)/Media" }
-            .filter { FileManager.default.fileExists(atPath: $0) }
+        let roots = [executable.path, executable.deletingLastPathComponent().path]  // xctest bundles sit one level down
+        return roots.flatMap { root in
+            ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [])
+                .filter { $0.hasSuffix(".resources") }.sorted()
+                .map { "\(root)/\($0)/Media" }
+        }
+        .filter { LocalFile.isDirectory($0) }
     }
 }

@@ -29,7 +29,7 @@ public struct AudioOptions: Sendable, Equatable {
 
     /// The gains a volume takes; the one place they are checked (`Volume`, the engine, loopplay's
     /// percentage).
-    package static let volumeRange: ClosedRange<Float> = 0...1
+    package static let volumeRange = PropertyLimits.volume
 
     /// `volume` in `volumeRange` (NaN: full volume).
     package static func gain(_ volume: Float) -> Float { volume.isNaN ? 1 : volume.clamped(to: volumeRange) }

@@ -44,8 +44,8 @@ package final class EmbeddedOutput: PlayerOutput {
 
     /// Where the picture sits in the host's renderer (nil before the first draw).
     private var pictureBounds: Rect? {
-        guard let rect, let frame = scene.frame else { return nil }
-        let layout = VideoLayout(geometry: frame.geometry, gravity: scene.gravity, areaWidth: rect.width, areaHeight: rect.height)
+        guard let rect, let geometry = scene.geometry else { return nil }
+        let layout = VideoLayout(geometry: geometry, gravity: scene.gravity, areaWidth: rect.width, areaHeight: rect.height)
         return Rect(x: rect.x + layout.destination.x, y: rect.y + layout.destination.y,
                     width: layout.destination.width, height: layout.destination.height)
     }
@@ -58,15 +58,15 @@ package final class EmbeddedOutput: PlayerOutput {
         if resized { onAreaChange?() }
         var clip = area.sdlRect
         SDL_RenderSetClipRect(renderer, &clip)
-        if let frame = scene.frame, uploaded === frame, let picture = texture.texture {
+        if let frame = scene.frame, let geometry = scene.geometry, uploaded === frame, let picture = texture.texture {
             ColorConversion(frame: frame).useForSDLTextures()
-            let layout = VideoLayout(geometry: frame.geometry, gravity: scene.gravity, areaWidth: area.width, areaHeight: area.height)
-            var destination = layout.unrotatedDestination(for: frame.geometry)
+            let layout = VideoLayout(geometry: geometry, gravity: scene.gravity, areaWidth: area.width, areaHeight: area.height)
+            var destination = layout.unrotatedDestination(for: geometry)
             destination.x += area.x
             destination.y += area.y
             var source = layout.source.sdlRect
             var target = destination.sdlRect
-            SDL_RenderCopyEx(renderer, picture, &source, &target, Double(frame.geometry.rotation), nil, SDL_FLIP_NONE)
+            SDL_RenderCopyEx(renderer, picture, &source, &target, Double(geometry.rotation), nil, SDL_FLIP_NONE)
         }
         planes.draw(scene.planes, origin: (Int(area.x.rounded()), Int(area.y.rounded())))
         SDL_RenderSetClipRect(renderer, nil)

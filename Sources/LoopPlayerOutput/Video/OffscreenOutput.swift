@@ -27,8 +27,23 @@ package final class OffscreenOutput: PlayerOutput {
     }
 
     package func prepare(for info: VideoStreamInfo, title: String) {
-        guard fixedArea == nil else { return }
-        let size = info.geometry.displaySize
+        prepared = info.geometry
+        followPicture()
+    }
+
+    /// The stream the area follows (nil: none yet) and the screen's turn of it.
+    private var prepared: VideoGeometry?
+    private var screenRotation = 0
+
+    package func screenTurned(to degrees: Int) {
+        screenRotation = degrees
+        followPicture()
+    }
+
+    /// Without a fixed area, the area is the picture's display size, turned as the screen turns it.
+    private func followPicture() {
+        guard fixedArea == nil, let prepared else { return }
+        let size = prepared.turned(clockwise: screenRotation).displaySize
         area = PixelSize(width: max(1, Int(size.width.rounded())), height: max(1, Int(size.height.rounded())))
     }
 

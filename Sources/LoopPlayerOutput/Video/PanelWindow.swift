@@ -67,7 +67,10 @@ package final class PanelWindow {
 
     /// Draws this panel's part of `scene`, laid out by `layout` in an area of `area` pixels.
     package func present(_ scene: Scene, layout: VideoLayout, area: PixelSize) {
-        let shown = scene.frame?.geometry.displaySize ?? (Double(area.width), Double(area.height))
+        // The part is of the picture as shown: turned by the stream's and the screen's rotation.
+        let geometry = scene.geometry
+        if let geometry { prepare(for: geometry.rotation) }
+        let shown = geometry?.displaySize ?? (Double(area.width), Double(area.height))
         let part = Self.areaPart(of: panel.part, pictureSize: shown, placedAt: layout.destination)
         switch video {
         case let .surface(output):

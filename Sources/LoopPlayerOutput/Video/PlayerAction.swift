@@ -58,6 +58,26 @@ public struct KeyPress: Sendable, Hashable {
     public init(_ character: Character, shift: Bool = false) {
         self.init(key: Int32(character.unicodeScalars.first?.value ?? 0), shift: shift)
     }
+
+    /// A key by mpv's name (its input.conf's and `keypress`'s): `SPACE`, `LEFT`, `BS`, `ENTER`, `SHARP`,
+    /// `PLAY`…, or one character (`L` is shift+l); nil for a name with no key here.
+    package init?(mpvName name: String) {
+        if let key = Self.namedKeys[name] {
+            self.init(key: key)
+        } else if name.count == 1, let character = name.first {
+            let lower = Character(character.lowercased())
+            self.init(lower, shift: character.isUppercase)
+        } else {
+            return nil
+        }
+    }
+
+    private static let namedKeys: [String: Int32] = [
+        "SPACE": 32, "SHARP": 35, "ENTER": Int32(SDLK_RETURN.rawValue), "BS": Int32(SDLK_BACKSPACE.rawValue),
+        "ESC": Int32(SDLK_ESCAPE.rawValue), "LEFT": Int32(SDLK_LEFT.rawValue), "RIGHT": Int32(SDLK_RIGHT.rawValue),
+        "UP": Int32(SDLK_UP.rawValue), "DOWN": Int32(SDLK_DOWN.rawValue), "PLAY": Int32(SDLK_AUDIOPLAY.rawValue),
+        "PAUSE": Int32(SDLK_AUDIOPLAY.rawValue),  // SDL has one play/pause media key
+    ]
 }
 
 /// Which key does what in a player's window. Replace it in `WindowOptions.inputMap`.
@@ -78,8 +98,8 @@ public struct InputMap: Sendable, Equatable {
 
     /// mpv's default bindings for what the player can do: space/p pause, ←/→ seek ∓5 s, ↑/↓ ±60 s,
     /// L loop, f fullscreen, s snapshot, q/Esc quit, 1/2 contrast, 3/4 brightness, F clear filters,
-    /// m mute, 9/0 volume, [/] speed ÷/× 1.1, backspace speed 1, # next audio track, j next subtitle
-    /// track, v subtitles on/off, >/< next/previous playlist item.
+    /// m mute, 9/0 and / and * volume, [/] speed ÷/× 1.1, backspace speed 1, # next audio track, j next
+    /// subtitle track, v subtitles on/off, >/< and Enter next/previous playlist item, the play media key pause.
     public static let mpv: InputMap = {
         var map: [KeyPress: PlayerAction] = [
             KeyPress(" "): .togglePause, KeyPress("p"): .togglePause,
@@ -92,6 +112,8 @@ public struct InputMap: Sendable, Equatable {
             // `#` is shift+3 on most layouts; SDL reports the unshifted key.
             KeyPress("#"): .cycleAudioTrack, KeyPress("3", shift: true): .cycleAudioTrack,
             KeyPress("m"): .toggleMute, KeyPress("9"): .adjustVolume(-0.02), KeyPress("0"): .adjustVolume(0.02),
+            KeyPress("/"): .adjustVolume(-0.02), KeyPress("*"): .adjustVolume(0.02),
+            KeyPress(key: Int32(SDLK_AUDIOPLAY.rawValue)): .togglePause, KeyPress(key: Int32(SDLK_RETURN.rawValue)): .nextItem,
             // mpv's steps: ×1.1 and ÷1.1.
             KeyPress("["): .scaleSpeed(1 / 1.1), KeyPress("]"): .scaleSpeed(1.1),
             KeyPress(key: Int32(SDLK_BACKSPACE.rawValue)): .resetSpeed,

@@ -8,11 +8,26 @@ package struct Scene: Sendable {
     package var frame: VideoFrame?
     package var gravity: VideoGravity
     package var planes: [OverlayPlane] = []
+    /// The screen's extra clockwise turn of the picture (mpv's `video-rotate`: 0, 90, 180 or 270),
+    /// on top of the stream's own. The overlays are already laid out upright on the turned screen.
+    package var videoRotation: Int
 
-    package init(frame: VideoFrame?, gravity: VideoGravity, planes: [OverlayPlane] = []) {
+    package init(frame: VideoFrame?, gravity: VideoGravity, planes: [OverlayPlane] = [], videoRotation: Int = 0) {
         self.frame = frame
         self.gravity = gravity
         self.planes = planes
+        self.videoRotation = videoRotation
+    }
+
+    /// The picture's shape as this scene shows it: the frame's, turned by `videoRotation` too.
+    package var geometry: VideoGeometry? { frame.map { $0.geometry.turned(clockwise: videoRotation) } }
+}
+
+extension VideoGeometry {
+    /// The same picture turned `degrees` further clockwise (the stream's turn and the screen's add up).
+    package func turned(clockwise degrees: Int) -> VideoGeometry {
+        guard degrees % 360 != 0 else { return self }
+        return VideoGeometry(width: width, height: height, sampleAspectRatio: sampleAspectRatio, rotation: rotation + degrees)
     }
 }
 
@@ -30,6 +45,9 @@ package protocol PlayerOutput: AnyObject {
     func present(_ scene: Scene)
     /// A source with this stream is about to play (a window takes its size, the path its rotation needs).
     func prepare(for info: VideoStreamInfo, title: String)
+    /// The screen's turn of the picture changed (`Scene.videoRotation`): an output whose area
+    /// follows the picture's size takes the turned shape, before the next scene is laid out.
+    func screenTurned(to degrees: Int)
     /// The user's fullscreen key.
     func toggleFullscreen()
     /// The window system resized the window (only windows have one).
@@ -49,6 +67,7 @@ package protocol PlayerOutput: AnyObject {
 
 extension PlayerOutput {
     package func windowResized(to size: PixelSize) {}
+    package func screenTurned(to degrees: Int) {}
     package var variantLimit: PixelSize? { area }
     package func openPictureInPicture(_ placement: MiniWindowPlacement) throws(PlayerError) {
         throw .notSupportedPiP(reason: "the player has no window (headless, frames-only or embedded)")

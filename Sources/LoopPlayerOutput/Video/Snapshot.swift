@@ -6,10 +6,8 @@ import LoopPlayerMedia
 
 /// An RGB picture in memory (8 bits per channel, rows packed).
 public struct RGBImage: Sendable, Equatable {
-    /// Width in pixels.
-    public var width: Int
-    /// Height in pixels.
-    public var height: Int
+    /// Width and height in pixels.
+    public var width, height: Int
     /// `height` rows of `width` pixels, top row first, each pixel three bytes: red, green, blue.
     public var pixels: [UInt8]
 
@@ -80,10 +78,10 @@ package enum Snapshot {
         let width = max(1, area.width), height = max(1, area.height)
         var canvas = [UInt8](repeating: 0, count: width * height * 4)
         for alpha in stride(from: 3, to: canvas.count, by: 4) { canvas[alpha] = 255 }
-        if let frame = scene.frame {
-            let layout = VideoLayout(geometry: frame.geometry, gravity: scene.gravity, areaWidth: Double(width),
+        if let frame = scene.frame, let geometry = scene.geometry {
+            let layout = VideoLayout(geometry: geometry, gravity: scene.gravity, areaWidth: Double(width),
                                      areaHeight: Double(height))
-            let picture = try laidOut(frame, layout: layout, cache: cache)
+            let picture = try laidOut(frame, turned: geometry, layout: layout, cache: cache)
             paste(picture, at: layout.destination, into: &canvas, width: width, height: height)
         }
         canvas.withUnsafeMutableBufferPointer { pixels in
@@ -98,8 +96,9 @@ package enum Snapshot {
 
     /// The frame's visible part (`layout.source`) scaled to the destination's size and turned upright,
     /// as BGRA: with accurate colour conversion, or `cache`'s faster context.
-    private static func laidOut(_ frame: VideoFrame, layout: VideoLayout, cache: ScalerCache?) throws(PlayerError) -> BGRAPicture {
-        let geometry = frame.geometry
+    /// `geometry`: the frame's, with the screen's turn added (`Scene.geometry`).
+    private static func laidOut(_ frame: VideoFrame, turned geometry: VideoGeometry, layout: VideoLayout,
+                                cache: ScalerCache?) throws(PlayerError) -> BGRAPicture {
         let unrotated = layout.unrotatedDestination(for: geometry)
         let width = max(1, Int(unrotated.width.rounded())), height = max(1, Int(unrotated.height.rounded()))
         // Crop on even coordinates so the chroma planes stay aligned with luma.
@@ -156,10 +155,11 @@ package enum Snapshot {
         case .scene: return try image(of: scene, area: area)
         case .window: return try image(of: scene, area: area, messages: true)
         case .video:
-            guard let frame = scene.frame else { return try image(of: scene, area: area) }
-            let shown = frame.geometry.displaySize
+            // Upright as the screen shows it: turned by the screen's rotation too.
+            guard let frame = scene.frame, let geometry = scene.geometry else { return try image(of: scene, area: area) }
+            let shown = geometry.displaySize
             let size = PixelSize(width: max(1, Int(shown.width.rounded())), height: max(1, Int(shown.height.rounded())))
-            return try image(of: Scene(frame: frame, gravity: .resize), area: size)
+            return try image(of: Scene(frame: frame, gravity: .resize, videoRotation: scene.videoRotation), area: size)
         }
     }
 

@@ -4,7 +4,9 @@ import LoopPlayerCore
 import LoopPlayerMedia
 
 /// libswscale converts and scales each frame straight into the window surface (X11 shared memory
-/// under Xvfb): one pass over the pixels, no intermediate texture. CPU only; no rotation.
+/// under Xvfb): one pass over the pixels, no intermediate texture; a turned picture takes one more
+/// (`QuarterTurn`). CPU only. A wall's panel showing a turned picture draws with the renderer
+/// (`PanelWindow`): a part of it is not turned here.
 package final class SurfaceVideoOutput: WindowVideoOutput {
     private var scaler: OpaquePointer?
     /// The matrix set on `configuredScaler` (swscale keeps it until the context is remade).
@@ -13,7 +15,7 @@ package final class SurfaceVideoOutput: WindowVideoOutput {
     private let planes = SurfacePlanes()
     /// The picture on the surface: redrawing the same frame at the same place (overlays alone changed)
     /// restores the pixels under the planes and blends the new ones.
-    private var drawn: (frame: VideoFrame?, layout: VideoLayout, surface: UnsafeMutablePointer<SDL_Surface>)?
+    private var drawn: (frame: VideoFrame?, layout: VideoLayout, rotation: Int, surface: UnsafeMutablePointer<SDL_Surface>)?
     package let name = "surface/swscale"
 
     /// Nil if the window surface has a pixel format swscale cannot write.
@@ -58,7 +60,10 @@ package final class SurfaceVideoOutput: WindowVideoOutput {
     private func drawWhole(_ scene: Scene, layout: VideoLayout, window: OpaquePointer) {
         // After a resize SDL hands out a new surface; the old pointer must not be used.
         guard let surface = SDL_GetWindowSurface(window), let target = Self.pixelFormat(of: surface) else { return }
-        let samePicture = drawn.map { $0.frame === scene.frame && $0.layout == layout && $0.surface == surface } ?? false
+        let rotation = scene.geometry?.rotation ?? 0
+        let samePicture = drawn.map {
+            $0.frame === scene.frame && $0.layout == layout && $0.rotation == rotation && $0.surface == surface
+        } ?? false
         if samePicture, planes.hasSaved {
             // Only the overlays changed: put the picture back under the old ones, update just those rects.
             var dirty = planes.changedRects
@@ -76,16 +81,21 @@ package final class SurfaceVideoOutput: WindowVideoOutput {
         let visible = destination.intersection(area)
         clearBorders(surface, around: scene.frame == nil ? SDL_Rect() : visible, area: area)
         if let frame = scene.frame, visible.w > 0, visible.h > 0 {
-            scale(frame, source: layout.source, into: surface, at: visible, format: target)
+            scale(frame, source: layout.source, into: surface, at: visible, turned: rotation, format: target)
         }
         planes.forgetSaved()
         planes.blend(scene.planes, onto: surface, saving: samePicture)
-        drawn = (scene.frame, layout, surface)
+        drawn = (scene.frame, layout, rotation, surface)
         SDL_UpdateWindowSurface(window)
     }
 
+    /// Scales `source` of `frame` to `destination` on the surface, turned `rotation` degrees clockwise:
+    /// straight into the surface upright; turned, upright into `turnScratch`, then turned onto it
+    /// (one more pass over the window's pixels: less than SDL's renderer takes to turn them).
     private func scale(_ frame: VideoFrame, source: Rect, into surface: UnsafeMutablePointer<SDL_Surface>,
-                       at destination: SDL_Rect, format: AVPixelFormat) {
+                       at destination: SDL_Rect, turned rotation: Int, format: AVPixelFormat) {
+        let quarter = rotation % 180 != 0
+        let (width, height) = quarter ? (destination.h, destination.w) : (destination.w, destination.h)
         let picture = frame.pointer
         let chromaShiftX: Int32 = 1, chromaShiftY: Int32 = 1  // yuv420p and nv12
         // The luma from the exact pixel (a panel's part at an odd place lines up with its neighbours
@@ -94,8 +104,8 @@ package final class SurfaceVideoOutput: WindowVideoOutput {
         let cropW = min(picture.pointee.width - cropX, Int32(source.width.rounded()))
         let cropH = min(picture.pointee.height - cropY, Int32(source.height.rounded()))
         guard cropW > 0, cropH > 0 else { return }
-        let flags = cropW == destination.w && cropH == destination.h ? SWS_POINT : SWS_BILINEAR
-        scaler = sws_getCachedContext(scaler, cropW, cropH, frame.pixelFormat, destination.w, destination.h, format,
+        let flags = cropW == width && cropH == height ? SWS_POINT : SWS_BILINEAR
+        scaler = sws_getCachedContext(scaler, cropW, cropH, frame.pixelFormat, width, height, format,
                                       flags, nil, nil, nil)
         guard let scaler else { return }
         let conversion = ColorConversion(frame: frame)
@@ -119,12 +129,29 @@ package final class SurfaceVideoOutput: WindowVideoOutput {
         if mustLock { SDL_LockSurface(surface) }
         let pitch = surface.pointee.pitch
         if let pixels = surface.pointee.pixels?.assumingMemoryBound(to: UInt8.self) {
-            var outPlanes: [UnsafeMutablePointer<UInt8>?] = [pixels + Int(destination.y) * Int(pitch) + Int(destination.x) * 4, nil, nil, nil]
-            var outStrides: [Int32] = [pitch, 0, 0, 0]
-            _ = sws_scale(scaler, planes, strides, 0, cropH, &outPlanes, &outStrides)
+            let target = pixels + Int(destination.y) * Int(pitch) + Int(destination.x) * 4
+            if rotation % 360 == 0 {
+                var outPlanes: [UnsafeMutablePointer<UInt8>?] = [target, nil, nil, nil]
+                var outStrides: [Int32] = [pitch, 0, 0, 0]
+                _ = sws_scale(scaler, planes, strides, 0, cropH, &outPlanes, &outStrides)
+            } else {
+                let count = Int(width) * Int(height)
+                if turnScratch.count != count { turnScratch = [UInt32](repeating: 0, count: count) }
+                turnScratch.withUnsafeMutableBufferPointer { scratch in
+                    guard let base = scratch.baseAddress else { return }
+                    var outPlanes: [UnsafeMutablePointer<UInt8>?] = [UnsafeMutableRawPointer(base).assumingMemoryBound(to: UInt8.self), nil, nil, nil]
+                    var outStrides: [Int32] = [width * 4, 0, 0, 0]
+                    _ = sws_scale(scaler, planes, strides, 0, cropH, &outPlanes, &outStrides)
+                    QuarterTurn.copy(base, width: Int(width), height: Int(height), turned: rotation,
+                                     into: target, targetPitch: Int(pitch))
+                }
+            }
         }
         if mustLock { SDL_UnlockSurface(surface) }
     }
+
+    /// The upright picture of a turned one, before it is turned onto the surface (kept: one per size).
+    private var turnScratch: [UInt32] = []
 
     /// Paints black only outside the picture (no full clear every frame).
     private func clearBorders(_ surface: UnsafeMutablePointer<SDL_Surface>, around picture: SDL_Rect, area: SDL_Rect) {

@@ -95,12 +95,12 @@ package final class TextureVideoOutput: WindowVideoOutput {
     package func draw(_ scene: Scene, layout: VideoLayout, window: OpaquePointer) {
         SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
         SDL_RenderClear(renderer)
-        if let frame = scene.frame {
+        if let frame = scene.frame, let geometry = scene.geometry {
             ColorConversion(frame: frame).useForSDLTextures()
-            if let view = partView, frame.geometry.rotation == 0 {
+            if let view = partView, geometry.rotation == 0 {
                 drawPiece(of: frame, in: view, layout: layout)
             } else {
-                drawWhole(frame, layout: layout)
+                drawWhole(frame, turned: geometry, layout: layout)
             }
         }
         planes.draw(scene.planes, view: partView)
@@ -120,14 +120,16 @@ package final class TextureVideoOutput: WindowVideoOutput {
         renderPiece(of: picture, shifted, on: renderer)
     }
 
-    private func drawWhole(_ frame: VideoFrame, layout: VideoLayout) {
+    /// The whole picture, turned by the renderer (`geometry`: the stream's turn and the screen's):
+    /// no CPU pass over the pixels for the turn.
+    private func drawWhole(_ frame: VideoFrame, turned geometry: VideoGeometry, layout: VideoLayout) {
         let whole = PictureRegion(x: 0, y: 0, width: frame.geometry.width, height: frame.geometry.height)
         guard upload(frame, whole), let picture = texture.texture else { return }
         var source = layout.source.sdlRect
-        var destination = layout.unrotatedDestination(for: frame.geometry).sdlRect
+        var destination = layout.unrotatedDestination(for: geometry).sdlRect
         // A turned picture in a panel: SDL scales and moves the whole copy (rare; not clipped).
         if let view = partView { moveAndScale(to: view) }
-        SDL_RenderCopyEx(renderer, picture, &source, &destination, Double(frame.geometry.rotation), nil, SDL_FLIP_NONE)
+        SDL_RenderCopyEx(renderer, picture, &source, &destination, Double(geometry.rotation), nil, SDL_FLIP_NONE)
         if partView != nil { moveAndScale(to: nil) }
     }
 

@@ -14,11 +14,10 @@ public struct WindowOptions: Sendable, Equatable {
     public var position: (x: Int, y: Int)?
     /// Opens the window fullscreen on its display (the desktop's resolution, no mode change).
     public var fullscreen: Bool
-    /// The display the window opens on (0: the first, mpv's `--screen`): `position` counts from its
-    /// top-left corner. Nil, or a display that is not there (said in the log): the first.
-    public var screen: Int?
-    /// The display fullscreen fills (mpv's `--fs-screen`); nil: `screen`'s.
-    public var fullscreenScreen: Int?
+    /// `screen`: the display the window opens on (0: the first, mpv's `--screen`): `position` counts
+    /// from its top-left corner. Nil, or a display that is not there (said in the log): the first.
+    /// `fullscreenScreen`: the display fullscreen fills (mpv's `--fs-screen`); nil: `screen`'s.
+    public var screen, fullscreenScreen: Int?
     /// The displays accepted (mpv's `--screen` range).
     package static let screens = 0...31
     /// A wall driven by one decoder: each panel a borderless window showing its part of the picture

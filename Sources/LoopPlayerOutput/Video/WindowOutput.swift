@@ -54,7 +54,7 @@ package final class WindowOutput: PlayerOutput {
         userSized = options.size != nil || options.fullscreen
         windowWaiter = SDLWindowWaiter(window: SDL_GetWindowID(window), wakeType: SDLVideo.registerWakeEvent())
         do {
-            video = try Self.makeVideoOutput(kind: options.output, window: window, rotation: 0)
+            video = try Self.makeVideoOutput(kind: options.output, window: window)
         } catch {
             SDL_DestroyWindow(window)
             throw error
@@ -140,7 +140,7 @@ package final class WindowOutput: PlayerOutput {
         guard !closed else { return }
         lastScene = scene
         guard let size = area else { return }
-        let geometry = scene.frame?.geometry ?? VideoGeometry(width: size.width, height: size.height)
+        let geometry = scene.geometry ?? VideoGeometry(width: size.width, height: size.height)
         let layout = VideoLayout(geometry: geometry, gravity: scene.gravity, areaWidth: Double(size.width),
                                  areaHeight: Double(size.height))
         if !mainHidden { video.draw(scene, layout: layout, window: window) }  // nobody sees a hidden one
@@ -189,15 +189,32 @@ package final class WindowOutput: PlayerOutput {
     package func prepare(for info: VideoStreamInfo, title: String) {
         guard !closed else { return }
         if options.title == nil { SDL_SetWindowTitle(window, options.titleForSource(title)) }
-        // The surface path cannot turn pictures; a rotated source takes the renderer path.
-        if info.rotation != 0, video is SurfaceVideoOutput,
-           let turned = try? Self.makeVideoOutput(kind: .texture, window: window, rotation: info.rotation) {
-            video = turned
-        }
-        panels.forEach { $0.prepare(for: info.rotation) }
+        preparedGeometry = info.geometry
+        sizeForPicture()
+    }
+
+    /// The stream the window was last prepared for (its size follows it, turned by the screen's turn).
+    private var preparedGeometry: VideoGeometry?
+    /// The screen's turn (`Scene.videoRotation`) the window was sized for.
+    private var sizedForRotation = 0
+
+    /// A window the player sized takes the turned picture's shape (with panels: the hidden area).
+    package func screenTurned(to degrees: Int) {
+        guard !closed, degrees != sizedForRotation else { return }
+        sizedForRotation = degrees
+        sizeForPicture()
+    }
+
+    /// Sizes the window (or, with panels, its hidden area) for the prepared stream, turned. Either
+    /// way of drawing turns the picture: the renderer as it copies it (`SDL_RenderCopyEx`), the
+    /// window surface after swscale (`QuarterTurn`: cheaper without a GPU, docs/benchmarks.md).
+    private func sizeForPicture() {
+        guard let prepared = preparedGeometry else { return }
+        let geometry = prepared.turned(clockwise: sizedForRotation)
+        panels.forEach { $0.prepare(for: geometry.rotation) }
         // With panels the (hidden) window's area is the picture's own size: the panels' parts are
         // in its pixels, and the overlays are drawn at its resolution.
-        let size = panels.isEmpty ? Self.fittedSize(for: info.geometry) : Self.exactSize(of: info.geometry)
+        let size = panels.isEmpty ? Self.fittedSize(for: geometry) : Self.exactSize(of: geometry)
         guard !userSized || !panels.isEmpty else { return }
         if size != sizeSet {
             sizeSet = size
@@ -232,22 +249,21 @@ package final class WindowOutput: PlayerOutput {
     }
 
 
-    private static func makeVideoOutput(kind: VideoOutputKind, window: OpaquePointer,
-                                        rotation: Int) throws(PlayerError) -> WindowVideoOutput {
+    private static func makeVideoOutput(kind: VideoOutputKind, window: OpaquePointer) throws(PlayerError) -> WindowVideoOutput {
         switch kind {
         case .texture:
             return try TextureVideoOutput(window: window, allowSoftwareGL: true)
         case .surface:
-            if rotation == 0, let surface = SurfaceVideoOutput(window: window) { return surface }
+            if let surface = SurfaceVideoOutput(window: window) { return surface }
             return try TextureVideoOutput(window: window, allowSoftwareGL: false)
         case .automatic:
             // A real GPU converts YUV for free; without one, swscale into the window surface costs less
-            // CPU than SDL's software YUV path (docs/benchmarks.md). Rotation needs the renderer.
+            // CPU than SDL's software YUV path (docs/benchmarks.md), turned pictures too.
             // Probing OpenGL costs start-up time (and turns the window into a GL window), so only
             // when a GPU device exists.
             if SDLVideo.hasGPUDevice, let gpu = try? TextureVideoOutput(window: window, allowSoftwareGL: false),
                gpu.isHardware { return gpu }
-            if rotation == 0, let surface = SurfaceVideoOutput(window: window) { return surface }
+            if let surface = SurfaceVideoOutput(window: window) { return surface }
             return try TextureVideoOutput(window: window, allowSoftwareGL: false)
         }
     }

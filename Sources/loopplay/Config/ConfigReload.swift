@@ -109,6 +109,7 @@ enum ConfigReload {
         guard let player = current.player else { return (current.config, "reload: the player is not running yet") }
         var applied: [String] = []
         var commands: [PlaybackCommand] = []
+        var changes: [(String, PropertyChange)] = []
         do {
             let live = changed.compactMap { settingsLive[$0] }
             if !live.isEmpty {
@@ -134,7 +135,11 @@ enum ConfigReload {
                 try checked.get()
             }
             for name in changed {
-                if settingsLive[name] == nil {
+                if let property = Self.tableProperty(name) {
+                    // The command line wins over the file (`argumentsBefore`): its value stays.
+                    guard !Self.names(name, in: current.commandLine) else { continue }
+                    changes.append((property.name, try Self.change(of: property, to: new[name]?.last)))
+                } else if settingsLive[name] == nil {
                     // A command-set one; nil: a choice only a new source applies (`sid=auto`, a file).
                     guard let sent = try Self.commands(for: name, in: command) else {
                         restart.append(name)
@@ -148,6 +153,7 @@ enum ConfigReload {
             return refused(error)
         }
         commands.forEach(player.send)
+        changes.forEach { player.change($0.0, $0.1) }
         return (config, Self.summary(files, applied: applied, restart: restart))
     }
 
@@ -160,17 +166,39 @@ enum ConfigReload {
         return line
     }
 
-    /// Settings a running player takes as commands (`commands(for:in:)`).
-    static let commandLive: Set<String> = ["volume", "speed", "audio-track", "sid", "slang"]
+    /// Settings a running player takes as commands (`commands(for:in:)`): the track choices.
+    static let commandLive: Set<String> = ["audio-track", "sid", "slang"]
 
-    /// A setting a running player takes.
-    private static func isLive(_ name: String) -> Bool { settingsLive[name] != nil || commandLive.contains(name) }
+    /// A setting a running player takes: through its settings, as a command, or as a property of
+    /// the table set from the line's text (`PlayerProperty.configName`).
+    private static func isLive(_ name: String) -> Bool {
+        settingsLive[name] != nil || commandLive.contains(name) || tableProperty(name) != nil
+    }
+
+    /// The table's property a config line sets, where the settings do not carry it.
+    private static func tableProperty(_ name: String) -> PlayerProperty? {
+        guard settingsLive[name] == nil else { return nil }
+        return PlayerProperty.configurable.first { $0.configName == name }
+    }
+
+    /// The command line gives option `name` (`--volume 40`, `--volume=40`).
+    private static func names(_ name: String, in commandLine: [String]) -> Bool {
+        commandLine.contains { $0 == "--" + name || $0.hasPrefix("--" + name + "=") }
+    }
+
+    /// Setting `property` to the line's text (nil: the line is gone, the default again).
+    private static func change(of property: PlayerProperty, to text: String?) throws -> PropertyChange {
+        guard let text else { return .set(property.defaultValue ?? .off) }
+        switch property.value(mpvText: text) {
+        case let .success(value): return .set(value)
+        case let .failure(refusal):
+            throw ConfigError(place: property.configName ?? property.name, reason: "\(text): " + refusal.reason(for: property))
+        }
+    }
 
     /// The commands that set `name` as `command` has it (nil: not settable while playing).
     private static func commands(for name: String, in command: Loopplay) throws -> [PlaybackCommand]? {
         switch name {
-        case "volume": return [.volume(Float(command.sound.volume / 100))]
-        case "speed": return [.playbackSpeed(Float(command.sound.speed))]
         case "audio-track":
             switch try command.sound.trackChoice() {
             case .automatic: return [.audioTrackNumber(0)]

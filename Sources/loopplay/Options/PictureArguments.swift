@@ -10,6 +10,11 @@ struct PictureArguments: ParsableArguments {
             transform: GravityArgument.parse)
     var gravity = GravityArgument(value: Gravity.defaultValue)
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Turn the picture clockwise on screen, on top of the file's own rotation (a portrait screen): \(VideoRotation.validValues.map(String.init).joined(separator: ", ")).",
+                               valueName: "degrees"))
+    var videoRotate = 0
+
     @Option(parsing: .unconditional, help: "Brightness \(Loopplay.span(Brightness.validRange)), after the filters.")
     var brightness: Float = Brightness.defaultValue
 
@@ -47,6 +52,9 @@ struct PictureArguments: ParsableArguments {
     var errorFontSize: Float?
 
     func validate() throws {
+        do throws(PlayerError) { try VideoRotation.validate(videoRotate) } catch {
+            throw ValidationError("invalid --video-rotate: \(error.description)")
+        }
         guard Brightness.validRange.contains(brightness) else {
             throw ValidationError("--brightness must be \(Loopplay.describe(Brightness.validRange))")
         }
@@ -93,6 +101,7 @@ struct PictureArguments: ParsableArguments {
     /// Applies these flags to `settings`.
     func apply(to settings: inout VideoSettings) throws {
         settings.gravity = gravity.value
+        settings.videoRotation = videoRotate
         settings.brightness = brightness
         settings.contrast = contrast
         if let errorColor { settings.errorColor = try Color(parsing: errorColor) }

@@ -170,6 +170,54 @@ final class ConfigFileTests: XCTestCase {
         XCTAssertEqual(try property("path", player.socket) as? String, loaded, "the loaded source stays")
     }
 
+    /// The properties a config line sets (`PlayerProperty.configName`) reload at their edges, one past
+    /// an edge changes nothing, and a line taken out puts the property back to its default.
+    func testAReloadSetsTheTablesPropertiesAtTheirEdges() throws {
+        let clip = try TestMedia.testPattern("config-30.mp4", frames: 30, codec: TestMedia.h264)
+        let config = try write("loop\nsource=\(clip)\nspeed=2\nvolume=50\n", to: "edges.conf")
+        let player = try start(["--config", config])
+        defer { stop(player.process) }
+        func reads(_ wanted: [String: Double]) -> Bool {
+            waitFor(timeout: 20) { wanted.allSatisfy { (try? self.property($0.key, player.socket) as? Double) == $0.value } }
+        }
+        func reload(_ text: String, saying said: String) throws {
+            let before = player.stderr.text.count
+            _ = try write("loop\nsource=\(clip)\n" + text, to: "edges.conf")
+            kill(player.process.processIdentifier, SIGHUP)
+            XCTAssertTrue(player.stderr.waitUntil(timeout: 20) { $0.count > before && $0.dropFirst(before).contains("\n") },
+                          player.stderr.text)
+            XCTAssertTrue(player.stderr.text.dropFirst(before).contains(said), player.stderr.text)
+        }
+        XCTAssertTrue(reads(["speed": 2, "volume": 50]))
+        try reload("speed=16\nvolume=0\nvideo-rotate=270\n", saying: "speed, video-rotate, volume changed")
+        XCTAssertTrue(reads(["speed": 16, "volume": 0, "video-rotate": 270]), player.stderr.text)
+        try reload("speed=0\nvolume=100\nvideo-rotate=0\n", saying: "speed, video-rotate, volume changed")
+        XCTAssertTrue(reads(["speed": 0, "volume": 100, "video-rotate": 0]), player.stderr.text)
+        for past in ["speed=16.5", "volume=101", "video-rotate=45", "volume=-1"] {
+            try reload(past + "\n", saying: "the settings in use stay")
+            XCTAssertTrue(reads(["speed": 0, "volume": 100, "video-rotate": 0]), past)
+        }
+        try reload("speed=3\nvideo-rotate=90\n", saying: "changed")
+        XCTAssertTrue(reads(["speed": 3, "video-rotate": 90]))
+        try reload("", saying: "speed, video-rotate changed")
+        XCTAssertTrue(reads(["speed": 1, "video-rotate": 0]), "lines taken out: the defaults")
+        XCTAssertTrue(player.process.isRunning)
+    }
+
+    /// The command line wins over the file at a reload too: a property it sets stays, its line edited or gone.
+    func testAReloadKeepsWhatTheCommandLineSet() throws {
+        let clip = try TestMedia.testPattern("config-30.mp4", frames: 30, codec: TestMedia.h264)
+        let config = try write("loop\nsource=\(clip)\nvolume=60\nspeed=2\n", to: "line.conf")
+        let player = try start(["--config", config, "--volume", "40"])
+        defer { stop(player.process) }
+        XCTAssertTrue(waitFor(timeout: 20) { (try? self.property("volume", player.socket) as? Double) == 40 })
+        _ = try write("loop\nsource=\(clip)\nvolume=70\nspeed=3\n", to: "line.conf")
+        kill(player.process.processIdentifier, SIGHUP)
+        XCTAssertTrue(player.stderr.waitUntil(timeout: 20) { $0.contains("reloaded") }, player.stderr.text)
+        XCTAssertTrue(waitFor(timeout: 20) { (try? self.property("speed", player.socket) as? Double) == 3 })
+        XCTAssertEqual(try property("volume", player.socket) as? Double, 40, "the command line's volume stays")
+    }
+
     /// Without a config file, SIGHUP (a closed terminal) ends loopplay as before.
     func testSIGHUPWithoutAConfigFileStops() throws {
         let player = try start(["--no-config", "--loop", "swipe"])

@@ -51,20 +51,20 @@ final class MPVConnectionTests: XCTestCase {
         XCTAssertEqual(MPVProperty.timePos.value(in: idle).failure, .propertyUnavailable)
         XCTAssertEqual(MPVProperty.duration.value(in: idle).failure, .propertyUnavailable)
         XCTAssertEqual(MPVProperty.playlistPos.value(in: idle).successValue, .int(-1))
-        XCTAssertEqual(MPVProperty.fileName(of: "https://cdn.example/live/master.m3u8?token=1"), "master.m3u8")
+        XCTAssertEqual(PlayerProperty.fileName(of: "https://cdn.example/live/master.m3u8?token=1"), "master.m3u8")
     }
 
     func testSettingAPropertyBecomesACommand() {
-        XCTAssertEqual(actions(#"{"command": ["set_property", "pause", true]}"#), ["send(LoopPlayer.PlaybackCommand.pause)"])
-        XCTAssertEqual(actions("set pause no"), ["send(LoopPlayer.PlaybackCommand.play)"], "a text command's yes/no")
-        XCTAssertEqual(actions("set volume 50"), ["send(LoopPlayer.PlaybackCommand.volume(0.5))"])
-        XCTAssertEqual(actions("set brightness 50"), ["send(LoopPlayer.PlaybackCommand.brightness(0.5))"])
-        XCTAssertEqual(actions("set contrast -50"), ["send(LoopPlayer.PlaybackCommand.contrast(0.5))"])
-        XCTAssertEqual(actions("set aid 2"), ["send(LoopPlayer.PlaybackCommand.audioTrackNumber(Optional(1)))"])
-        XCTAssertEqual(actions("set sid no"), ["send(LoopPlayer.PlaybackCommand.subtitleTrackNumber(nil))"])
-        XCTAssertEqual(actions("set loop-file no"), ["send(LoopPlayer.PlaybackCommand.unloop)"])
-        XCTAssertEqual(actions("set loop-playlist inf"), ["loopPlaylist(true, passes: nil)"])
-        XCTAssertEqual(actions("set time-pos 3"), ["send(LoopPlayer.PlaybackCommand.seek(to: 3.0, play: nil))"])
+        XCTAssertEqual(actions(#"{"command": ["set_property", "pause", true]}"#), [#"change("pause", LoopPlayer.PropertyChange.set(LoopPlayer.PropertyValue.flag(true)))"#])
+        XCTAssertEqual(actions("set pause no"), [#"change("pause", LoopPlayer.PropertyChange.set(LoopPlayer.PropertyValue.flag(false)))"#], "a text command's yes/no")
+        XCTAssertEqual(actions("set volume 50"), [#"change("volume", LoopPlayer.PropertyChange.set(LoopPlayer.PropertyValue.number(0.5)))"#])
+        XCTAssertEqual(actions("set brightness 50"), [#"change("brightness", LoopPlayer.PropertyChange.set(LoopPlayer.PropertyValue.number(0.5)))"#])
+        XCTAssertEqual(actions("set contrast -50"), [#"change("contrast", LoopPlayer.PropertyChange.set(LoopPlayer.PropertyValue.number(0.5)))"#])
+        XCTAssertEqual(actions("set aid 2"), [#"change("aid", LoopPlayer.PropertyChange.set(LoopPlayer.PropertyValue.integer(1)))"#])
+        XCTAssertEqual(actions("set sid no"), [#"change("sid", LoopPlayer.PropertyChange.set(LoopPlayer.PropertyValue.off))"#])
+        XCTAssertEqual(actions("set loop-file no"), [#"change("loop-file", LoopPlayer.PropertyChange.set(LoopPlayer.PropertyValue.off))"#])
+        XCTAssertEqual(actions("set loop-playlist inf"), [#"change("loop-playlist", LoopPlayer.PropertyChange.set(LoopPlayer.PropertyValue.forever))"#])
+        XCTAssertEqual(actions("set time-pos 3"), [#"change("time-pos", LoopPlayer.PropertyChange.set(LoopPlayer.PropertyValue.number(3.0)))"#])
         XCTAssertEqual(reply(#"{"command": ["set_property", "aid", 3]}"#)?["error"] as? String, "error accessing property",
                        "a track that is not there")
         XCTAssertEqual(reply(#"{"command": ["set_property", "playlist-pos", 1]}"#)?["error"] as? String, "error accessing property")
@@ -75,14 +75,14 @@ final class MPVConnectionTests: XCTestCase {
     /// Loop counts, as mpv has them (issue 35: `loop-file 2` was taken as `inf`): `loop-file` N plays
     /// N more passes and reads what is left; `loop-playlist` N counts passes, this one included.
     func testLoopCountsAreKeptAndReadAsWhatIsLeft() {
-        XCTAssertEqual(actions("set loop-file 2"), ["send(LoopPlayer.PlaybackCommand.loopTimes(2))"])
-        XCTAssertEqual(actions(#"{"command": ["set_property", "loop-file", "3"]}"#), ["send(LoopPlayer.PlaybackCommand.loopTimes(3))"])
-        XCTAssertEqual(actions("set loop-file 0"), ["send(LoopPlayer.PlaybackCommand.unloop)"])
-        XCTAssertEqual(actions("set loop-file yes"), ["send(LoopPlayer.PlaybackCommand.loop)"])
-        XCTAssertEqual(actions("set loop-file inf"), ["send(LoopPlayer.PlaybackCommand.loop)"])
-        XCTAssertEqual(actions("set loop-playlist 3"), ["loopPlaylist(true, passes: Optional(3))"])
-        XCTAssertEqual(actions("set loop-playlist 1"), ["loopPlaylist(false, passes: nil)"], "one pass: no more")
-        XCTAssertEqual(actions("set loop-playlist no"), ["loopPlaylist(false, passes: nil)"])
+        XCTAssertEqual(actions("set loop-file 2"), [#"change("loop-file", LoopPlayer.PropertyChange.set(LoopPlayer.PropertyValue.integer(2)))"#])
+        XCTAssertEqual(actions(#"{"command": ["set_property", "loop-file", "3"]}"#), [#"change("loop-file", LoopPlayer.PropertyChange.set(LoopPlayer.PropertyValue.integer(3)))"#])
+        XCTAssertEqual(actions("set loop-file 0"), [#"change("loop-file", LoopPlayer.PropertyChange.set(LoopPlayer.PropertyValue.off))"#])
+        XCTAssertEqual(actions("set loop-file yes"), [#"change("loop-file", LoopPlayer.PropertyChange.set(LoopPlayer.PropertyValue.forever))"#])
+        XCTAssertEqual(actions("set loop-file inf"), [#"change("loop-file", LoopPlayer.PropertyChange.set(LoopPlayer.PropertyValue.forever))"#])
+        XCTAssertEqual(actions("set loop-playlist 3"), [#"change("loop-playlist", LoopPlayer.PropertyChange.set(LoopPlayer.PropertyValue.integer(3)))"#])
+        XCTAssertEqual(actions("set loop-playlist 1"), [#"change("loop-playlist", LoopPlayer.PropertyChange.set(LoopPlayer.PropertyValue.integer(1)))"#], "one pass: no more")
+        XCTAssertEqual(actions("set loop-playlist no"), [#"change("loop-playlist", LoopPlayer.PropertyChange.set(LoopPlayer.PropertyValue.off))"#])
         XCTAssertEqual(reply(#"{"command": ["set_property", "loop-file", -2]}"#)?["error"] as? String, "error accessing property")
         XCTAssertEqual(reply(#"{"command": ["set_property", "loop-file", "often"]}"#)?["error"] as? String,
                        "unsupported format for accessing property")
@@ -119,12 +119,18 @@ final class MPVConnectionTests: XCTestCase {
         XCTAssertEqual(actions("playlist-remove current", list), ["send(LoopPlayer.PlaybackCommand.remove(at: 1))"])
         XCTAssertEqual(reply(#"{"command": ["playlist-remove", 3]}"#, list)?["error"] as? String, "error running command")
         XCTAssertEqual(actions("playlist-clear", list), ["send(LoopPlayer.PlaybackCommand.clearPlaylist)"])
-        XCTAssertEqual(actions("cycle-values volume 20 40 60"), ["send(LoopPlayer.PlaybackCommand.volume(0.6))"], "40 → 60")
-        XCTAssertEqual(actions("cycle-values !reverse volume 20 40 60"), ["send(LoopPlayer.PlaybackCommand.volume(0.2))"])
-        XCTAssertEqual(actions("cycle-values speed 2 3"), ["send(LoopPlayer.PlaybackCommand.playbackSpeed(2.0))"], "not listed: the first")
-        XCTAssertEqual(actions("cycle-values loop-file inf no"), ["send(LoopPlayer.PlaybackCommand.unloop)"])
-        XCTAssertEqual(actions(#"{"command": ["keypress", "SPACE"]}"#), ["send(LoopPlayer.PlaybackCommand.togglePause)"])
-        XCTAssertEqual(actions("keypress RIGHT"), ["send(LoopPlayer.PlaybackCommand.seekBy(5.0))"])
+        XCTAssertEqual(actions("cycle-values volume 20 40 60"), [#"change("volume", LoopPlayer.PropertyChange.set(LoopPlayer.PropertyValue.number(0.6)))"#], "40 → 60")
+        XCTAssertEqual(actions("cycle-values !reverse volume 20 40 60"), [#"change("volume", LoopPlayer.PropertyChange.set(LoopPlayer.PropertyValue.number(0.2)))"#])
+        XCTAssertEqual(actions("cycle-values speed 2 3"), [#"change("speed", LoopPlayer.PropertyChange.set(LoopPlayer.PropertyValue.number(2.0)))"#], "not listed: the first")
+        XCTAssertEqual(actions("cycle-values loop-file inf no"), [#"change("loop-file", LoopPlayer.PropertyChange.set(LoopPlayer.PropertyValue.off))"#])
+        // A key does what it does in the window (`InputMap.mpv`), whose bindings are mpv's.
+        XCTAssertEqual(actions(#"{"command": ["keypress", "SPACE"]}"#), ["press(LoopPlayerOutput.PlayerAction.togglePause)"])
+        XCTAssertEqual(actions("keypress RIGHT"), ["press(LoopPlayerOutput.PlayerAction.seek(by: 5.0))"])
+        XCTAssertEqual(actions("keypress L"), ["press(LoopPlayerOutput.PlayerAction.toggleLoop)"], "shift+l")
+        XCTAssertEqual(actions("keypress /"), ["press(LoopPlayerOutput.PlayerAction.adjustVolume(-0.02))"])
+        XCTAssertEqual(actions("keypress ENTER"), ["press(LoopPlayerOutput.PlayerAction.nextItem)"])
+        XCTAssertEqual(actions("keypress q"), ["press(LoopPlayerOutput.PlayerAction.quit)"])
+        XCTAssertEqual(actions("keypress ESC"), [], "mpv's leaves fullscreen: never a quit here")
         XCTAssertEqual(reply(#"{"command": ["keypress", "F13"]}"#)?["error"] as? String, "success", "an unbound key does nothing")
         let entries = try? MPVProperty.playlist.value(in: list).get()
         XCTAssertEqual(entries, .array([
@@ -168,14 +174,14 @@ final class MPVConnectionTests: XCTestCase {
     }
 
     func testCycleFlipsFlagsAndStepsThroughTracksAndNone() {
-        XCTAssertEqual(actions("cycle pause"), ["send(LoopPlayer.PlaybackCommand.togglePause)"], "two in a row cancel")
-        XCTAssertEqual(actions("cycle loop-file"), ["send(LoopPlayer.PlaybackCommand.unloop)"])
-        XCTAssertEqual(actions("cycle aid"), ["send(LoopPlayer.PlaybackCommand.audioTrackNumber(Optional(1)))"])
+        XCTAssertEqual(actions("cycle pause"), [#"change("pause", LoopPlayer.PropertyChange.cycle(down: false))"#], "two in a row cancel")
+        XCTAssertEqual(actions("cycle loop-file"), [#"change("loop-file", LoopPlayer.PropertyChange.cycle(down: false))"#])
+        XCTAssertEqual(actions("cycle aid"), [#"change("aid", LoopPlayer.PropertyChange.cycle(down: false))"#])
         var second = playing()
         second.audioTrack = 1
-        XCTAssertEqual(actions("cycle aid", second), ["send(LoopPlayer.PlaybackCommand.audioTrackNumber(nil))"], "after the last: none")
-        XCTAssertEqual(actions("cycle aid down"), ["send(LoopPlayer.PlaybackCommand.audioTrackNumber(nil))"])
-        XCTAssertEqual(actions("add volume -50"), ["send(LoopPlayer.PlaybackCommand.volume(0.0))"], "kept in range")
+        XCTAssertEqual(actions("cycle aid", second), [#"change("aid", LoopPlayer.PropertyChange.cycle(down: false))"#], "after the last: none")
+        XCTAssertEqual(actions("cycle aid down"), [#"change("aid", LoopPlayer.PropertyChange.cycle(down: true))"#])
+        XCTAssertEqual(actions("add volume -50"), [#"change("volume", LoopPlayer.PropertyChange.add(-0.5))"#], "kept in range when applied")
         // A relative seek, applied from where the player is then: two in a row move twice.
         XCTAssertEqual(actions("add time-pos 1"), ["send(LoopPlayer.PlaybackCommand.seekBy(1.0))"])
         XCTAssertEqual(actions("add playback-time -2.5"), ["send(LoopPlayer.PlaybackCommand.seekBy(-2.5))"])
@@ -214,7 +220,9 @@ final class MPVConnectionTests: XCTestCase {
         XCTAssertEqual(refused.actions.count, 0)
         XCTAssertEqual(refused.lines.first.flatMap(IPCClient.object)?["error"] as? String, "error running command",
                        "the player's queue is full")
-        XCTAssertEqual(reply(#"{"command": ["set_property", "speed", 1e-50]}"#)?["error"] as? String, "error accessing property")
+        XCTAssertEqual(reply(#"{"command": ["set_property", "speed", 16.5]}"#)?["error"] as? String, "error accessing property")
+        XCTAssertEqual(reply(#"{"command": ["set_property", "speed", 0]}"#)?["error"] as? String, "success",
+                       "0 holds the picture (mpv refuses it)")
     }
 
     func testObservedPropertiesAreSentOnlyWhenTheyChange() {
@@ -269,4 +277,19 @@ private extension Result {
     }
 
     var successValue: Success? { try? get() }
+}
+
+/// The properties these tests read, by mpv's names.
+private extension MPVProperty {
+    static func named(_ name: String) -> MPVProperty {
+        guard let property = MPVProperty(named: name) else { preconditionFailure("no property \(name)") }
+        return property
+    }
+
+    static let aid = named("aid"), sid = named("sid"), volume = named("volume"), brightness = named("brightness")
+    static let contrast = named("contrast"), eofReached = named("eof-reached"), filename = named("filename")
+    static let loopFile = named("loop-file"), loopPlaylist = named("loop-playlist"), percentPos = named("percent-pos")
+    static let playlistPos = named("playlist-pos"), duration = named("duration"), height = named("height"), width = named("width")
+    static let playlist = named("playlist"), propertyList = named("property-list"), timePos = named("time-pos")
+    static let timeRemaining = named("time-remaining"), trackList = named("track-list")
 }
