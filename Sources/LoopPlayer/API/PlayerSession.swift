@@ -240,8 +240,6 @@ final class PlayerSession: EngineController {
         status.seeking = engine.isSeeking
         status.waitingForEpoch = engine.isWaitingForEpoch
         status.followsSharedTimeline = engine.refusesLeavingTheTimeline
-        status.audioTrackLabel = engine.audioTrack?.label
-        status.subtitleTrackLabel = engine.subtitleTrack?.label
         status.subtitlesVisible = engine.subtitlesVisible
         status.videoRotation = engine.videoRotation
         return status
@@ -399,6 +397,8 @@ final class PlayerSession: EngineController {
         guard shown, let osd = property.osd else { return }
         var after = currentStatus
         if engine.isSeeking, let lastSeekTarget { after.position = lastSeekTarget }  // where it goes, as mpv says
+        // The tracks' names only for the OSD: not built into every frame's status.
+        (after.audioTrackLabel, after.subtitleTrackLabel) = (engine.audioTrack?.label, engine.subtitleTrack?.label)
         engine.showMessage(osd(after))
     }
 

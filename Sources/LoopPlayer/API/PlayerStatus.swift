@@ -49,7 +49,7 @@ public struct PlayerStatus: Sendable, Equatable {
     public var subtitleTrack: Int?
     /// Subtitle tracks, embedded and external.
     public var subtitleTrackCount = 0
-    /// The audio and subtitle tracks' labels, for the OSD.
+    /// The audio and subtitle tracks' labels, for the OSD (set for it alone, not in the published status).
     package var audioTrackLabel: String?
     package var subtitleTrackLabel: String?
     /// Subtitles are drawn (mpv's `sub-visibility`; the `v` key hides them, keeping the choice).

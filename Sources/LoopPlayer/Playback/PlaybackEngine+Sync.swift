@@ -120,11 +120,11 @@ extension PlaybackEngine {
         configuration.syncTimeline != nil && !clock.isVirtual && !sync.refused(item?.location)
     }
 
-    /// A command that would take this player off the shared timeline (pause, seek, speed, looping
-    /// off): refused with an error event. True when refused. A toggle of a paused player plays it,
-    /// back onto the timeline: allowed.
+    /// A command that would take this player off the shared timeline (a seek, a playlist step; for a
+    /// property, what its value leaves is the property table's to judge): refused with an error
+    /// event while the player follows one. True when refused.
     func refusedWhileSynced(_ command: String) -> Bool {
-        guard refusesLeavingTheTimeline, !(command == "togglePause" && isPaused) else { return false }
+        guard refusesLeavingTheTimeline else { return false }
         let error = PlayerError.invalidSetting(name: "SyncTimeline", value: command,
                                                reason: "the player follows a shared timeline: every screen would have to do it")
         record(error)
