@@ -12,10 +12,11 @@ struct Loopplay: ParsableCommand {
         abstract: "Play a video in a seamless loop (FFmpeg + SDL2).",
         discussion: """
             Keys: space pause; ←/→ seek −/+5 s; ↑/↓ seek −/+60 s; L loop on/off;
-            f fullscreen; s snapshot; q or Esc quit; m mute; 9/0 volume −/+;
+            f fullscreen; s snapshot; q or Esc quit; m mute; 9/0 volume −/+ (or /, *);
             1/2 contrast −/+; 3/4 brightness −/+; F clear the filters;
             [/] speed ÷/× 1.1; backspace speed 1; # next audio track;
-            j next subtitle track; v subtitles on/off; >/< next/previous item.
+            j next subtitle track; v subtitles on/off; >/< next/previous item
+            (Enter next); the play media key pauses.
             Several sources (or --playlist) play one after the other without a gap.
             Exit codes: 0 done; 64 usage error; 65 media error (not found,
             unreadable, no picture); 70 other failure.
