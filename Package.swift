@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
         // The metrics in Prometheus's format (`loopplay --metrics-address`).
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.1.0"),
+        // Schedule files (`--schedule`): YAML composed into nodes with their lines, read strictly.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -51,11 +53,12 @@ let package = Package(
         .target(name: "LoopPlayerCore", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .target(name: "Filters", dependencies: ["LoopPlayerCore", "CFFmpeg", "CPixelKernels", "FFmpegSupport"]),
         .target(name: "Overlay", dependencies: ["LoopPlayerCore", "COverlayGraphics", "CGraphicsHeaders", "CPixelKernels"]),
-        // Reading and decoding: local files, HLS, subtitles, audio conversion (FFmpeg, libass).
+        // Reading and decoding: local files, HLS, subtitles, audio conversion (FFmpeg, libass); schedule files (Yams).
         .target(
             name: "LoopPlayerMedia",
             dependencies: ["LoopPlayerCore", "Filters", "Overlay", "CFFmpeg", "CLogBridge", "CThreadName", "CLibass",
-                           "FFmpegSupport", .product(name: "Logging", package: "swift-log")]),
+                           "FFmpegSupport", .product(name: "Logging", package: "swift-log"),
+                           .product(name: "Yams", package: "Yams")]),
         // Where pictures and sound go: windows, renderers, memory, the sound device (SDL).
         .target(
             name: "LoopPlayerOutput",

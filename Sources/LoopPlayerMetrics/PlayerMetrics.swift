@@ -155,7 +155,9 @@ struct RisingCounter {
 private struct Gauges {
     let position, duration, frameInterval, loopDuration, firstFrame, seamMax, avOffsetMax: Gauge
     let readAheadPackets, readAheadBytes, playlistPosition, playlistCount: Gauge
-    let paused, muted, volume, speed, residentMemory, peakResidentMemory, startTime: Gauge
+    let residentMemory, peakResidentMemory, startTime: Gauge
+    /// The properties the table gives a gauge (`PlayerProperty.metric`): pause, mute, volume, speed, the turn.
+    let properties: [(property: PlayerProperty, gauge: Gauge)]
     let syncOffsetMean, syncOffsetMax, syncSoundOffsetMax, syncSoundCorrection, waitingForEpoch: Gauge
 
     init(_ registry: PrometheusCollectorRegistry) {
@@ -171,10 +173,7 @@ private struct Gauges {
         readAheadBytes = gauge("loopplay_read_ahead_bytes", "Bytes of the packets read ahead and waiting for the decoders.")
         playlistPosition = gauge("loopplay_playlist_position", "The playlist's current item, from 0 (NaN without a playlist).")
         playlistCount = gauge("loopplay_playlist_items", "Items in the playlist (1 for a single source).")
-        paused = gauge("loopplay_paused", "1 while paused.")
-        muted = gauge("loopplay_muted", "1 while the sound is muted.")
-        volume = gauge("loopplay_volume", "Linear gain of the sound, 0 to 1.")
-        speed = gauge("loopplay_speed", "Playback speed; 1 is normal.")
+        properties = PlayerProperty.all.compactMap { property in property.metric.map { (property, gauge($0.name, $0.help)) } }
         residentMemory = gauge("process_resident_memory_bytes", "Resident memory size in bytes.")
         peakResidentMemory = gauge("loopplay_peak_resident_memory_bytes", "The process's peak resident memory in bytes.")
         startTime = gauge("process_start_time_seconds", "Start time of the process since unix epoch in seconds.")
@@ -201,10 +200,7 @@ private struct Gauges {
         readAheadBytes.set(to: Double(statistics.readAheadBytes))
         playlistPosition.set(to: status.playlistIndex.map(Double.init) ?? .nan)
         playlistCount.set(to: Double(status.playlistCount))
-        paused.set(to: status.paused ? 1 : 0)
-        muted.set(to: status.muted ? 1 : 0)
-        volume.set(to: Double(status.volume))
-        speed.set(to: status.speed)
+        for (property, gauge) in properties { gauge.set(to: property.metricValue(status)) }
         residentMemory.set(to: Double(process.residentBytes))
         // The peak read a moment before the current size may be below it: the peak is at least it.
         peakResidentMemory.set(to: Double(max(statistics.peakRSSBytes, process.residentBytes)))

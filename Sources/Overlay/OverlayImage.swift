@@ -8,10 +8,8 @@ public struct OverlayImage: Sendable, Equatable {
     public var x: Int
     /// Where the image's top row lands in the player area (may be negative: clipped when drawn).
     public var y: Int
-    /// Width in pixels, never negative.
-    public var width: Int
-    /// Height in pixels, never negative.
-    public var height: Int
+    /// Width and height in pixels, never negative.
+    public var width, height: Int
     /// Bytes per row (at least `width * 4`).
     public var stride: Int
     /// `stride * height` bytes, premultiplied B, G, R, A per pixel.

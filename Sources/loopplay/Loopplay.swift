@@ -33,11 +33,15 @@ struct Loopplay: ParsableCommand {
     @OptionGroup(title: "Output") var report: ReportArguments
     @OptionGroup(title: "Control") var control: ControlArguments
     @OptionGroup(title: "Config") var configuration: ConfigArguments
+    @OptionGroup(title: "Schedule") var scheduling: ScheduleArguments
 
     private static let warnings = WarningPrinter()
 
     /// What each group cannot check alone.
     func validate() throws {
+        if scheduling.printSchedule, sources.isGiven {
+            throw ValidationError("--print-schedule prints the schedule and plays nothing: leave out the source")
+        }
         if runLimits.syncEpoch != nil {
             // Each would put this screen somewhere else than the timeline says.
             if sound.speed != 1 { throw ValidationError("--sync-epoch plays at the timeline's speed: leave out --speed") }
@@ -59,6 +63,10 @@ struct Loopplay: ParsableCommand {
     }
 
     func run() throws {
+        if scheduling.printSchedule {
+            for line in try scheduling.transitionLines() { print(line) }
+            return
+        }
         // Checked here, not in validate(): ArgumentParser validates before it reports an unknown
         // option, and `loopplay --bogus` must name --bogus.
         guard sources.isGiven || picture.printFilterGraph || control.idle else {

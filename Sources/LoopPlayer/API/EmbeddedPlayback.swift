@@ -26,7 +26,7 @@ public final class EmbeddedPlayback {
         session = try PlayerSession(player: player, output: .offscreen, custom: embedded, timing: timing, stop: stop)
         player.session = session
         let engine = session.engine
-        embedded.onAreaChange = { [unowned engine] in engine.redraw() }
+        embedded.onAreaChange = { [unowned engine] in engine.screen.redraw() }
         session.start()
     }
 

@@ -355,7 +355,7 @@ public final class ExtVideoPlayer: @unchecked Sendable {
     /// the overlays (the video's display size without a window). After or during a run, on its thread.
     public func snapshot() throws(PlayerError) -> RGBImage {
         guard let engine = session?.engine else { throw .renderFailed(reason: "the player has not run") }
-        return try engine.snapshot()
+        return try engine.screen.snapshot()
     }
 
     /// Writes `snapshot()` at `path` — JPEG for a `.jpg`/`.jpeg` name, PNG otherwise — replacing a

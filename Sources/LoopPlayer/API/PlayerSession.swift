@@ -13,7 +13,7 @@ final class PlayerSession: EngineController {
     /// The error counts in the statistics last published: a new error publishes them at once.
     private var publishedErrorCounts: [String: Int] = [:]
     /// The state before the current one: playing again after buffering is not a start.
-    private var previousState: PlaybackEngine.State = .idle
+    private var previousState: PlayerState = .idle
     /// Time passing, as the engine reads it (`EngineClocks.monotonic`: a test may drive it).
     private var realClock: PlaybackClock { engine.realClock }
     /// The `Playlist` setting's items being played (nil: one source).
@@ -69,7 +69,7 @@ final class PlayerSession: EngineController {
         configuration.syncTimeline = settings.syncEpoch.map(SharedTimeline.init(epoch:))
         let engine = if let custom { PlaybackEngine(configuration: configuration, output: custom) }
             else { try PlaybackEngine(configuration: configuration) }
-        try engine.setVideoRotation(settings.videoRotation)  // validated above
+        try engine.screen.setVideoRotation(settings.videoRotation)  // validated above
         return engine
     }
 
@@ -79,14 +79,14 @@ final class PlayerSession: EngineController {
         applied = settings
         appliedVersion = version
         batcher = EventBatcher(selection: settings.events)
-        try? engine.setFilters(settings.filterStack)  // validated above
+        try? engine.filterControl.setFilters(settings.filterStack)  // validated above
         let wake = engine.waiter.wake
         player.shared.withLock {
             $0.wake = wake
             $0.retryRequested = false
         }
         ExclusivePlaybackRegistry.join(player, group: settings.exclusiveGroup)
-        settings.vectorLayers.forEach { engine.addVector($0) }
+        settings.vectorLayers.forEach { engine.screen.addVector($0) }
     }
 
     /// Loads the source and runs the engine's loop until it ends.
@@ -99,7 +99,7 @@ final class PlayerSession: EngineController {
     }
 
     /// One iteration, for a loop that drives several players (`PlayerGroup`) or a host's (`pump`).
-    func runOnce() -> PlaybackEngine.Iteration { engine.iterate(self) }
+    func runOnce() -> EngineIteration { engine.iterate(self) }
 
     /// Starts the source without running the loop (the host pumps: embedding).
     func start() {
@@ -110,7 +110,7 @@ final class PlayerSession: EngineController {
     /// Delivers what is pending and publishes the final statistics.
     func finish() {
         engine.close()
-        let last = engine.takeEvents()
+        let last = engine.outbox.take()
         playlist?.stopReadingLengths()
         (listed, playlist) = (playlist, nil)  // the run is over: nothing is queued after it
         handle(last)
@@ -194,7 +194,7 @@ final class PlayerSession: EngineController {
         var status = currentStatus
         // An error is in the statistics as soon as the status (a failed state) and its events tell
         // of it, not at the next once-a-second refresh (which a failed player idling never reached).
-        let statistics = engine.counters.errorCounts == publishedErrorCounts ? nil : engine.statistics
+        let statistics = engine.outbox.errorCounts == publishedErrorCounts ? nil : engine.statistics
         if let statistics {
             publishedErrorCounts = statistics.errors
             statisticsRefreshedAt = realClock.now
@@ -229,19 +229,19 @@ final class PlayerSession: EngineController {
         status.playlistItems = playlist?.state.items ?? []
         status.videoSize = engine.videoSize
         status.paused = engine.isPaused
-        status.muted = engine.isMuted
-        status.volume = engine.volume
+        status.muted = engine.soundControl.isMuted
+        status.volume = engine.soundControl.volume
         status.speed = engine.speed
         status.brightness = engine.filters.adjustment.brightness
         status.contrast = engine.filters.adjustment.contrast
-        status.audioTrack = engine.audioTrack?.number
-        status.audioTrackCount = engine.audioTracks.count
-        (status.subtitleTrack, status.subtitleTrackCount) = engine.subtitleTrackPosition
+        status.audioTrack = engine.soundControl.audioTrack?.number
+        status.audioTrackCount = engine.soundControl.audioTracks.count
+        (status.subtitleTrack, status.subtitleTrackCount) = engine.screen.subtitleTrackPosition
         status.seeking = engine.isSeeking
         status.waitingForEpoch = engine.isWaitingForEpoch
-        status.followsSharedTimeline = engine.refusesLeavingTheTimeline
-        status.subtitlesVisible = engine.subtitlesVisible
-        status.videoRotation = engine.videoRotation
+        status.followsSharedTimeline = engine.timelineSync.refusesLeaving
+        status.subtitlesVisible = engine.screen.subtitlesVisible
+        status.videoRotation = engine.screen.videoRotation
         return status
     }
 
@@ -315,7 +315,7 @@ final class PlayerSession: EngineController {
     /// A command: those that set a property do it through the table (`PlayerProperty`), clamped to
     /// its range as the commands promise.
     private func perform(_ command: PlaybackCommand) {
-        if let name = command.leavesTheTimeline, engine.refusedWhileSynced(name) { return }
+        if let name = command.leavesTheTimeline, engine.timelineSync.refused(name) { return }
         switch command {
         case .play: changeProperty("pause", .set(.flag(false)))
         case .pause: changeProperty("pause", .set(.flag(true)))
@@ -340,8 +340,8 @@ final class PlayerSession: EngineController {
         case let .brightness(value): changeProperty("brightness", .set(.number(Double(value))), clamping: true)
         case let .contrast(value): changeProperty("contrast", .set(.number(Double(value))), clamping: true)
         case let .videoRotation(degrees): changeProperty("video-rotate", .set(.integer(degrees)))
-        case let .audioTrack(code): try? engine.selectAudioTrack(language: code)
-        case let .audioTrackNumber(number): try? engine.selectAudioTrack(number: number)
+        case let .audioTrack(code): try? engine.soundControl.selectAudioTrack(language: code)
+        case let .audioTrackNumber(number): try? engine.soundControl.selectAudioTrack(number: number)
         case let .filter(filter, clear):
             changeFilters { stack in
                 if clear { stack.removeAll() }
@@ -353,22 +353,22 @@ final class PlayerSession: EngineController {
                 stack.append(custom: filter)
             }
         case .removeAllFilters: changeFilters { $0.removeAll() }
-        case let .subtitles(language): try? engine.setSubtitles(language.map(SubtitleChoice.language) ?? .off)
-        case let .subtitleTrackNumber(number): try? engine.setSubtitles(number.map(SubtitleChoice.number) ?? .off)
-        case let .screenshot(path, content, done): engine.writeSnapshotInBackground(to: path, content: content, done: done)
-        case let .showText(text, duration, level): engine.showMessage(text, duration: duration, level: level)
-        case let .addVector(builder, clear): engine.addVector(builder, clear: clear)
-        case .removeAllVectors: engine.removeAllVectors()
+        case let .subtitles(language): try? engine.screen.setSubtitles(language.map(SubtitleChoice.language) ?? .off)
+        case let .subtitleTrackNumber(number): try? engine.screen.setSubtitles(number.map(SubtitleChoice.number) ?? .off)
+        case let .screenshot(path, content, done): engine.screen.writeSnapshotInBackground(to: path, content: content, done: done)
+        case let .showText(text, duration, level): engine.screen.showMessage(text, duration: duration, level: level)
+        case let .addVector(builder, clear): engine.screen.addVector(builder, clear: clear)
+        case .removeAllVectors: engine.screen.removeAllVectors()
         case .next: if let playlist { perform(playlist.next()) }
         case .previous: if let playlist { perform(playlist.previous()) }
         case let .playItem(index): if let playlist = playlistOrError("playItem") { perform(playlist.play(index)) }
         case let .insert(source, index): if let playlist = playlistOrError("insert") { perform(playlist.insert(source, at: index)) }
         case let .remove(index): if let playlist = playlistOrError("remove") { perform(playlist.remove(at: index)) }
         case .clearPlaylist: if let playlist { perform(playlist.removeAllButCurrent()) }
-        case .startPiP: try? engine.startPictureInPicture()  // a refusal is an error event
-        case .stopPiP: engine.stopPictureInPicture()
-        case let .addInset(inset): engine.addInset(inset)
-        case .removeAllInsets: engine.removeAllInsets()
+        case .startPiP: try? engine.screen.startPictureInPicture()  // a refusal is an error event
+        case .stopPiP: engine.screen.stopPictureInPicture()
+        case let .addInset(inset): engine.screen.addInset(inset)
+        case .removeAllInsets: engine.screen.removeAllInsets()
         case .idle: break
         }
     }
@@ -398,15 +398,15 @@ final class PlayerSession: EngineController {
         var after = currentStatus
         if engine.isSeeking, let lastSeekTarget { after.position = lastSeekTarget }  // where it goes, as mpv says
         // The tracks' names only for the OSD: not built into every frame's status.
-        (after.audioTrackLabel, after.subtitleTrackLabel) = (engine.audioTrack?.label, engine.subtitleTrack?.label)
-        engine.showMessage(osd(after))
+        (after.audioTrackLabel, after.subtitleTrackLabel) = (engine.soundControl.audioTrack?.label, engine.screen.subtitleTrack?.label)
+        engine.screen.showMessage(osd(after))
     }
 
     /// Off the shared timeline only if every screen did it: refused (an error event), and said on
     /// screen when a key asked.
     private func leavesTheTimeline(_ property: PlayerProperty, _ value: PropertyValue, _ status: PlayerStatus, shown: Bool) -> Bool {
-        guard property.leavesTimeline(value, status), engine.refusedWhileSynced(property.name) else { return false }
-        if shown { engine.showMessage(Self.syncedRefusal) }
+        guard property.leavesTimeline(value, status), engine.timelineSync.refused(property.name) else { return false }
+        if shown { engine.screen.showMessage(Self.syncedRefusal) }
         return true
     }
 
@@ -414,7 +414,7 @@ final class PlayerSession: EngineController {
 
     private func refuse(_ name: String, _ change: PropertyChange, because reason: String) {
         let error = PlayerError.invalidSetting(name: name, value: change.text, reason: reason)
-        engine.record(error)
+        engine.outbox.record(error)
         record(.error(error))
     }
 
@@ -425,15 +425,15 @@ final class PlayerSession: EngineController {
         case .quit: engine.requestQuit()
         case .toggleFullscreen: engine.output.toggleFullscreen()
         case .snapshot:
-            guard let path = engine.keySnapshotPath else { return }
-            engine.writeSnapshotInBackground(to: path)
-            engine.showMessage("Snapshot: \(path)")
+            guard let path = engine.screen.keySnapshotPath else { return }
+            engine.screen.writeSnapshotInBackground(to: path)
+            engine.screen.showMessage("Snapshot: \(path)")
         case .clearFilters:
             changeFilters { $0.removeAll() }
-            engine.showMessage("Filters: none")
+            engine.screen.showMessage("Filters: none")
         case .nextItem, .previousItem:
             let next = action == .nextItem
-            guard !engine.refusedWhileSynced(next ? "next" : "previous") else { return engine.showMessage(Self.syncedRefusal) }
+            guard !engine.timelineSync.refused(next ? "next" : "previous") else { return engine.screen.showMessage(Self.syncedRefusal) }
             if let playlist { perform(next ? playlist.next() : playlist.previous()) }
         default:
             break
@@ -469,7 +469,7 @@ final class PlayerSession: EngineController {
     func changeFilters(_ change: (inout FilterStack) -> Void) {
         var stack = engine.filters
         change(&stack)
-        try? engine.setFilters(stack)
+        try? engine.filterControl.setFilters(stack)
     }
 
     func seek(to position: Double) {
@@ -516,7 +516,7 @@ final class PlayerSession: EngineController {
         let previous = applied
         applied = settings
         if settings.events != previous.events { batcher.selection = settings.events }
-        if settings.gravity != previous.gravity { engine.setGravity(settings.gravity) }
+        if settings.gravity != previous.gravity { engine.screen.setGravity(settings.gravity) }
         // The properties the settings carry (looping, mute, volume, the turn): validated above.
         for property in PlayerProperty.all {
             guard let value = property.setting?(settings), value != property.setting?(previous),
@@ -532,17 +532,17 @@ final class PlayerSession: EngineController {
         if settings.filters != previous.filters || settings.brightness != previous.brightness
             || settings.contrast != previous.contrast {
             // The settings describe the whole stack: filters added by commands are replaced.
-            try? engine.setFilters(settings.filterStack)
+            try? engine.filterControl.setFilters(settings.filterStack)
         }
         if settings.subtitles != previous.subtitles, let value = settings.subtitles,
            !SubtitleOptions.namesFile(value) {
-            try? engine.setSubtitles(.language(value))  // a new file is loaded with the next source
+            try? engine.screen.setSubtitles(.language(value))  // a new file is loaded with the next source
         }
         if settings.errorColor != previous.errorColor || settings.errorFontSize != previous.errorFontSize {
-            engine.setErrorStyle(color: settings.errorColor, fontSize: settings.errorFontSize)
+            engine.screen.setErrorStyle(color: settings.errorColor, fontSize: settings.errorFontSize, failure: engine.failure)
         }
         if settings.networkOptions != previous.networkOptions { engine.setNetworkOptions(settings.networkOptions) }
-        if settings.pictureInPicture != previous.pictureInPicture { engine.setPictureInPicture(settings.pictureInPicture) }
+        if settings.pictureInPicture != previous.pictureInPicture { engine.screen.setPictureInPicture(settings.pictureInPicture) }
         if settings.syncEpoch != previous.syncEpoch {
             engine.setSyncTimeline(settings.syncEpoch.map(SharedTimeline.init(epoch:)))
             // A playlist goes on the timeline's schedule (its lengths read first), or off it.
@@ -552,8 +552,8 @@ final class PlayerSession: EngineController {
             engine.setFrameCache(bytes: settings.frameCacheMegabytes << 20)
         }
         if !settings.sameVectorLayers(as: previous) {
-            engine.removeAllVectors()
-            settings.vectorLayers.forEach { engine.addVector($0) }
+            engine.screen.removeAllVectors()
+            settings.vectorLayers.forEach { engine.screen.addVector($0) }
         }
         if playlist == nil, previous.playlist.isEmpty, settings.ext == previous.ext, settings.playlist.count > 1,
            settings.playlist.first == previous.sourceName, engine.location != nil, !engine.isFailed, settings.syncEpoch == nil {
@@ -580,7 +580,7 @@ final class PlayerSession: EngineController {
         if let playlist { perform(playlist.detach()) }
         let playlist = PlaylistPlayback(items: settings.playlist, loops: settings.loopPlaylist,
                                         passes: settings.loopPlaylistPasses, ext: settings.ext, itemLoops: engine.isLooping,
-                                        timeline: engine.clock.isVirtual ? nil : engine.configuration.syncTimeline) { [unowned self] event in
+                                        timeline: engine.clock.isVirtual ? nil : engine.timelineSync.timeline) { [unowned self] event in
             record(event)
         }
         self.playlist = playlist
@@ -600,7 +600,7 @@ final class PlayerSession: EngineController {
                 engine.queueNext(location)
                 if let scheduleItem { engine.itemSwitch.queueOnSchedule(scheduleItem) }
             case .dropQueued:
-                engine.dropQueued()
+                engine.itemSwitch.dropQueued()
             case let .playQueuedNow(orElse):
                 guard !engine.playQueuedNow(), let index = orElse, let playlist else { continue }
                 perform(playlist.play(index, inOrder: true))
@@ -615,12 +615,12 @@ final class PlayerSession: EngineController {
             case .wake:
                 engine.waiter.wake()
             case let .count(error):
-                engine.record(error)
+                engine.outbox.record(error)
             }
         }
     }
 
-    private func stateChanged(_ state: PlaybackEngine.State) {
+    private func stateChanged(_ state: PlayerState) {
         let resumedAfterBuffering = previousState == .buffering
         previousState = state
         let (handlers, continuations) = player.shared.withLock {

@@ -8,7 +8,7 @@ extension PlayerProperty {
         PlayerProperty(name: "pause", kind: .flag, read: { .flag($0.paused) },
                        write: { value, session in session.engine.setPaused(value == .flag(true)) },
                        leavesTimeline: { value, _ in value == .flag(true) },
-                       osd: { $0.paused ? "Paused" : "Playing" }),
+                       osd: { $0.paused ? "Paused" : "Playing" }, metric: ("loopplay_paused", "1 while paused.")),
         position("time-pos"),
         position("playback-time"),
         PlayerProperty(name: "percent-pos", kind: .number(0...100, .percent),
@@ -52,18 +52,20 @@ extension PlayerProperty {
         PlayerProperty(name: "speed", kind: .number(PropertyLimits.speed, .rate), read: { .number($0.speed) },
                        write: { value, session in session.engine.setSpeed(value.number ?? 1) },
                        leavesTimeline: { value, status in value.number != status.speed },
-                       osd: { "Speed: " + String(format: "%.2f", $0.speed) }, configName: "speed", defaultValue: .number(1)),
+                       osd: { "Speed: " + String(format: "%.2f", $0.speed) }, configName: "speed", defaultValue: .number(1),
+                       metric: ("loopplay_speed", "Playback speed; 1 is normal.")),
     ]
 
     private static let sound: [PlayerProperty] = [
         PlayerProperty(name: "mute", kind: .flag, read: { .flag($0.muted) },
-                       write: { value, session in session.engine.setMuted(value == .flag(true)) },
+                       write: { value, session in session.engine.soundControl.setMuted(value == .flag(true)) },
                        osd: { "Mute: " + ($0.muted ? "yes" : "no") }, defaultValue: .flag(false),
-                       setting: { .flag($0.mute) }),
+                       setting: { .flag($0.mute) }, metric: ("loopplay_muted", "1 while the sound is muted.")),
         PlayerProperty(name: "volume", kind: .number(range(PropertyLimits.volume), .gain), read: { .number(Double($0.volume)) },
-                       write: { value, session in session.engine.setVolume(Float(value.number ?? 1)) },
+                       write: { value, session in session.engine.soundControl.setVolume(Float(value.number ?? 1)) },
                        osd: { "Volume: \(Int((Double($0.volume) * 100).rounded())) %" }, configName: "volume", defaultValue: .number(1),
-                       setting: { $0.volume.map { .number(Double($0)) } }),
+                       setting: { $0.volume.map { .number(Double($0)) } },
+                       metric: ("loopplay_volume", "Linear gain of the sound, 0 to 1.")),
     ]
 
     private static let picture: [PlayerProperty] = [
@@ -81,9 +83,10 @@ extension PlayerProperty {
                        osd: { "Contrast: " + String(format: "%.2f", $0.contrast) }, defaultValue: .number(1)),
         PlayerProperty(name: "video-rotate", kind: .choice(PropertyLimits.videoRotations, .degrees),
                        read: { .integer($0.videoRotation) },
-                       write: { value, session in try? session.engine.setVideoRotation(Int(value.number ?? 0)) },
+                       write: { value, session in try? session.engine.screen.setVideoRotation(Int(value.number ?? 0)) },
                        osd: { "Rotation: \($0.videoRotation)°" }, configName: "video-rotate", defaultValue: .integer(0),
-                       setting: { .integer($0.videoRotation) }),
+                       setting: { .integer($0.videoRotation) },
+                       metric: ("loopplay_video_rotation_degrees", "The screen's clockwise turn of the picture: 0, 90, 180 or 270.")),
         readOnly("width", .integer(.pixels)) { status in status.hasMedia ? status.videoSize.map { .integer($0.width) } : nil },
         readOnly("height", .integer(.pixels)) { status in status.hasMedia ? status.videoSize.map { .integer($0.height) } : nil },
     ]
@@ -93,18 +96,18 @@ extension PlayerProperty {
                        read: { $0.audioTrack.map(PropertyValue.integer) ?? .off },
                        write: { value, session in
                            let number: Int? = if case let .integer(number) = value { number } else { nil }
-                           try? session.engine.selectAudioTrack(number: number)
+                           try? session.engine.soundControl.selectAudioTrack(number: number)
                        },
                        osd: { "Audio: " + ($0.audioTrackLabel ?? "none") }),
         PlayerProperty(name: "sid", kind: .track(count: { $0.subtitleTrackCount }),
                        read: { $0.subtitleTrack.map(PropertyValue.integer) ?? .off },
                        write: { value, session in
                            let choice: SubtitleChoice = if case let .integer(number) = value { .number(number) } else { .off }
-                           try? session.engine.setSubtitles(choice)
+                           try? session.engine.screen.setSubtitles(choice)
                        },
                        osd: { "Subtitles: " + ($0.subtitleTrackLabel ?? "none") }),
         PlayerProperty(name: "sub-visibility", kind: .flag, read: { .flag($0.subtitlesVisible) },
-                       write: { value, session in session.engine.setSubtitlesVisible(value == .flag(true)) },
+                       write: { value, session in session.engine.screen.setSubtitlesVisible(value == .flag(true)) },
                        osd: { "Subtitles: " + ($0.subtitlesVisible ? "visible" : "hidden") }),
         readOnly("track-list", .structure) { .list($0.trackList) },
     ]
@@ -143,7 +146,7 @@ extension PlayerProperty {
                        write: { value, session in session.seek(to: value.number ?? 0) },
                        adjust: { delta, session in session.seek(by: delta) },
                        leavesTimeline: { _, _ in true },
-                       osd: { PlaybackEngine.describePosition($0.position, duration: $0.duration) })
+                       osd: { OnScreenMessages.describePosition($0.position, duration: $0.duration) })
     }
 
     private static func range(_ limits: ClosedRange<Float>) -> ClosedRange<Double> {

@@ -107,8 +107,8 @@ package enum PropertyRefusal: Error, Sendable, Equatable {
 /// One property of a player, as mpv's `m_property` table has them: its name, kind and range, how to
 /// read it from the status, the one operation that sets it, whether a synced player may change it,
 /// and what the OSD says after a key changed it. Every surface (keys, `PlaybackCommand`, the IPC,
-/// the settings, the config file and its reload, observation) maps names and units over this table
-/// (`PlayerProperty.all`) and nothing else.
+/// the settings, the config file and its reload, observation, the metrics) maps names and units
+/// over this table (`PlayerProperty.all`) and nothing else.
 package struct PlayerProperty: Sendable {
     /// mpv's name (ours under `loopplay-` where mpv has none).
     package let name: String
@@ -132,15 +132,27 @@ package struct PlayerProperty: Sendable {
     /// Its value as `VideoSettings` say it (nil: the settings do not carry it): a change of the
     /// settings sets it through `write`, as a command does.
     let setting: (@Sendable (VideoSettings) -> PropertyValue?)?
+    /// The Prometheus gauge that shows it (`loopplay_volume`), with its help; its value is the
+    /// property's number (a flag is 1 or 0; NaN while unavailable).
+    package let metric: (name: String, help: String)?
 
     package var isWritable: Bool { write != nil }
+
+    /// Its value as the metrics show it.
+    package func metricValue(_ status: PlayerStatus) -> Double {
+        switch read(status) {
+        case let .flag(on)?: on ? 1 : 0
+        case let value?: value.number ?? .nan
+        case nil: .nan
+        }
+    }
 
     init(name: String, kind: PropertyKind, read: @escaping @Sendable (PlayerStatus) -> PropertyValue?,
          write: (@Sendable (PropertyValue, PlayerSession) -> Void)? = nil,
          adjust: (@Sendable (Double, PlayerSession) -> Void)? = nil,
          leavesTimeline: @escaping @Sendable (PropertyValue, PlayerStatus) -> Bool = { _, _ in false },
          osd: (@Sendable (PlayerStatus) -> String)? = nil, configName: String? = nil, defaultValue: PropertyValue? = nil,
-         setting: (@Sendable (VideoSettings) -> PropertyValue?)? = nil) {
+         setting: (@Sendable (VideoSettings) -> PropertyValue?)? = nil, metric: (name: String, help: String)? = nil) {
         self.name = name
         self.kind = kind
         self.read = read
@@ -151,6 +163,7 @@ package struct PlayerProperty: Sendable {
         self.configName = configName
         self.defaultValue = defaultValue
         self.setting = setting
+        self.metric = metric
     }
 }
 

@@ -53,3 +53,12 @@ package protocol EngineController: AnyObject {
     /// What the next iteration needs to know, once everything that happened was handled.
     var runContext: RunContext { get }
 }
+
+/// What one iteration of the engine's loop leaves to do.
+package enum EngineIteration {
+    /// Go again at once (a frame was shown).
+    case again
+    /// Sleep until this monotonic time (nil: until woken).
+    case wait(Double?)
+    case finished(RunOutcome)
+}

@@ -25,15 +25,13 @@ final class FileReplacementWatch {
     func forget() { pending = nil }
 
     /// The current item's file at `location` was replaced (`pipelineFailed`: its pipeline failed on
-    /// the old content). Returns the file's path when this is the first word of it (to log).
-    func noteReplaced(_ location: MediaLocation, pipelineFailed: Bool, now: Double) -> String? {
-        var first: String?
+    /// the old content, the new one takes over once queued); logged the first time.
+    func noteReplaced(_ location: MediaLocation, pipelineFailed: Bool = false, now: Double) {
         if pending == nil, let replacement = FileReplacement(replacing: location, now: now, virtualClock: virtualClock) {
             pending = replacement
-            first = replacement.path
+            logger.notice("\(replacement.path): the file was replaced; its new content follows")
         }
         if pipelineFailed { pending?.pipelineFailed = true }
-        return first
     }
 
     /// Whether the new content should be queued now (the file has settled); called while nothing

@@ -26,10 +26,20 @@ final class ItemSwitch {
     private let retirer = PipelineRetirer()
     private let sound: SoundOutput
     private let clock: PlaybackClock
+    private let outbox: EngineOutbox
 
-    init(clock: PlaybackClock, sound: SoundOutput) {
+    init(clock: PlaybackClock, sound: SoundOutput, outbox: EngineOutbox) {
         self.clock = clock
         self.sound = sound
+        self.outbox = outbox
+    }
+
+    /// The current item seeks or changes track after the sound device went to the queued item: that
+    /// one is dropped (its sound was queued after the current one's end) and queued again (`queueDropped`).
+    func takeBackSound() {
+        guard queuedHasSound else { return }
+        dropQueued()
+        outbox.report(.queueDropped)
     }
 
     /// The queued item is the new content of the current one (its file was replaced), not a
@@ -142,17 +152,19 @@ final class ItemSwitch {
         settlesAt = clock.now
     }
 
-    /// Once the last switch is due to settle, the item it replaced stops on the retirer's thread.
-    /// True when a switch settled now.
-    func settleIfDue() -> Bool {
-        guard let due = settlesAt, clock.now >= due else { return false }
+    /// Once the last switch is due to settle, the item it replaced stops on the retirer's thread,
+    /// and the playlist queues the next (`switchSettled`).
+    func settleIfDue() {
+        guard let due = settlesAt, clock.now >= due else { return }
         settlesAt = nil
         retireNow()
-        return true
+        outbox.report(.switchSettled)
     }
 
-    /// A new source, or the end: the last switch needs no settling; everything it kept stops now.
+    /// A new source, or the end: the queued item is dropped, the last switch needs no settling;
+    /// everything they kept stops now.
     func forget() {
+        dropQueued()
         settlesAt = nil
         retireNow()
         retirer.finish()

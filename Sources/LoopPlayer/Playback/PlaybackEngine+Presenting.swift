@@ -1,7 +1,8 @@
 /// Showing the due frame: the presenter picks it, the engine shows it, counts wraps, notices the
 /// end (and a queued item taking over) and starvation. Engine thread only.
 extension PlaybackEngine {
-    /// Shows the due frame, if any; says what the presenter is waiting for.
+    /// Shows the due frame, if any; says what the presenter is waiting for. After a queued item
+    /// took over, its first frame is shown in the same call (once: that item has not ended).
     func presentDueFrame() -> Presenter.Step? {
         guard let item, let presenter = item.presenter, !isFailed else { return nil }
         if presenter.ended {
@@ -11,14 +12,14 @@ extension PlaybackEngine {
             case .settleThenAdvance, .end:
                 // The queued item failed after this one ended: this is the end after all.
                 if state == .playing || state == .paused || state == .buffering {
-                    perform(machine.handle(.reachedEnd))
+                    apply(.reachedEnd)
                     return .ended
                 }
             }
         }
-        refreshPausedPicture(presenter)
+        if let refreshed = filterControl.refreshedPausedPicture(presenter) { screen.show(refreshed) }
         keepInStep()
-        let step = presenter.next(from: item.pipeline.frames, stop: itemStop) { refiltered($0) }
+        let step = presenter.next(from: item.pipeline.frames, stop: itemStop) { filterControl.current($0) }
         switch step {
         case let .show(frame):
             present(frame, item: item, presenter: presenter)
@@ -29,12 +30,12 @@ extension PlaybackEngine {
             case .settleThenAdvance:
                 // An item shorter than the settling time: the one after it is queued now.
                 itemSwitch.settleNow()
-                settleSwitchIfDue()
+                itemSwitch.settleIfDue()
                 // The controller (a playlist) queues the next item first; the next iteration decides.
-                if controllerMayAnswer { return .idle }
+                if outbox.awaitsController { return .idle }
                 if advanceToQueued() { return presentDueFrame() }
                 if itemSwitch.queued != nil { return .idle }
-                perform(machine.handle(.reachedEnd))
+                apply(.reachedEnd)
                 updateSound()
             case .advance:
                 // The next item takes over now if its first frame is ready; otherwise as soon as it
@@ -43,17 +44,15 @@ extension PlaybackEngine {
                 updateSound()
                 return .idle
             case .end:
-                if let stopped = item.loopingStopped {
-                    item.loopingStopped = nil
-                    note(stopped)
-                }
-                perform(machine.handle(.reachedEnd))
+                if let stopped = item.takeLoopingStopped() { outbox.note(stopped) }
+                apply(.reachedEnd)
                 updateSound()
             }
         case let .finished(wrapped):
-            if let wrapped { loopCompleted(wrapped) }
+            if let wrapped { outbox.emit(.loopCompleted(wrapped)) }
         case .waitForFrames:
-            noteStarvation(presenter)
+            // Playing with an empty queue for longer than two frames (and 50 ms) is buffering.
+            if let due = starvationDeadline(presenter), clock.now >= due { apply(.starved) }
         case .waitUntil, .idle:
             break
         }
@@ -62,27 +61,22 @@ extension PlaybackEngine {
 
     private func present(_ frame: VideoFrame, item: PlaybackItem, presenter: Presenter) {
         let firstOfGeneration = !presenter.showsCurrentGeneration || presenter.current == nil
-        show(frame)
-        let heard: (Double) -> Double? = { [weak item, configuration] now in
-            guard let item, !configuration.audio.muted, !item.realignPending else { return nil }
+        screen.show(frame)
+        let heard: (Double) -> Double? = { [weak item, muted = soundControl.isMuted] now in
+            guard let item, !muted, !item.realignPending else { return nil }
             return item.pipeline.sound.audibleMediaTime(at: now)
         }
-        if let wrapped = presenter.shown(frame, heard: heard) { loopCompleted(wrapped) }
-        noteSyncOffset(presenter)
-        keepSoundOnTimeline(presenter)
-        if item.firstFrameMs == nil {
-            let firstFrameMs = (realClock.now - item.loadStartedAt) * 1000
-            item.firstFrameMs = firstFrameMs
-            counters.firstFrameShown(ms: firstFrameMs)
-            perform(machine.handle(.frameShown))
-        } else if state == .buffering {
-            perform(machine.handle(.frameShown))
-        }
+        if let wrapped = presenter.shown(frame, heard: heard) { outbox.emit(.loopCompleted(wrapped)) }
+        timelineSync.frameShown(by: presenter, frameInterval: item.info?.nominalFrameInterval ?? 0)
+        timelineSync.keepSoundOnTimeline(item, presenter: presenter)
+        let firstFrameMs = item.firstFrameShown(now: realClock.now)
+        if let firstFrameMs { counters.firstFrameShown(ms: firstFrameMs) }
+        if firstFrameMs != nil || state == .buffering { apply(.frameShown) }
         if firstOfGeneration { updateSound() }
         network.presented(frame.time, outputSize: output.variantLimit)
-        if let variant = item.announcements.variant(of: frame) { emit(variant) }
-        reportBounds()
-        realignSoundIfPending()
+        if let variant = item.announcements.variant(of: frame) { outbox.emit(variant) }
+        screen.reportBounds()
+        soundControl.realignIfPending()
         onFramePresented?(frame)
     }
 
@@ -91,30 +85,10 @@ extension PlaybackEngine {
         ItemEnd(queued: itemSwitch.queued != nil, holdsLastFrame: replacedFile.holdsLastFrame, settling: settling)
     }
 
-    /// Playing with an empty queue for longer than two frames (and 50 ms) is buffering.
-    private func noteStarvation(_ presenter: Presenter) {
-        guard let deadline = starvationDeadline(presenter), clock.now >= deadline else { return }
-        perform(machine.handle(.starved))
-    }
-
     /// When an empty queue turns into buffering; nil unless playing in real time.
     func starvationDeadline(_ presenter: Presenter) -> Double? {
         guard state == .playing, !clock.isVirtual, !presenter.isPaused, presenter.speed > 0,
               let shown = presenter.lastShownAt, let info = item?.info else { return nil }
         return shown + 2 * info.nominalFrameInterval + 0.05
-    }
-}
-
-extension WakePlan.Step {
-    init(_ step: Presenter.Step?) {
-        switch step {
-        case .show?: self = .shown
-        case let .waitUntil(time)?: self = .waitUntil(time)
-        case .waitForFrames?: self = .waitForFrames
-        case .idle?: self = .idle
-        case .ended?: self = .ended
-        case .finished?: self = .finished
-        case nil: self = .nothing
-        }
     }
 }

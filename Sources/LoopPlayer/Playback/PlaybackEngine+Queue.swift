@@ -6,27 +6,13 @@ extension PlaybackEngine {
     /// Opens `location` now and plays it when the current item ends, instead of ending. Replaces a
     /// queued item. A source the policy refuses is an error event and `EngineEvent.queuedItemFailed`.
     package func queueNext(_ location: MediaLocation) {
-        dropQueued()
-        switch admit(location) {
+        itemSwitch.dropQueued()
+        switch items.admit(location) {
         case let .success(plan):
-            itemSwitch.queue(makeItem(location, plan: plan, queued: true))  // its sound waits for the device
+            itemSwitch.queue(items.make(location, plan: plan, queued: true))  // its sound waits for the device
         case let .failure(refusal):
             queuedItemFailed(location, refusal)
         }
-    }
-
-    /// Forgets the queued item; its threads stop. The sound device, if it was handed over to it,
-    /// comes back to the current item.
-    package func dropQueued() {
-        itemSwitch.dropQueued()
-    }
-
-    /// The current item seeks or changes track after the sound device went to the next item: the
-    /// next item is dropped (its sound was queued after this one's end) and queued again.
-    func takeBackSound() {
-        guard itemSwitch.queuedHasSound else { return }
-        dropQueued()
-        report(.queueDropped)
     }
 
     /// The item queued to follow the current one.
@@ -40,8 +26,7 @@ extension PlaybackEngine {
         guard itemSwitch.queued != nil else { return false }
         if advanceToQueued() { return true }
         guard promoteQueued() != nil else { return false }
-        isClosed = false
-        perform(machine.handle(.load(autoplay: !holdsFirstFrame)))
+        startLoading()
         openIfReady()
         return true
     }
@@ -53,25 +38,25 @@ extension PlaybackEngine {
         case .nothingQueued, .notYet:
             return false
         case let .failed(next, error):
-            dropQueued()
+            itemSwitch.dropQueued()
             queuedItemFailed(next.location, error)
             return false
         case let .ready(next, info):
             let previous = item?.presenter
             let isReplacement = promoteQueued()?.isReplacement == true
             // The state first: a `NotAutoPlay` hold ends with the first item (the presenter follows).
-            perform(machine.handle(.advanced))
+            apply(.advanced)
             let presenter = makePresenter(info, item: next, paused: machine.wantsPause)
             if let previous { presenter.continueRun(from: previous) }
             // A replaced file's new content follows at a wrap: it counts as one.
             if isReplacement {
-                overlayControl.clearError()  // a failed version's text, if one was shown
-                if previous != nil { loopCompleted(presenter.countSwitchAsWrap()) }
+                screen.clearError(redrawing: false)  // a failed version's text, if one was shown
+                if previous != nil { outbox.emit(.loopCompleted(presenter.countSwitchAsWrap())) }
             }
             // The device counts the underruns of the items before.
             next.announcements.takesOver(underruns: sound.underruns)
-            startPresenting(next, info: info, presenter: presenter)
-            report(.opened)
+            next.opened(info, presenter: presenter, in: output, subtitlesNow: framesCannotWait)
+            outbox.report(.opened)
             reportDurationIfMeasured()
             return true
         }
@@ -82,12 +67,12 @@ extension PlaybackEngine {
     private func promoteQueued() -> ItemSwitch.Promotion? {
         guard let promoted = itemSwitch.promote() else { return nil }
         let next = promoted.item
-        refilter.finish()
+        filterControl.finish()
         itemSwitch.retire(item)
         makeCurrent(next)
-        if let index = promoted.scheduleItem { syncSchedule?.item = index }
+        if let index = promoted.scheduleItem { timelineSync.scheduleAdvanced(to: index) }
         network.beginSource(preference: configuration.network.variant, outputSize: output.variantLimit)
-        if !promoted.isReplacement { report(.advanced(next.location)) }
+        if !promoted.isReplacement { outbox.report(.advanced(next.location)) }
         return promoted
     }
 
@@ -95,12 +80,12 @@ extension PlaybackEngine {
     /// takes over at once if the current item's pipeline already failed on the old content).
     func tendReplacement() {
         guard let item, itemSwitch.queued == nil, replacedFile.isDue(now: realClock.now) else { return }
-        switch admit(item.location) {
+        switch items.admit(item.location) {
         case let .success(plan):
-            itemSwitch.queue(makeItem(item.location, plan: plan, queued: true), isReplacement: true)
+            itemSwitch.queue(items.make(item.location, plan: plan, queued: true), isReplacement: true)
             replacedFile.queued()
         case let .failure(refusal):
-            note(refusal)
+            outbox.note(refusal)
             replacedFile.queueFailed()
         }
         if replacedFile.takesOverAtOnce { playQueuedNow() }
@@ -112,27 +97,15 @@ extension PlaybackEngine {
         queuedItemFailed(failed.item.location, failed.error)
     }
 
-    /// A new source or the end: the switch before it needs no settling; everything stops now.
-    func forgetSwitch() {
-        itemSwitch.forget()
-    }
-
-    /// After a switch, once its frame is out: the old item stops (on the retirer's thread) and the
-    /// playlist queues the next.
-    func settleSwitchIfDue() {
-        if itemSwitch.settleIfDue() { report(.switchSettled) }
-    }
-
     private func queuedItemFailed(_ location: MediaLocation, _ error: PlayerError) {
-        note(error)
+        outbox.note(error)
         // A replaced file's new content that cannot be opened: the last frame stays (and the error
         // is shown) until the file changes again; it is no playlist item.
         if replacedFile.isQueued {
             replacedFile.queueFailed()
-            overlayControl.showError(error, style: errorStyle)
-            redraw()
+            screen.showError(error)
             return
         }
-        report(.queuedItemFailed(location, error))
+        outbox.report(.queuedItemFailed(location, error))
     }
 }

@@ -14,100 +14,81 @@ import Overlay
 /// ```
 /// The engine is not thread-safe: create and drive it from one thread.
 package final class PlaybackEngine {
-    package typealias State = PlayerState
-
-    package typealias RunOutcome = LoopPlayer.RunOutcome
-
-    /// What one iteration of the loop leaves to do.
-    package enum Iteration {
-        /// Go again at once (a frame was shown).
-        case again
-        /// Sleep until this monotonic time (nil: until woken).
-        case wait(Double?)
-        case finished(RunOutcome)
-    }
-
     // MARK: Stored state, and who owns it
-    // All of the engine's stored state is declared here. The engine's own: the items' roles (`item`,
-    // `lastItem`), the lifecycle (`machine`), the configuration as changed since, the filters, the
-    // outbox, and the run's flags. Owners with their own state and rules: the queued item and the
-    // switch to it (`ItemSwitch`), the run's counters (`RunCounters`), snapshots being written
-    // (`SnapshotWriters`), what is drawn over the picture (`OverlayControl`, beside the scene's
-    // `SceneComposer`), the sound device (`SoundOutput`, through `SoundControl`), re-filtering
-    // (`FrameRefilter`), what network sources learn (`NetworkControls`), the shared timeline (`sync`,
-    // `syncSchedule`), the current item's replaced file (`FileReplacementWatch`). Per source
-    // (`PlaybackItem`): what was said of it.
+    // All of the engine's stored state is here. Its own: the items' roles, the lifecycle, the
+    // settings new sources are made with, the run's flags. The rest belongs to owners with their
+    // own state and rules, which the engine drives and which speak through the outbox.
+
+    /// The settings the engine started with, and new sources are made with (looping, network, the
+    /// frame cache) as changed since. Sound, subtitles, what is drawn and the shared timeline are
+    /// their owners' from the start (`soundControl`, `screen`, `timelineSync`).
+    package private(set) var configuration: EngineConfiguration
+    /// The source being played; owners that act on it are told (`Screen.item`).
+    private(set) var item: PlaybackItem? {
+        didSet {
+            guard item !== oldValue else { return }
+            replacedFile.forget()
+            screen.item = item
+            soundControl.item = item
+            timelineSync.item = item
+            filterControl.item = item
+        }
+    }
+    /// A source that is gone but whose counters still feed `statistics` (after `close()`).
+    private(set) var lastItem: PlaybackItem?
+    private(set) var machine = PlayerStateMachine()
+    /// The state last reported with `stateChanged`.
+    private var lastPublishedState: PlayerState = .idle
+    /// Sources loaded from now on end their sound with their picture (a playlist's items).
+    var endsSoundWithPicture = false
+    /// The next source waits on its first frame (`NotAutoPlay`).
+    private(set) var holdsFirstFrame = false
+    /// The speed set before a presenter exists (it takes it when the source opens).
+    private(set) var pendingSpeed = 1.0
+    private(set) var quitRequested = false
+    private(set) var isClosed = false
+    /// Clock time the current `run()` (or first `pump()`) began.
+    private(set) var runStartedAt: Double?
+    /// A tap for tests and measurements: called on the engine's thread after every frame shown.
+    package var onFramePresented: ((VideoFrame) -> Void)?
+
+    /// The frames' clock (virtual when untimed), time passing, and the wall clock a shared timeline is read on.
+    let clock: PlaybackClock
+    let realClock: PlaybackClock
+    let systemClock: any SystemClock
+
+    // Owners.
+    /// What the engine and its owners said since the controller last took it; the errors counted.
+    package let outbox = EngineOutbox()
+    /// What the output shows: the picture, overlays, subtitles, messages, the mini window, snapshots.
+    package let screen: Screen
+    /// The sound device, kept across sources, and its volume, mute and track.
+    package let soundControl: SoundControl
+    /// The queued next playlist item and the switch to it.
+    let itemSwitch: ItemSwitch
+    /// The current item's file, replaced while it plays, and its new content.
+    let replacedFile: FileReplacementWatch
+    /// The shared timeline followed, and a playlist's schedule on it.
+    package let timelineSync: TimelineSync
+    /// The filters and brightness/contrast applied to every frame, kept across sources.
+    package let filterControl: FilterControl
+    /// What network sources learn from the engine, and the throughput measured, kept across sources.
+    let network = NetworkControls()
+    /// The run's counters across sources (`statistics`).
+    let counters = RunCounters()
 
     package var state: PlayerState { machine.state }
-    package internal(set) var configuration: EngineConfiguration
     /// The opened video stream, once loaded.
     package var videoInfo: VideoStreamInfo? { item?.info }
     package var location: MediaLocation? { item?.location }
     /// The current source's picture size as decoded, once it has opened.
     package var videoSize: PixelSize? { item?.info.map { PixelSize(width: $0.width, height: $0.height) } }
-
-    /// A tap for tests and measurements: called on the engine's thread after every frame shown.
-    package var onFramePresented: ((VideoFrame) -> Void)?
-
-    /// What happened since the controller last took it (`runOnce` returns it).
-    private var outbox: [EngineEvent] = []
-    /// Something was reported that the controller answers with engine calls (a playlist queues
-    /// the next item after a switch settled or the queued item failed): the iteration ends early,
-    /// so that nothing is decided on a queue the controller is about to fill.
-    private var awaitsController = false
-    /// Sources loaded from now on end their sound with their picture (a playlist's items: the next
-    /// item's sound then starts with its picture).
-    var endsSoundWithPicture = false
-
-    let clock: PlaybackClock
-    /// Time passing (the configuration's monotonic clock), also when frames run on a virtual clock.
-    let realClock: PlaybackClock
-    /// The wall clock a shared timeline is read on (`EngineClocks.system`).
-    let systemClock: any SystemClock
-    let output: PlayerOutput
+    var output: PlayerOutput { screen.output }
     var waiter: MainLoopWaiter { output.waiter }
-    var machine = PlayerStateMachine()
-    /// The state last reported with `stateChanged`.
-    private var lastPublishedState: PlayerState = .idle
-    /// The source being played.
-    var item: PlaybackItem? {
-        didSet { if item !== oldValue { replacedFile.forget() } }
-    }
-    /// The queued next playlist item and the switch to it (`PlaybackEngine+Queue`).
-    let itemSwitch: ItemSwitch
-    /// The current item's file, replaced while it plays, and its new content (`FileReplacementWatch`).
-    let replacedFile: FileReplacementWatch
-    /// The sound device, kept across sources (each item writes through a `SoundWriter` of it).
-    package let sound: SoundOutput
-    /// A source that is gone but whose counters still feed `statistics` (after `close()`).
-    var lastItem: PlaybackItem?
-    /// Composes and presents what the output shows, and keeps the scene on screen.
-    let scene: SceneComposer
-    var quitRequested = false
-    /// The speed set before a presenter exists (it takes it when the source opens).
-    var pendingSpeed = 1.0
-    /// The next source waits on its first frame (`NotAutoPlay`).
-    private(set) var holdsFirstFrame = false
-    /// The run's counters across sources, and the errors by kind (`statistics`).
-    var counters = RunCounters()
-    /// Snapshots being written; joined when the engine closes.
-    let snapshots = SnapshotWriters()
-    var isClosed = false
-    /// Clock time the current `run()` (or first `pump()`) began.
-    private(set) var runStartedAt: Double?
-    /// Following the shared timeline (`SyncTimeline`): the join, what was said, the lead.
-    var sync = SyncFollowing()
-    /// A playlist on the shared timeline: its schedule and the current item's place in it (the
-    /// playlist says which item is current).
-    var syncSchedule: (schedule: TimelineSchedule, item: Int)?
-    /// The filters and brightness/contrast applied to every frame (kept across sources).
-    package internal(set) var filters = FilterStack()
-    /// What is drawn over the picture: layers, insets, the error text, a refused crop.
-    lazy var overlayControl = OverlayControl(scene: scene)
-    let refilter = FrameRefilter()
-    /// What network sources learn from the engine (output size, the time on screen, the variant
-    /// preference), and the throughput measured, kept across sources.
-    let network = NetworkControls()
+    package var sound: SoundOutput { soundControl.device }
+    /// The sound plays while the state does (`SoundControl.update`).
+    func updateSound() { soundControl.update(playing: state == .playing || state == .buffering) }
+    package var filters: FilterStack { filterControl.stack }
 
     /// Creates an engine and its output. A window output opens its window now (before any source)
     /// and throws `displayUnavailable` when there is no display.
@@ -123,16 +104,20 @@ package final class PlaybackEngine {
     /// An engine presenting into `output` (embedding, frames-only).
     init(configuration: EngineConfiguration, output: PlayerOutput) {
         self.configuration = configuration
-        self.output = output
         let monotonic = configuration.clocks.monotonic ?? MonotonicClock()
         clock = configuration.untimed ? VirtualClock() : monotonic
         realClock = monotonic
         systemClock = configuration.clocks.system ?? RealtimeClock()
-        sound = SoundOutput(options: configuration.audio, volume: configuration.audio.volume,
-                            muted: configuration.audio.muted, speed: 1)
-        itemSwitch = ItemSwitch(clock: clock, sound: sound)
+        let sound = SoundOutput(options: configuration.audio, volume: configuration.audio.volume,
+                                muted: configuration.audio.muted, speed: 1)
+        itemSwitch = ItemSwitch(clock: clock, sound: sound, outbox: outbox)
+        timelineSync = TimelineSync(timeline: configuration.syncTimeline, sound: sound, clock: clock,
+                                    systemClock: systemClock, outbox: outbox)
+        soundControl = SoundControl(device: sound, options: configuration.audio, timeline: timelineSync,
+                                    switcher: itemSwitch, clock: clock, outbox: outbox, wake: output.waiter.wake)
         replacedFile = FileReplacementWatch(virtualClock: clock.isVirtual)
-        scene = SceneComposer(output: output, clock: clock)
+        filterControl = FilterControl(outbox: outbox, wake: output.waiter.wake)
+        screen = Screen(output: output, configuration: configuration, clock: clock, filters: filterControl, outbox: outbox)
         FFmpegLogBridge.install
     }
 
@@ -147,7 +132,7 @@ package final class PlaybackEngine {
             load(try SourceResolver.standard().resolve(source, ext: ext))
         } catch {
             unload()
-            perform(machine.handle(.load(autoplay: !holdsFirstFrame)))  // it started, then failed: as mpv says it
+            apply(.load(autoplay: !holdsFirstFrame))  // it started, then failed: as mpv says it
             fail(error)
             throw error
         }
@@ -163,40 +148,34 @@ package final class PlaybackEngine {
 
     private func load(_ location: MediaLocation, ignoringPicture: Bool) {
         counters.sourceLoaded(sinceStart: statistics.sinceStart, underruns: sound.underruns)
-        sync.join = nil
-        dropQueued()
-        forgetSwitch()
+        timelineSync.forgetJoin()
+        itemSwitch.forget()
         stopItem()
-        isClosed = false
-        let plan: SourcePlan
-        switch admit(location) {
-        case var .success(admitted):
-            admitted.ignoresPicture = ignoringPicture
-            plan = admitted
-        case let .failure(refusal):
-            perform(machine.handle(.load(autoplay: !holdsFirstFrame)))
-            fail(refusal)
-            return
+        var plan: SourcePlan
+        do {
+            plan = try items.admit(location).get()
+        } catch {
+            startLoading()
+            return fail(error)
         }
+        plan.ignoresPicture = ignoringPicture
         network.beginSource(preference: configuration.network.variant, outputSize: output.variantLimit)
-        item = makeItem(location, plan: plan, queued: false)
-        perform(machine.handle(.load(autoplay: !holdsFirstFrame)))
+        item = items.make(location, plan: plan, queued: false)
+        startLoading()
     }
 
-    /// Sources as the engine makes them now (`ItemFactory`).
-    private var itemFactory: ItemFactory {
-        ItemFactory(configuration: configuration, network: network, sound: sound, filters: filters,
-                    endsSoundWithPicture: endsSoundWithPicture, framesCannotWait: framesCannotWait,
-                    virtualClock: clock.isVirtual, wake: waiter.wake)
+    /// A source is loading: the run is open again, and the state says so.
+    func startLoading() {
+        isClosed = false
+        apply(.load(autoplay: !holdsFirstFrame))
     }
 
-    func admit(_ location: MediaLocation) -> Result<SourcePlan, PlayerError> { itemFactory.admit(location) }
-
-    /// Starts the pipeline of `location`; a missing subtitle file is an error event.
-    func makeItem(_ location: MediaLocation, plan: SourcePlan, queued: Bool) -> PlaybackItem {
-        let made = itemFactory.make(location, plan: plan, queued: queued, now: realClock.now)
-        made.missing.forEach(note)
-        return made.item
+    /// Sources as the engine makes them now.
+    var items: ItemFactory {
+        ItemFactory(configuration: configuration, audio: soundControl.options, subtitleOptions: screen.subtitleOptions,
+                    network: network, sound: sound, filters: filters, endsSoundWithPicture: endsSoundWithPicture,
+                    framesCannotWait: framesCannotWait, virtualClock: clock.isVirtual, realClock: realClock, outbox: outbox,
+                    wake: waiter.wake)
     }
 
     /// Whether the next source waits on its first frame (`NotAutoPlay`): state `.ready` until `play`.
@@ -206,16 +185,15 @@ package final class PlaybackEngine {
     /// Stops the current source (and a queued next one) and releases their threads, queues and
     /// FFmpeg objects.
     package func unload() {
-        dropQueued()
-        forgetSwitch()
+        itemSwitch.forget()
         stopItem()
         sound.close()  // nothing plays: another player may want SDL's audio driver
-        perform(machine.handle(.unload))
+        apply(.unload)
     }
 
     private func stopItem() {
         item?.pipeline.stop()
-        refilter.finish()
+        filterControl.finish()
         if let item { lastItem = item }
         item = nil
     }
@@ -252,7 +230,7 @@ package final class PlaybackEngine {
             switch iterate(controller) {
             case let .finished(outcome): return outcome
             case .again: continue
-            case let .wait(deadline): handle(waiter.wait(until: deadline))
+            case let .wait(deadline): if screen.handle(waiter.wait(until: deadline)) { quitRequested = true }
             }
         }
     }
@@ -270,18 +248,17 @@ package final class PlaybackEngine {
         }
     }
 
-    /// One iteration between the controller's two halves. What the controller's calls lead to
-    /// (a source that failed to load, a playlist's skip) is handled before the iteration decides
-    /// anything on it.
-    package func iterate(_ controller: (any EngineController)?) -> Iteration {
+    /// One iteration between the controller's two halves. What its calls led to (a source that
+    /// failed to load, a playlist's skip) reaches it first; what it answers with comes with the
+    /// iteration's own events, except where the iteration must not decide before the controller
+    /// has seen it (a failure, `awaitsController`): there it ends at once, and the next one decides.
+    package func iterate(_ controller: (any EngineController)?) -> EngineIteration {
         guard let controller else { return runOnce().0 }
         controller.prepareIteration()
-        // Each round handles what the last one's calls did; a few are all a chain of calls takes.
-        for _ in 0..<8 where !outbox.isEmpty { controller.handle(takeEvents()) }
+        if !outbox.isEmpty { controller.handle(outbox.take()) }
         let (iteration, events) = runOnce(controller.runContext)
         guard !events.isEmpty else { return iteration }
         controller.handle(events)
-        // What it did may need an iteration at once (a skip while paused: its calls reported more).
         if case .finished = iteration { return iteration }
         if !outbox.isEmpty { return .again }
         // What it handled may want the loop back sooner (the first event of a batch).
@@ -293,23 +270,24 @@ package final class PlaybackEngine {
 
     /// One iteration of the loop, in named steps, ending in one wait; with what happened in it
     /// (and in the calls made since the last one).
-    package func runOnce(_ context: RunContext = RunContext()) -> (Iteration, [EngineEvent]) {
+    package func runOnce(_ context: RunContext = RunContext()) -> (EngineIteration, [EngineEvent]) {
         let iteration = iterationSteps(context)
-        defer { outbox.removeAll(keepingCapacity: true) }
-        return (iteration, outbox)
+        return (iteration, outbox.take())
     }
 
-    private func iterationSteps(_ context: RunContext) -> Iteration {
+    private func iterationSteps(_ context: RunContext) -> EngineIteration {
         if isClosed { return .finished(.finished) }
         if runStartedAt == nil {
             runStartedAt = clock.now
             item?.presenter?.setRunStart(clock.now)
         }
-        handle(waiter.poll())
+        if screen.handle(waiter.poll()) { quitRequested = true }
         if quitRequested { return .finished(.quit) }
-        // A failure ends the run once the controller has seen it (a playlist may skip the item).
-        if case let .failed(error) = state, configuration.stop.exitOnFailure, context.failureEndsRun {
-            return .finished(.failed(error))
+        // A failure ends the run once the controller has seen it (a playlist may skip the item): said
+        // by what its own calls did (a skip to a missing item), it goes to the controller first.
+        if case let .failed(error) = state, configuration.stop.exitOnFailure {
+            if !outbox.isEmpty { return .again }
+            if context.failureEndsRun { return .finished(.failed(error)) }
         }
         let failedBefore = isFailed
         // Opened now: the controller applies what was queued for it before its first frame.
@@ -317,43 +295,17 @@ package final class PlaybackEngine {
         takeReports()
         tendReplacement()
         tendQueued()
-        if isFailed && !failedBefore && configuration.stop.exitOnFailure { return .again }
-        if takeAwaitsController() { return .again }
+        // The controller sees a failure first, and queues a playlist's next item (`awaitsController`)
+        // before anything is decided on the queue: the iteration ends here, and the next one decides.
+        if isFailed && !failedBefore && configuration.stop.exitOnFailure || outbox.awaitsController { return .again }
         // The run's time is up even with nothing shown (a source failing, loading, replaced).
         if let deadline = runDeadline, clock.now >= deadline { return .finished(.finished) }
         let step = presentDueFrame()
-        settleSwitchIfDue()
-        redrawOverlaysIfDue()
+        itemSwitch.settleIfDue()
+        screen.redrawOverlaysIfDue()
         let wake = nextWake(after: step, hostDeadline: context.deadline)
         if case .finished = wake { return wake }  // the run's end stands (a stop at a wrap)
-        if takeAwaitsController() { return .again }
-        return wake
-    }
-
-    private func takeAwaitsController() -> Bool {
-        defer { awaitsController = false }
-        return awaitsController
-    }
-
-    /// Tells the controller `event` with the next iteration.
-    func emit(_ event: PlayerEvent) { outbox.append(.player(event)) }
-
-    func report(_ event: EngineEvent) {
-        outbox.append(event)
-        switch event {
-        case .switchSettled, .queuedItemFailed, .queueDropped: awaitsController = true
-        default: break
-        }
-    }
-
-    /// The controller may answer what was reported in this iteration with engine calls first.
-    var controllerMayAnswer: Bool { awaitsController }
-
-    /// What happened since the last iteration, for a controller that takes it between iterations
-    /// (after the last one, when the engine closed).
-    package func takeEvents() -> [EngineEvent] {
-        defer { outbox.removeAll() }
-        return outbox
+        return outbox.awaitsController ? .again : wake
     }
 
     /// The source opened (its presenter is made) or failed. True when it opened now.
@@ -369,22 +321,13 @@ package final class PlaybackEngine {
             fail(error)
             return false
         case let .ready(info):
-            startPresenting(item, info: info,
-                            presenter: makePresenter(info, item: item, paused: machine.wantsPause || state == .ready))
-            perform(machine.handle(.opened))
-            report(.opened)
+            item.opened(info, presenter: makePresenter(info, item: item, paused: machine.wantsPause || state == .ready),
+                        in: output, subtitlesNow: framesCannotWait)
+            apply(.opened)
+            outbox.report(.opened)
             reportDurationIfMeasured()
             return true
         }
-    }
-
-    /// `item`'s stream is open: its presenter takes over, the output takes its size and title.
-    func startPresenting(_ item: PlaybackItem, info: VideoStreamInfo, presenter: Presenter) {
-        item.opened(info, presenter: presenter)
-        output.prepare(for: info, title: item.displayName)
-        // The subtitle files must be loaded before the first frame too (a track chosen later waits
-        // for its renderer in `SubtitleOverlay` itself).
-        if framesCannotWait { item.subtitles.prepareNow(timeout: 10) }
     }
 
     /// Frames on a virtual clock wait for nothing, and a run that counts its frames (a snapshot) must
@@ -392,13 +335,8 @@ package final class PlaybackEngine {
     var framesCannotWait: Bool { clock.isVirtual || configuration.stop.frames != nil }
 
     func makePresenter(_ info: VideoStreamInfo, item: PlaybackItem, paused: Bool) -> Presenter {
-        let presenter = Presenter(clock: clock, nominalFrameInterval: info.nominalFrameInterval)
-        presenter.setPaused(paused)
-        presenter.setSpeed(pendingSpeed)
-        presenter.setLooping(configuration.looping)
-        if let runStartedAt { presenter.setRunStart(runStartedAt) }
-        if let generation = item.pendingSeekGeneration { presenter.restart(generation: generation) }
-        return presenter
+        Presenter(clock: clock, info: info, paused: paused, speed: pendingSpeed, looping: configuration.looping,
+                  runStart: runStartedAt, generation: item.pendingSeekGeneration)
     }
 
     /// When `StopCondition.duration` ends the run, counted from its start. On a real clock only: a
@@ -416,15 +354,12 @@ package final class PlaybackEngine {
     }
 
     /// When to come back, from what the presenter waits for and what else is due (`WakePlan`).
-    private func nextWake(after step: Presenter.Step?, hostDeadline: Double?) -> Iteration {
+    private func nextWake(after step: Presenter.Step?, hostDeadline: Double?) -> EngineIteration {
         let presenter = item?.presenter
         // A replaced file is looked at four times a second until its new content is queued.
-        let replacementCheck = replacedFile.nextCheck(now: clock.now)
-        // On a shared timeline the system clock is looked at twice a second even during a long wait
-        // (for the epoch): a step of it (a first NTP sync after boot) is seen at once.
-        let clockCheck = configuration.syncTimeline != nil && !clock.isVirtual ? clock.now + 0.5 : nil
-        let plan = WakePlan(step: WakePlan.Step(step), deadlines: [hostDeadline, scene.animationDeadline, itemSwitch.settlesAt,
-                                                                   runDeadline, replacementCheck, clockCheck],
+        let deadlines = [hostDeadline, screen.composer.animationDeadline, itemSwitch.settlesAt, runDeadline,
+                         replacedFile.nextCheck(now: clock.now), timelineSync.nextClockCheck]
+        let plan = WakePlan(step: WakePlan.Step(step), deadlines: deadlines,
                             stopDeadline: presenter?.deadline(for: configuration.stop),
                             starvationDeadline: presenter.flatMap(starvationDeadline), exitAtEnd: itemStop.exitAtEnd,
                             virtualClock: clock.isVirtual, loading: state == .loading)
@@ -442,17 +377,13 @@ package final class PlaybackEngine {
     /// last frame for `snapshot()`. A later `load` starts again.
     package func close() {
         guard !isClosed else { return }
-        dropQueued()
-        forgetSwitch()
+        itemSwitch.forget()
         item?.pipeline.stop()  // kept, stopped: its counters still feed `statistics`
         sound.close()
         isClosed = true
-        refilter.finish()
-        snapshots.joinAll()
-        stopPictureInPicture()  // said before the output goes
-        scene.close()  // the insets' players stop all at once, then are joined
-        output.close()
-        perform(machine.handle(.close))
+        filterControl.finish()
+        screen.close()
+        apply(.close)
     }
 
     /// Asks `run()` to return `.quit` (from the engine's thread).
@@ -461,86 +392,134 @@ package final class PlaybackEngine {
         waiter.wake()
     }
 
-    // MARK: State
+    // MARK: Controls: pause, speed, loop, network, seeking
 
-    var isFailed: Bool {
-        if case .failed = state { return true }
-        return false
+    package var isPaused: Bool { item?.presenter?.isPaused ?? machine.wantsPause }
+
+    /// True once the stream is open and frames can be presented (commands apply from here on).
+    package var isReady: Bool { item?.presenter != nil }
+
+    package func setPaused(_ paused: Bool) {
+        apply(paused ? .pause : .play)
+        waiter.wake()
     }
 
-    /// Performs what the state machine asked for.
-    func perform(_ actions: [PlayerStateMachine.Action]) {
+    /// Playback rate: 1 is normal, 0 holds the picture (and silences the sound). Clamped to
+    /// `PropertyLimits.speed`; the sound keeps its pitch (`atempo`).
+    package var speed: Double { item?.presenter?.speed ?? pendingSpeed }
+
+    package func setSpeed(_ speed: Double) {
+        let clamped = speed.isNaN ? 1 : speed.clamped(to: PropertyLimits.speed)
+        pendingSpeed = clamped
+        item?.presenter?.setSpeed(clamped)
+        sound.playbackSpeed = clamped
+        updateSound()
+        waiter.wake()
+    }
+
+    package var isLooping: Bool { configuration.looping }
+
+    package func setLooping(_ looping: Bool) {
+        let changed = looping != configuration.looping
+        configuration.looping = looping
+        item?.pipeline.isLooping = looping
+        itemSwitch.queued?.pipeline.isLooping = looping
+        item?.presenter?.setLooping(looping)
+        if looping { apply(.resumed) }
+        if changed { outbox.report(.loopingChanged(looping)) }
+        waiter.wake()
+    }
+
+    /// Network options for the sources loaded from now on; the HLS variant preference also applies
+    /// to the source playing, from its next segment.
+    package func setNetworkOptions(_ options: NetworkOptions) {
+        configuration.network = options
+        network.setPreference(options.variant)
+    }
+
+    /// The frame cache's budget (`FrameCache`) for the sources loaded from now on.
+    package func setFrameCache(bytes: Int) { configuration.frameCacheBytes = max(0, bytes) }
+
+    /// Position inside the current pass, in seconds: from 0 up to (not including) the pass's length.
+    package var position: Double { pictureSpot?.position ?? 0 }
+
+    /// The pass the picture is in and its position in it (`PlaybackPosition.spot`).
+    var pictureSpot: (pass: Int, position: Double)? { item?.position.spot }
+
+    /// Length of one pass: measured once the first pass was read, announced by the container before.
+    package var duration: Double? { item?.duration }
+
+    /// Seeks inside the current pass; negative goes to the start, past the end to the last frame.
+    /// Returns where it goes (nil when it cannot seek) and emits `seek(success, currentTime:)`.
+    /// `announce: false` for the player's own seeks (joining a shared timeline): no `seek` event.
+    @discardableResult
+    package func seek(to position: Double, inPass pass: Int? = nil, announce: Bool = true) -> Double? {
+        guard let item, let target = PlaybackPosition.seekTarget(position, duration: duration,
+                                                                 lastFrame: videoInfo?.nominalFrameInterval ?? 0) else {
+            if announce { outbox.emit(.seek(false, currentTime: self.position)) }
+            return nil
+        }
+        itemSwitch.takeBackSound()
+        item.seek(to: target, inPass: pass)
+        apply(.resumed)
+        if announce { outbox.emit(.seek(true, currentTime: target)) }
+        waiter.wake()
+        return target
+    }
+
+    package func seek(by delta: Double) { seek(to: position + delta) }
+
+    /// The time in the pass of the picture on screen (`PlaybackPosition.shown`).
+    package var shownPosition: Double { item?.position.shown ?? 0 }
+
+    /// A seek is under way: its first picture is not on screen yet.
+    package var isSeeking: Bool { !isFailed && item?.position.isSeeking == true }
+
+    // MARK: State
+
+    /// The error playback failed with, while it is failed.
+    package var failure: PlayerError? {
+        if case let .failed(error) = state { return error }
+        return nil
+    }
+
+    var isFailed: Bool { failure != nil }
+
+    /// Gives the state machine `input` and performs what it asks for.
+    func apply(_ input: PlayerStateMachine.Input) {
         let before = lastPublishedState
-        for action in actions {
+        for action in machine.handle(input) {
             switch action {
-            case let .emit(event): emit(event)
+            case let .emit(event): outbox.emit(event)
             case let .setPaused(paused):
                 item?.presenter?.setPaused(paused)
                 waiter.wake()
-            case let .showError(error):
-                overlayControl.showError(error, style: errorStyle)
-                redraw()
-            case .clearError:
-                overlayControl.clearError()
-                redraw()
+            case let .showError(error): screen.showError(error)
+            case .clearError: screen.clearError()
             }
         }
         if state != before {
             lastPublishedState = state
-            report(.stateChanged(state))
+            outbox.report(.stateChanged(state))
         }
         updateSound()
     }
 
     func fail(_ error: PlayerError) {
-        record(error)
+        outbox.record(error)
         item?.pipeline.stop()
-        perform(machine.handle(.failed(error)))
+        apply(.failed(error))
     }
 
-    func record(_ error: PlayerError) {
-        counters.count(error)
-        logger.debug("\(error.description)")
-    }
-
-    /// Counts `error` and tells the controller (an error event).
-    func note(_ error: PlayerError) {
-        record(error)
-        emit(.error(error))
-    }
-
-    /// What an owner decided, or its refusal, noted and thrown.
-    func noting<Value>(_ decision: Result<Value, PlayerError>) throws(PlayerError) -> Value {
-        switch decision {
-        case let .success(value): return value
-        case let .failure(error):
-            note(error)
-            throw error
-        }
-    }
-
-    func loopCompleted(_ count: Int) {
-        emit(.loopCompleted(count))
-    }
-
-    /// Opens the current item's source again (its picture proved undecodable), holding the last
-    /// frame meanwhile.
-    private func reopen(_ item: PlaybackItem, ignoringPicture: Bool = false) {
-        logger.notice("\(item.location): opening it again\(ignoringPicture ? " without its picture" : "")")
-        load(item.location, ignoringPicture: ignoringPicture)
-        report(.queueDropped)  // a playlist queues its next item again
-    }
-
-    /// The current item's file was replaced: its new content is queued once the file has settled
-    /// (`tendReplacement`), and the current item holds its last frame until then (`pipelineFailed`:
-    /// its pipeline failed on the old content, the new one takes over once queued).
-    private func noteReplaced(_ item: PlaybackItem, pipelineFailed: Bool = false) {
-        if let path = replacedFile.noteReplaced(item.location, pipelineFailed: pipelineFailed, now: realClock.now) {
-            logger.notice("\(path): the file was replaced; its new content follows")
-        }
+    /// The run's statistics (`RunCounters`): the current source's, or the last one's once it is gone.
+    package var statistics: PlaybackStatistics {
+        counters.statistics(source: item ?? lastItem, current: item, sound: sound, soundDrift: timelineSync.soundDrift,
+                            errors: outbox.errorCounts)
     }
 
     /// What the pipeline's threads reported: failures end the item, warnings and underruns are events.
+    /// A replaced file's new content is queued once the file has settled (`tendReplacement`), the
+    /// current item holding its last frame until then.
     private func takeReports() {
         guard let item else { return }
         let pipeline = item.pipeline
@@ -549,39 +528,38 @@ package final class PlaybackEngine {
             case let .fatal(error):
                 // A file copied over while it played fails on its old content: play the new one.
                 guard !pipeline.sourceWasReplaced else {
-                    noteReplaced(item, pipelineFailed: true)
+                    replacedFile.noteReplaced(item.location, pipelineFailed: true, now: realClock.now)
                     continue
                 }
                 fail(error)
             case .sourceReplaced:
-                noteReplaced(item)
+                replacedFile.noteReplaced(item.location, now: realClock.now)
             case let .pictureUndecodable(error):
-                note(error)
-                return reopen(item, ignoringPicture: true)
+                // Opened again without its picture, the last frame held meanwhile.
+                outbox.note(error)
+                logger.notice("\(item.location): opening it again without its picture")
+                load(item.location, ignoringPicture: true)
+                return outbox.report(.queueDropped)  // a playlist queues its next item again
             case let .warning(error):
-                note(error)
+                outbox.note(error)
             case let .loopingStopped(error):
-                item.loopingStopped = error
-                item.presenter?.setLooping(false)  // its end is final: no next pass will come
+                item.stopLooping(error)
             case let .filterFailed(error, instead):
                 // The decode thread went back to the last stack that worked: that is what runs now.
-                filters = instead
-                pipeline.setFilters(instead)
-                note(.invalidFilter(error))
+                filterControl.fellBack(to: instead)
+                outbox.note(.invalidFilter(error))
             case .underrun:
-                emit(.waitingToPlayAtSpecifiedRate)
+                outbox.emit(.waitingToPlayAtSpecifiedRate)
             }
         }
-        if item.presenter != nil, let unmatched = item.subtitles.takeUnmatchedStartChoice() { note(unmatched) }
-        if let underrun = item.announcements.underruns(sound.underruns) { emit(underrun) }
+        if item.presenter != nil, let unmatched = item.subtitles.takeUnmatchedStartChoice() { outbox.note(unmatched) }
+        if let underrun = item.announcements.underruns(sound.underruns) { outbox.emit(underrun) }
         reportDurationIfMeasured()
     }
 
     /// `duration`: the container's announced length when the source opens, then the measured length
     /// of a pass once the first pass was read, if it differs.
     func reportDurationIfMeasured() {
-        guard let item, let event = item.announcements.duration(item.pipeline.status.loopDuration ?? item.info?.announcedDuration)
-        else { return }
-        emit(event)
+        if let item, let event = item.announcements.duration(item.duration) { outbox.emit(event) }
     }
 }

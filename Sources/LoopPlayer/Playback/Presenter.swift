@@ -26,6 +26,18 @@ final class Presenter {
         scheduler = FrameScheduler(nominalFrameInterval: nominalFrameInterval)
     }
 
+    /// A presenter for a stream opened with `info`, set as the engine is now; `generation`: a seek
+    /// asked for before it existed.
+    convenience init(clock: PlaybackClock, info: VideoStreamInfo, paused: Bool, speed: Double, looping: Bool,
+                     runStart: Double?, generation: Int?) {
+        self.init(clock: clock, nominalFrameInterval: info.nominalFrameInterval)
+        setPaused(paused)
+        setSpeed(speed)
+        setLooping(looping)
+        if let runStart { setRunStart(runStart) }
+        if let generation { restart(generation: generation) }
+    }
+
     /// One decision against `frames`. `prepare` gives the picture to show for a due frame
     /// (re-filtered when the stack changed since it was decoded), or nil while that is being made.
     func next(from frames: BoundedQueue<FrameItem>, stop: StopCondition, prepare: (VideoFrame) -> VideoFrame?) -> Step {

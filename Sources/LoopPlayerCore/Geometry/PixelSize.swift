@@ -1,9 +1,7 @@
 /// A size in whole pixels.
 public struct PixelSize: Sendable, Equatable, Hashable, CustomStringConvertible {
-    /// Width in pixels, never negative.
-    public var width: Int
-    /// Height in pixels, never negative.
-    public var height: Int
+    /// Width and height in pixels, never negative.
+    public var width, height: Int
 
     /// A size; negative values become 0.
     public init(width: Int, height: Int) {

@@ -14,7 +14,7 @@ struct SoundArguments: ParsableArguments {
     var audioTrack = "auto"
 
     @Option(parsing: .unconditional,
-            help: "Playback speed \(Loopplay.span(PlaybackEngine.speedRange)) (0 holds the picture; the sound keeps its pitch).")
+            help: "Playback speed \(Loopplay.span(PropertyLimits.speed)) (0 holds the picture; the sound keeps its pitch).")
     var speed: Double = 1
 
     @Option(help: ArgumentHelp("SDL audio driver (pulseaudio, alsa, pipewire, disk, dummy; default: SDL's choice).",
@@ -35,8 +35,8 @@ struct SoundArguments: ParsableArguments {
         guard Self.volumeRange.contains(volume) else {
             throw ValidationError("--volume must be \(Loopplay.describe(Self.volumeRange))")
         }
-        guard PlaybackEngine.speedRange.contains(speed) else {
-            throw ValidationError("--speed must be \(Loopplay.describe(PlaybackEngine.speedRange))")
+        guard PropertyLimits.speed.contains(speed) else {
+            throw ValidationError("--speed must be \(Loopplay.describe(PropertyLimits.speed))")
         }
         if let audioChannels, !Self.channelRange.contains(audioChannels) {
             throw ValidationError("--audio-channels must be \(Self.channelRange.lowerBound)…\(Self.channelRange.upperBound)")

@@ -235,7 +235,7 @@ final class ExtVideoPlayerTests: XCTestCase {
 
     func testStateChangesAreObservableAndUnloopEndsAtThePassEnd() throws {
         let (player, recorder) = try player { [Loop(), NotAutoPlay(), Events([.ended, .loopCompletedAny])] }
-        let states = Mutex<[PlaybackEngine.State]>([])
+        let states = Mutex<[PlayerState]>([])
         player.onStateChange { state in states.withLock { $0.append(state) } }
         player.send(.play)
         player.send(.unloop)

@@ -40,8 +40,8 @@ final class AudioControlTests: XCTestCase {
         var mutedAt: Int?
         let capture = try AudioCapture.play(try AudioTestMedia.sine(), stop: StopCondition(frames: 90)) { engine, frame in
             let written = Int(frame.time * 48_000)
-            if frame.time >= 1, volumeChangedAt == nil { engine.setVolume(0.25); volumeChangedAt = written }
-            if frame.time >= 2, mutedAt == nil { engine.setMuted(true); mutedAt = written }
+            if frame.time >= 1, volumeChangedAt == nil { engine.soundControl.setVolume(0.25); volumeChangedAt = written }
+            if frame.time >= 2, mutedAt == nil { engine.soundControl.setMuted(true); mutedAt = written }
         }
         let first = try XCTUnwrap(capture.samples.firstIndex(where: { abs($0) > 1e-6 }))
         guard capture.samples.count >= first + 120_000 else {
@@ -85,7 +85,7 @@ final class AudioControlTests: XCTestCase {
                                             controller: controller) { engine, frame in
             pace.append((frame.time, clock.now - frame.time))
             if frame.time >= 1, mutedAt == nil {
-                engine.setMuted(true)
+                engine.soundControl.setMuted(true)
                 mutedAt = (frame.time, engine.statistics.avOffsetSamples)
             }
             if frame.time >= 1.5, offsetSamplesWhileMuted == nil {
@@ -101,7 +101,7 @@ final class AudioControlTests: XCTestCase {
                     let pausedAt = clock.now
                     controller.deadline = { [unowned engine] in engine.clock.now + 0.01 }
                     controller.tick = { [unowned engine] in
-                        if engine.isMuted, clock.now - pausedAt >= 0.15 { engine.setMuted(false) }
+                        if engine.soundControl.isMuted, clock.now - pausedAt >= 0.15 { engine.soundControl.setMuted(false) }
                         guard engine.isPaused, clock.now - pausedAt >= 0.3 else { return }
                         engine.setPaused(false)
                         paused = clock.now - pausedAt
@@ -109,7 +109,7 @@ final class AudioControlTests: XCTestCase {
                         controller.deadline = nil
                     }
                 } else {
-                    engine.setMuted(false)
+                    engine.soundControl.setMuted(false)
                 }
             }
         }
@@ -144,7 +144,7 @@ final class AudioControlTests: XCTestCase {
             let due = [0.6, 1.3, 2.5]
             if cycles.count < due.count, frame.time >= due[cycles.count] {
                 cycles.append(frame.time)
-                engine.cycleAudioTrack()
+                engine.soundControl.cycleAudioTrack()
             }
         }
         XCTAssertEqual(cycles.count, 3)
@@ -229,13 +229,13 @@ final class AudioControlTests: XCTestCase {
         let capture = try AudioCapture.play(try AudioTestMedia.twoLanguages(), stop: StopCondition(frames: 90)) { engine, frame in
             if frame.time >= 1, !switched {
                 switched = true
-                XCTAssertEqual(engine.audioTracks.map(\.language), ["eng", "ger"])
+                XCTAssertEqual(engine.soundControl.audioTracks.map(\.language), ["eng", "ger"])
                 do throws(PlayerError) {
-                    try engine.selectAudioTrack(language: "de")  // "ger" in the file
+                    try engine.soundControl.selectAudioTrack(language: "de")  // "ger" in the file
                 } catch {
                     XCTFail("\(error)")
                 }
-                do throws(PlayerError) { try engine.selectAudioTrack(language: "fr") } catch { failure = error }
+                do throws(PlayerError) { try engine.soundControl.selectAudioTrack(language: "fr") } catch { failure = error }
             }
         }
         guard case let .audioTrackNotFound(language, available)? = failure else {

@@ -40,7 +40,7 @@ final class GaplessAudioLoopTests: XCTestCase {
         let capture = try AudioCapture.play(try AudioTestMedia.twoOpusTracks(), stop: StopCondition(loops: 4, exitAtEnd: true)) { engine, frame in
             if !switched, frame.time >= 0.5 {
                 switched = true
-                engine.cycleAudioTrack()
+                engine.soundControl.cycleAudioTrack()
             }
         }
         XCTAssertTrue(switched)

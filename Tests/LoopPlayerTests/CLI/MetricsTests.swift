@@ -84,6 +84,11 @@ final class MetricsTests: XCTestCase {
         XCTAssertGreaterThan(first["loopplay_frames_decoded_total"] ?? 0, 0)
         XCTAssertGreaterThan(first["process_resident_memory_bytes"] ?? 0, 1_000_000)
         XCTAssertGreaterThan(first["process_cpu_seconds_total"] ?? 0, 0)
+        // Each property the table gives a gauge, at its value (the player's own defaults here).
+        let expected: [String: Double] = ["loopplay_paused": 0, "loopplay_muted": 0, "loopplay_volume": 1, "loopplay_speed": 1,
+                                          "loopplay_video_rotation_degrees": 0]
+        for (name, value) in expected { XCTAssertEqual(first[name], value, name) }
+        XCTAssertEqual(Set(PlayerProperty.all.compactMap(\.metric?.name)), Set(expected.keys), "a table entry with a metric is scraped")
         // The counts rise from scrape to scrape.
         let later = pollFor(timeout: 20) { () -> [String: Double]? in
             let samples = scrape(player.port).samples

@@ -142,10 +142,10 @@ final class OSDTests: XCTestCase {
     }
 
     func testSeekMessagesSayWhereAsMpvDoes() {
-        XCTAssertEqual(PlaybackEngine.describePosition(65, duration: 240), "00:01:05 / 00:04:00 (27 %)")
-        XCTAssertEqual(PlaybackEngine.describePosition(3725, duration: nil), "01:02:05")
-        XCTAssertEqual(PlaybackEngine.describePosition(.nan, duration: 10), "00:00:00 / 00:00:10 (0 %)")
+        XCTAssertEqual(OnScreenMessages.describePosition(65, duration: 240), "00:01:05 / 00:04:00 (27 %)")
+        XCTAssertEqual(OnScreenMessages.describePosition(3725, duration: nil), "01:02:05")
+        XCTAssertEqual(OnScreenMessages.describePosition(.nan, duration: 10), "00:00:00 / 00:00:10 (0 %)")
         // A length a damaged file announces does not overflow the conversion.
-        XCTAssertEqual(PlaybackEngine.describePosition(5, duration: 1e300), "00:00:05 / 99999:59:59 (0 %)")
+        XCTAssertEqual(OnScreenMessages.describePosition(5, duration: 1e300), "00:00:05 / 99999:59:59 (0 %)")
     }
 }

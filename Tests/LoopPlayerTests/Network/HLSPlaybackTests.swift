@@ -165,7 +165,7 @@ final class HLSPlaybackTests: XCTestCase {
             XCTAssertEqual(engine.waitUntilReady(timeout: 10), .loading)
             engine.seek(to: 2.5)
             XCTAssertEqual(engine.run(), .finished)
-            XCTAssertEqual(engine.currentFrame?.positionInPass ?? 0, 2.5, accuracy: 1e-6, set)
+            XCTAssertEqual(engine.screen.currentFrame?.positionInPass ?? 0, 2.5, accuracy: 1e-6, set)
             // And from pass 1, after a wrap, to 1 s into the pass.
             let later = try PlaybackEngine(configuration: EngineConfiguration(
                 output: .offscreen, looping: true, untimed: true, stop: StopCondition(frames: 130)))

@@ -67,7 +67,7 @@ final class NetworkSourceTests: XCTestCase {
         let slowURL = slow.url("/clip.mp4")
 
         let player = ExtVideoPlayer { VideoSettings { SourceName(slowURL); Events([.waitingToPlayAtSpecifiedRate, .playing]) } }
-        let states = Mutex<[PlaybackEngine.State]>([])
+        let states = Mutex<[PlayerState]>([])
         let events = Mutex<[PlayerEvent]>([])
         player.onStateChange { state in states.withLock { $0.append(state) } }
             .onPlayerEventChange { batch in events.withLock { $0 += batch } }

@@ -10,8 +10,8 @@ final class SnapshotTests: XCTestCase {
         engine.seek(to: position)
         XCTAssertEqual(engine.run(), .finished)
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("snap-\(UUID().uuidString).png").path
-        try engine.writeSnapshot(to: output)
-        return (try engine.snapshot(), output)
+        try engine.screen.writeSnapshot(to: output)
+        return (try engine.screen.snapshot(), output)
     }
 
     func testSnapshotMatchesFFmpegsDecode() throws {
@@ -53,7 +53,7 @@ final class SnapshotTests: XCTestCase {
             XCTAssertEqual(engine.run(), .finished)
             let jpeg = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)").path
             defer { try? FileManager.default.removeItem(atPath: jpeg) }
-            try engine.writeSnapshot(to: jpeg)
+            try engine.screen.writeSnapshot(to: jpeg)
             XCTAssertEqual([UInt8](try Data(contentsOf: URL(fileURLWithPath: jpeg)).prefix(3)), [0xFF, 0xD8, 0xFF], name)
             XCTAssertGreaterThan(try TestMedia.psnr(jpeg, TestMedia.reference(clip, frame: 30)), 35, name)
         }
@@ -80,7 +80,7 @@ final class SnapshotTests: XCTestCase {
             // On a thread of its own, waited for with a hang guard: before, the FIFO's write never returned.
             let result = ThreadResult<String>()
             Thread {
-                do { try box.engine.writeSnapshot(to: path); result.set("written") } catch { result.set("\(error)") }
+                do { try box.engine.screen.writeSnapshot(to: path); result.set("written") } catch { result.set("\(error)") }
             }.start()
             let said = result.wait(timeout: 60)
             if said == nil, path == fifo { close(open(fifo, O_RDONLY | O_NONBLOCK)) }  // let the stuck writer go

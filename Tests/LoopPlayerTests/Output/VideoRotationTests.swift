@@ -53,11 +53,11 @@ final class VideoRotationTests: XCTestCase {
     private func snapshot(of clip: String, turned degrees: Int) throws -> RGBImage {
         let engine = try PlaybackEngine(configuration: EngineConfiguration(output: .offscreen, untimed: true,
                                                                            stop: StopCondition(frames: 1)))
-        try engine.setVideoRotation(degrees)
+        try engine.screen.setVideoRotation(degrees)
         try engine.load(clip)
         XCTAssertEqual(engine.run(), .finished)
-        XCTAssertEqual(engine.videoRotation, degrees)
-        return try engine.snapshot()
+        XCTAssertEqual(engine.screen.videoRotation, degrees)
+        return try engine.screen.snapshot()
     }
 
     func testASnapshotShowsThePictureTurned() throws {
@@ -92,10 +92,10 @@ final class VideoRotationTests: XCTestCase {
     func testTheVideoSnapshotIsTurnedToo() throws {
         let engine = try PlaybackEngine(configuration: EngineConfiguration(output: .offscreen, untimed: true,
                                                                            stop: StopCondition(frames: 1)))
-        try engine.setVideoRotation(270)
+        try engine.screen.setVideoRotation(270)
         try engine.load(try Self.quadrants())
         XCTAssertEqual(engine.run(), .finished)
-        let image = try engine.snapshot(content: .video)
+        let image = try engine.screen.snapshot(content: .video)
         XCTAssertEqual(image.width, 180)
         XCTAssertEqual(corners(of: image), Self.expectedCorners(turnedBy: 270))
     }
@@ -134,9 +134,9 @@ final class VideoRotationTests: XCTestCase {
         }
         XCTAssertNoThrow(try VideoSettings { SourceName("swipe"); VideoRotation(270) }.validate())
         let engine = try PlaybackEngine(configuration: EngineConfiguration(output: .offscreen, untimed: true))
-        try engine.setVideoRotation(90)
-        XCTAssertThrowsError(try engine.setVideoRotation(45))
-        XCTAssertEqual(engine.videoRotation, 90, "a refused turn leaves the turn")
+        try engine.screen.setVideoRotation(90)
+        XCTAssertThrowsError(try engine.screen.setVideoRotation(45))
+        XCTAssertEqual(engine.screen.videoRotation, 90, "a refused turn leaves the turn")
         engine.close()
     }
 

@@ -28,7 +28,7 @@ final class LoopFrameCacheTests: XCTestCase {
         var configuration = EngineConfiguration(output: .offscreen, looping: true, untimed: true, stop: stop)
         configuration.frameCacheBytes = cacheBytes
         let engine = try PlaybackEngine(configuration: configuration)
-        if let filters { try engine.setFilters(filters) }
+        if let filters { try engine.filterControl.setFilters(filters) }
         var shown: [Shown] = []
         engine.onFramePresented = { [unowned engine] frame in
             shown.append(Shown(time: frame.time, pass: frame.pass, position: frame.positionInPass,
@@ -173,7 +173,7 @@ final class LoopFrameCacheTests: XCTestCase {
         let path = try clip()
         var pictureBytes = 0
         let decoded = try play(path, cacheBytes: 0, stop: StopCondition(loops: 3)) { engine, _ in
-            if let frame = engine.currentFrame { pictureBytes = max(pictureBytes, LoopFrameCache.byteCount(frame.pointer)) }
+            if let frame = engine.screen.currentFrame { pictureBytes = max(pictureBytes, LoopFrameCache.byteCount(frame.pointer)) }
         }
         let budget = 28 * pictureBytes
         XCTAssertTrue(LoopFrameCache.mayFit(budget: budget, width: 320, height: 180, duration: 1, frameInterval: interval))

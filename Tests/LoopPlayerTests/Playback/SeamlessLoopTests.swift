@@ -94,7 +94,7 @@ final class SeamlessLoopTests: XCTestCase {
         XCTAssertEqual(engine.state, .ended)
         XCTAssertEqual(engine.statistics.framesPresented, 120)
         XCTAssertEqual(engine.statistics.loopsCompleted, 0)
-        XCTAssertEqual(engine.currentFrame?.positionInPass ?? 0, 4 - interval, accuracy: 1e-6)
+        XCTAssertEqual(engine.screen.currentFrame?.positionInPass ?? 0, 4 - interval, accuracy: 1e-6)
     }
 
     func testSeekLandsOnTheRequestedFrame() throws {
@@ -103,6 +103,6 @@ final class SeamlessLoopTests: XCTestCase {
         try engine.load(TestMedia.loopClip())
         engine.seek(to: 2.5)
         XCTAssertEqual(engine.run(), .finished)
-        XCTAssertEqual(engine.currentFrame?.positionInPass ?? 0, 2.5, accuracy: 1e-6)
+        XCTAssertEqual(engine.screen.currentFrame?.positionInPass ?? 0, 2.5, accuracy: 1e-6)
     }
 }

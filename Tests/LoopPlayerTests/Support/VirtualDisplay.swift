@@ -152,7 +152,8 @@ final class WindowManager {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = try FileHandle(forWritingTo: log)
             try process.run()
-            if waitFor(timeout: 10, { Self.isAnnounced(on: display) || !process.isRunning }), process.isRunning {
+            if waitFor(timeout: 10, { Self.isAnnounced(on: display) || !process.isRunning }), process.isRunning,
+               Self.answers(on: display) {
                 return process
             }
             let quitByItself = !process.isRunning
@@ -168,6 +169,22 @@ final class WindowManager {
     }
 
     deinit { stop(process) }
+
+    /// Its event loop runs: a pager's request for two desktops, then one, is carried out (the
+    /// announcement comes before the loop: on a loaded machine a window mapped in between waited
+    /// for a MapNotify that never came, and SDL with it).
+    private static func answers(on display: String) -> Bool {
+        func desktops() -> String? {
+            (try? TestMedia.run("xprop", ["-display", display, "-root", "_NET_NUMBER_OF_DESKTOPS"]))?.output
+                .split(separator: "=").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        }
+        let environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": display]) { $1 }
+        for count in ["2", "1"] {
+            _ = try? TestMedia.run("xdotool", ["set_num_desktops", count], environment: environment)
+            guard waitFor(timeout: 30, { desktops() == count }) else { return false }
+        }
+        return true
+    }
 
     /// The root window names the window manager's check window, which names itself (EWMH).
     private static func isAnnounced(on display: String) -> Bool {

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import LoopPlayer
+
+/// A schedule: what plays when (docs/schedule.md). This build reads and checks it and prints its
+/// transitions, the operator's dry run; playing on it is not built yet.
+struct ScheduleArguments: ParsableArguments {
+    @Option(help: ArgumentHelp("A schedule file (YAML, docs/schedule.md): what plays when. Used with --print-schedule.",
+                               valueName: "file"))
+    var schedule: String?
+
+    @Flag(help: "Print each transition of --schedule from --from for --days, one line each (its local time with the offset, the entry, its items), and exit.")
+    var printSchedule = false
+
+    @Option(help: ArgumentHelp("Where --print-schedule starts: a date, a wall time in the schedule's zone (2027-03-28T06:00), or RFC 3339 with an offset (default: now).",
+                               valueName: "time"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("How many days --print-schedule covers, 1 to 366 (default 7).", valueName: "n"))
+    var days: Int?
+
+    static let dayRange = 1...366
+
+    func validate() throws {
+        if let days, !Self.dayRange.contains(days) { throw ValidationError("--days must be 1 to 366, not \(days)") }
+        guard schedule != nil else {
+            if printSchedule || from != nil || days != nil {
+                throw ValidationError("--print-schedule, --from and --days need --schedule FILE")
+            }
+            return
+        }
+        guard printSchedule else {
+            throw ValidationError("--schedule is read only with --print-schedule in this build (playing on a schedule comes later)")
+        }
+    }
+
+    /// The transitions from the span's start: the first line is what is on at its start (stamped
+    /// with it), then one line per change. A file that cannot be read or checked is one error.
+    func transitionLines(now: Date = Date()) throws -> [String] {
+        guard let path = schedule else { return [] }
+        if path.contains("://") { throw ValidationError("--schedule \(path): a schedule is read from a local file in this build") }
+        let contents = try Self.read(path)
+        let parsed: Schedule
+        do { parsed = try ScheduleFile.parse(contents: contents, file: path) } catch { throw ValidationError(error.description) }
+        var start = now
+        if let from {
+            guard let instant = WrittenInstant.parse(from, in: parsed.timeZone) else {
+                throw ValidationError("--from \(from): not a date, a wall time (2027-03-28T06:00) or RFC 3339 time")
+            }
+            start = instant
+        }
+        // Days of the schedule's calendar: the same wall time `days` later (23 or 25 hours across a change).
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = parsed.timeZone
+        let end = calendar.date(byAdding: .day, value: days ?? 7, to: start) ?? start.addingTimeInterval(Double(days ?? 7) * 86_400)
+        let evaluator = ScheduleEvaluator(parsed)
+        let opening = ScheduleTransition(instant: start, run: evaluator.state(at: start).current)
+        let changes = evaluator.transitions(from: start, to: end).filter { $0.instant > start }
+        return ([opening] + changes).map { $0.line(in: parsed.timeZone) }
+    }
+
+    /// A regular file's bytes (through a symlink too), at most one more than a schedule may hold.
+    /// Opened without waiting and checked on the open file: a FIFO or a device would never end.
+    private static func read(_ path: String) throws -> Data {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ValidationError("--schedule \(path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw ValidationError("--schedule \(path): \(String(cString: strerror(errno)))") }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw ValidationError("--schedule \(path): not a regular file") }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while data.count <= ScheduleLimits.maxBytes {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw ValidationError("--schedule \(path): \(String(cString: strerror(errno)))") }
+            if count == 0 { break }
+            data.append(contentsOf: buffer[..<count])
+        }
+        return data
+    }
+}
