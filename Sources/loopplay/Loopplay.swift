@@ -63,6 +63,7 @@ struct Loopplay: ParsableCommand {
     }
 
     func run() throws {
+        try scheduling.checkPlayable()
         if scheduling.printSchedule {
             for line in try scheduling.transitionLines() { print(line) }
             return

@@ -30,9 +30,12 @@ struct ScheduleArguments: ParsableArguments {
             }
             return
         }
-        guard printSchedule else {
-            throw ValidationError("--schedule is read only with --print-schedule in this build (playing on a schedule comes later)")
-        }
+    }
+
+    /// Checked when the command runs, not in `validate()`: a mistyped flag must be named first.
+    func checkPlayable() throws {
+        guard schedule != nil, !printSchedule else { return }
+        throw ValidationError("--schedule is read only with --print-schedule in this build (playing on a schedule comes later)")
     }
 
     /// The transitions from the span's start: the first line is what is on at its start (stamped
