@@ -171,7 +171,7 @@ final class HTTPFetcherTests: XCTestCase {
         let outcome = onVirtualClock(advanceTo: 299.9, once: asked) { clock in
             // Aborted from here once the clock has moved: the limit is 300 s.
             let watcher = WorkerThread(name: "lp-test-abort") {
-                _ = pollFor(timeout: 150) { clock.now >= 299.9 }
+                _ = waitFor(timeout: 150) { clock.now >= 299.9 }
                 abort.raise()
             }
             defer { watcher.join() }

@@ -16,6 +16,11 @@ func pollFor<Value>(timeout: Double, _ probe: () throws -> Value?) rethrows -> V
     }
 }
 
+/// A condition given to `pollFor` is a value at once, `false` included: it would not wait. (A
+/// watcher built so raised its abort at once, and the test it guarded raced the abort.)
+@available(*, unavailable, message: "a Bool is a value at once: wait for a condition with waitFor")
+func pollFor(timeout: Double, _ probe: () throws -> Bool) rethrows -> Bool? { fatalError() }
+
 /// Waits until `condition` holds, for at most `timeout` seconds: for tests that watch what another
 /// thread's player does (a window test's main loop runs elsewhere). False if it never did.
 func waitFor(timeout: Double = 20, _ condition: () throws -> Bool) rethrows -> Bool {
