@@ -45,6 +45,10 @@ struct MetricsRecorder: ~Copyable {
     private let gauges: Gauges
     private let stateGauges: [String: Gauge]
     private var sourceInfo: (source: String, gauge: Gauge)?
+    /// On a schedule: the entry playing (its gauge is 1), the changes, the time to the next.
+    private var scheduleInfo: (entry: String, gauge: Gauge)?
+    private var scheduleTransitions: RisingCounter
+    private let scheduleNextChange: Gauge
     private let seamDeviation: ValueHistogram
     private var seamsRecorded = 0
 
@@ -68,6 +72,10 @@ struct MetricsRecorder: ~Copyable {
         cpu = RisingCounter(registry.makeCounter(
             descriptor: .named("process_cpu_seconds_total", "Total user and system CPU time spent in seconds.")))
         gauges = Gauges(registry)
+        scheduleTransitions = RisingCounter(registry.makeCounter(
+            descriptor: .named("loopplay_schedule_transitions_total", "Changes of the schedule's entry since the start.")))
+        scheduleNextChange = registry.makeGauge(descriptor: .named(
+            "loopplay_schedule_next_change_seconds", "Seconds to the schedule's next change (NaN: none planned, or no schedule)."))
         stateGauges = Dictionary(uniqueKeysWithValues: PlayerState.names.map { name in
             (name, registry.makeGauge(descriptor: .named("loopplay_state",
                 "1 for the state the player is in (idle, loading, ready, playing, paused, buffering, ended, failed)."),
@@ -93,6 +101,21 @@ struct MetricsRecorder: ~Copyable {
         gauges.set(statistics, status, process: process)
         for (name, gauge) in stateGauges { gauge.set(to: name == status.state.name ? 1 : 0) }
         recordSource(status.source)
+        recordSchedule(status.schedule)
+    }
+
+    private mutating func recordSchedule(_ schedule: ScheduleStatus?) {
+        scheduleTransitions.follow(Double(schedule?.transitions ?? 0))
+        scheduleNextChange.set(to: schedule?.nextChange.map { max(0, $0 - Date().timeIntervalSince1970) } ?? .nan)
+        guard scheduleInfo?.entry != schedule?.entry else { return }
+        if let old = scheduleInfo { registry.unregisterGauge(old.gauge) }
+        scheduleInfo = schedule.map { schedule in
+            let gauge = registry.makeGauge(
+                descriptor: .named("loopplay_schedule_entry_info", "1, labelled with the schedule's entry playing (default: the default)."),
+                labels: [("entry", schedule.entry)])
+            gauge.set(to: 1)
+            return (schedule.entry, gauge)
+        }
     }
 
     /// The seams measured since the last reading (those still kept: the current source's), into

@@ -42,6 +42,13 @@ struct Loopplay: ParsableCommand {
         if scheduling.printSchedule, sources.isGiven {
             throw ValidationError("--print-schedule prints the schedule and plays nothing: leave out the source")
         }
+        if scheduling.schedule != nil, !scheduling.printSchedule {
+            if sources.isGiven { throw ValidationError("--schedule says what plays: leave out the source") }
+            if runLimits.syncEpoch != nil {
+                throw ValidationError("--schedule keeps its entries in step with `sync: true` in the file: leave out --sync-epoch")
+            }
+            if sources.loop || sources.loopPlaylist { throw ValidationError("--schedule loops its entries itself: leave out --loop and --loop-playlist") }
+        }
         if runLimits.syncEpoch != nil {
             // Each would put this screen somewhere else than the timeline says.
             if sound.speed != 1 { throw ValidationError("--sync-epoch plays at the timeline's speed: leave out --speed") }
@@ -63,14 +70,13 @@ struct Loopplay: ParsableCommand {
     }
 
     func run() throws {
-        try scheduling.checkPlayable()
         if scheduling.printSchedule {
             for line in try scheduling.transitionLines() { print(line) }
             return
         }
         // Checked here, not in validate(): ArgumentParser validates before it reports an unknown
         // option, and `loopplay --bogus` must name --bogus.
-        guard sources.isGiven || picture.printFilterGraph || control.idle else {
+        guard sources.isGiven || picture.printFilterGraph || control.idle || scheduling.schedule != nil else {
             throw ValidationError("no source: give a path, URL or name, or --playlist FILE")
         }
         let verbose = report.verbose
@@ -287,6 +293,7 @@ struct Loopplay: ParsableCommand {
         try network.apply(to: &settings)
         settings.pictureInPicture = try window.pictureInPicture()
         settings.syncEpoch = runLimits.syncEpochSeconds
+        if let schedule = try scheduling.loaded() { (settings.schedule, settings.sourceName) = (schedule, nil) }
         if filters {
             do { settings.filters = try picture.filters() } catch { throw ValidationError(error.description) }
         }
@@ -304,6 +311,22 @@ struct Loopplay: ParsableCommand {
         do { settings.filters = try picture.filters() } catch { throw ValidationError(error.description) }
         player.settings = settings
         ConfigReload.attach(player)
+        if let path = scheduling.schedule {
+            // SIGHUP reads the schedule again too: the entry on and unchanged plays on.
+            let scheduling = self.scheduling
+            SignalWatch.onHangUp { [weak player] in
+                ConfigReload.reload()
+                guard let player else { return }
+                do {
+                    let schedule = try scheduling.loaded()
+                    player.updateSettings { $0.schedule = schedule }
+                    StandardError.line("reload: \(path) read again")
+                } catch {
+                    let said = (error as? ScheduleFileError)?.line ?? Self.message(for: error)
+                    StandardError.line("reload: \(said); the schedule in use stays")
+                }
+            }
+        }
         let (events, sources) = (report.events, self.sources)
         player.onPlayerEventChange { [unowned player] batch in
             Self.warnings.print(batch, source: sources.naming(playing: player.settings))
@@ -319,7 +342,8 @@ struct Loopplay: ParsableCommand {
     private func stopCondition(fallback: Bool) -> StopCondition {
         var stop = runLimits.stopCondition(fallback: fallback, headless: window.headless, looping: sources.loop || runLimits.syncEpoch != nil,
                                            countsListPasses: sources.countsListPasses, remote: control.inputIpcServer != nil)
-        if control.idle { (stop.exitAtEnd, stop.exitOnFailure) = (false, false) }  // it waits for the next loadfile
+        // It waits for the next loadfile; a schedule's next change comes.
+        if control.idle || scheduling.schedule != nil { (stop.exitAtEnd, stop.exitOnFailure) = (false, false) }
         return stop
     }
 

@@ -16,6 +16,9 @@ do {
     var command = try Loopplay.parseAsRoot(config.argumentsBefore(commandLine))
     try command.run()
     ProcessEnd.ifSoundIsStuck(exitCode: 0)
+} catch let error as ScheduleFileError {
+    StandardError.line(error.line)
+    Loopplay.exit(withError: ExitCode(ExitCode.validationFailure.rawValue))
 } catch {
     ProcessEnd.ifSoundIsStuck(exitCode: Loopplay.exitCode(for: error).rawValue)
     let code = Loopplay.exitCode(for: error)

@@ -24,6 +24,8 @@ final class PlayerSession: EngineController {
     private var listed: PlaylistPlayback?
     /// After `loopTimes`: the passes still to play after the current one (nil: forever, or not looping).
     private var loopsLeft: Int?
+    /// The `Schedule` setting played on the wall clock (nil: a source or a playlist).
+    private var schedule: SchedulePlayback?
     /// Events for `onEachEvent`, held until the status they lead to is published.
     private var eventsToTell: [PlayerEvent] = []
 
@@ -32,7 +34,7 @@ final class PlayerSession: EngineController {
     /// the engine makes the one `output` names (a window opens now, before the source). A failure
     /// releases the player and reaches its events and state, as a failure during a run would.
     convenience init(player: ExtVideoPlayer, output: EngineConfiguration.Output, custom: PlayerOutput? = nil,
-                     timing: ExtVideoPlayer.Timing, stop: StopCondition) throws(PlayerError) {
+                     timing: ExtVideoPlayer.Timing, stop: StopCondition, clocks: EngineClocks = EngineClocks()) throws(PlayerError) {
         guard player.claimRun() else {
             logger.error("\(ExtVideoPlayer.alreadyRunning.description)")
             throw ExtVideoPlayer.alreadyRunning
@@ -41,7 +43,7 @@ final class PlayerSession: EngineController {
         let engine: PlaybackEngine
         do {
             engine = try Self.makeEngine(player: player, settings: settings, audio: audio, output: output, custom: custom,
-                                         timing: timing, stop: stop)
+                                         timing: timing, stop: stop, clocks: clocks)
         } catch {
             player.endRun()
             Self.report(error, to: player)
@@ -52,7 +54,7 @@ final class PlayerSession: EngineController {
 
     private static func makeEngine(player: ExtVideoPlayer, settings: VideoSettings, audio: AudioOptions,
                                    output: EngineConfiguration.Output, custom: PlayerOutput?,
-                                   timing: ExtVideoPlayer.Timing, stop: StopCondition) throws(PlayerError) -> PlaybackEngine {
+                                   timing: ExtVideoPlayer.Timing, stop: StopCondition, clocks: EngineClocks) throws(PlayerError) -> PlaybackEngine {
         try settings.validate()
         var configuration = EngineConfiguration(output: output, looping: settings.loop, gravity: settings.gravity,
                                                 untimed: timing == .untimed, stop: stop, audio: audio)
@@ -67,6 +69,7 @@ final class PlayerSession: EngineController {
         configuration.frameCacheBytes = settings.frameCacheMegabytes << 20
         configuration.pictureSizeLimit = settings.pictureSizeLimit
         configuration.syncTimeline = settings.syncEpoch.map(SharedTimeline.init(epoch:))
+        configuration.clocks = clocks
         let engine = if let custom { PlaybackEngine(configuration: configuration, output: custom) }
             else { try PlaybackEngine(configuration: configuration) }
         try engine.screen.setVideoRotation(settings.videoRotation)  // validated above
@@ -147,7 +150,8 @@ final class PlayerSession: EngineController {
     func prepareIteration() { tick() }
 
     var runContext: RunContext {
-        RunContext(deadline: earliest(batcher.nextDeadline, publisher.nextDeadline),
+        let scheduleDue = schedule?.secondsToWake.map { engine.clock.now + $0 }
+        return RunContext(deadline: earliest(earliest(batcher.nextDeadline, publisher.nextDeadline), scheduleDue),
                    failureEndsRun: !(playlist?.skipPending ?? false))
     }
 
@@ -167,7 +171,9 @@ final class PlayerSession: EngineController {
                 if !looping { loopsLeft = nil }  // the L key, the end of a count: no count is left
             case let .keyPressed(action):
                 perform(action)
-            case .advanced, .queuedItemFailed, .switchSettled, .queueDropped, .scheduleWantsItem:
+            case .advanced:
+                if let schedule, schedule.waitsForPass { perform(schedule.passEnded()) }
+            case .queuedItemFailed, .switchSettled, .queueDropped, .scheduleWantsItem:
                 break
             }
             if let playlist { perform(playlist.handle(event)) }
@@ -242,6 +248,7 @@ final class PlayerSession: EngineController {
         status.followsSharedTimeline = engine.timelineSync.refusesLeaving
         status.subtitlesVisible = engine.screen.subtitlesVisible
         status.videoRotation = engine.screen.videoRotation
+        status.schedule = schedule?.status
         return status
     }
 
@@ -258,6 +265,7 @@ final class PlayerSession: EngineController {
         if stop { engine.requestQuit() }
         if version != appliedVersion { apply(settings, version: version) }
         yieldIfAnotherStartedLater()
+        if let schedule { perform(schedule.tick()) }
         if let playlist { perform(playlist.tick(systemNow: engine.systemClock.now)) }
         if retry, case .failed = engine.state {
             if let playlist { perform(playlist.retry()) } else { load(applied) }
@@ -548,6 +556,9 @@ final class PlayerSession: EngineController {
             // A playlist goes on the timeline's schedule (its lengths read first), or off it.
             if playlist != nil { load(settings) }
         }
+        if let changed = settings.schedule, changed != previous.schedule, let schedule {
+            perform(schedule.replace(changed))  // a reread file: what is on and unchanged plays on
+        }
         if settings.frameCacheMegabytes != previous.frameCacheMegabytes {
             engine.setFrameCache(bytes: settings.frameCacheMegabytes << 20)
         }
@@ -555,7 +566,11 @@ final class PlayerSession: EngineController {
             engine.screen.removeAllVectors()
             settings.vectorLayers.forEach { engine.screen.addVector($0) }
         }
-        if playlist == nil, previous.playlist.isEmpty, settings.ext == previous.ext, settings.playlist.count > 1,
+        if (settings.schedule == nil) != (previous.schedule == nil) {
+            load(settings)
+        } else if settings.schedule != nil {
+            // The schedule says what plays.
+        } else if playlist == nil, previous.playlist.isEmpty, settings.ext == previous.ext, settings.playlist.count > 1,
            settings.playlist.first == previous.sourceName, engine.location != nil, !engine.isFailed, settings.syncEpoch == nil {
             load(settings, keepingCurrent: true)  // one source became a list starting with it: it plays on
         } else if settings.playlist != previous.playlist || settings.ext != previous.ext
@@ -570,6 +585,8 @@ final class PlayerSession: EngineController {
     /// the first is the source playing, which plays on).
     private func load(_ settings: VideoSettings, keepingCurrent: Bool = false) {
         engine.setHoldsFirstFrame(settings.notAutoPlay)
+        schedule = settings.schedule.map { SchedulePlayback($0, wallClock: engine.systemClock) }
+        if let schedule { return perform(schedule.tick()) }
         guard !settings.playlist.isEmpty else {
             if let playlist { perform(playlist.detach()) }
             playlist = nil
@@ -577,15 +594,62 @@ final class PlayerSession: EngineController {
             try? engine.load(source, ext: settings.ext)
             return
         }
+        startPlaylist(settings.playlist, loops: settings.loopPlaylist, passes: settings.loopPlaylistPasses,
+                      keepingCurrent: keepingCurrent)
+    }
+
+    /// Plays `items` as the current playlist (`keepingCurrent`: the first is the source playing).
+    private func startPlaylist(_ items: [String], loops: Bool, passes: Int?, keepingCurrent: Bool, onTimeline: Bool = true) {
         if let playlist { perform(playlist.detach()) }
-        let playlist = PlaylistPlayback(items: settings.playlist, loops: settings.loopPlaylist,
-                                        passes: settings.loopPlaylistPasses, ext: settings.ext, itemLoops: engine.isLooping,
-                                        timeline: engine.clock.isVirtual ? nil : engine.timelineSync.timeline) { [unowned self] event in
+        let timeline = engine.clock.isVirtual || !onTimeline ? nil : engine.timelineSync.timeline
+        let playlist = PlaylistPlayback(items: items, loops: loops, passes: passes, ext: applied.ext, itemLoops: engine.isLooping,
+                                        timeline: timeline) { [unowned self] event in
             record(event)
         }
         self.playlist = playlist
         perform(playlist.attach())
         perform(keepingCurrent ? playlist.continueWithCurrent() : playlist.start(wake: engine.waiter.wake))
+    }
+
+    /// Carries out what the schedule asks: a run plays, the next one's first item opens ahead of its
+    /// change, and takes over at it.
+    private func perform(_ requests: [ScheduleRequest]) {
+        for request in requests {
+            switch request {
+            case let .play(run):
+                play(run, fromPreparedItem: false)
+            case let .prepare(item, holdCurrent):
+                // The list playing is done: what the engine reports of the switch is not its business.
+                if let playlist { perform(playlist.detach()) }
+                (listed, playlist) = (playlist ?? listed, nil)
+                engine.setLooping(holdCurrent)  // at the time: the item playing plays on past its end
+                try? engine.queueNext(SourceResolver.standard().resolve(item, ext: applied.ext))
+            case let .switchNow(run, instant):
+                // None queued after an after-pass change: the engine switched at the pass's end.
+                engine.playQueuedNow(firstFrameAt: engine.clock.now + (instant - engine.systemClock.now))
+                play(run, fromPreparedItem: true)
+            }
+        }
+    }
+
+    /// Plays `run`: a loop of one file on the engine's own wrap, or a playlist; on a synced
+    /// schedule on the run's timeline. `fromPreparedItem`: its first item already took over.
+    private func play(_ run: ScheduleRun, fromPreparedItem: Bool) {
+        record(.scheduleChanged(entry: run.name))
+        let timeline = run.epoch.map(SharedTimeline.init(epoch:))
+        if run.isSingleLoop || !fromPreparedItem || timeline == nil { engine.setSyncTimeline(timeline) }
+        if run.isSingleLoop {
+            if let playlist { perform(playlist.detach()) }
+            (listed, playlist) = (nil, nil)
+            engine.setLooping(true)
+            if !fromPreparedItem { try? engine.load(run.items[0], ext: applied.ext) }
+        } else {
+            engine.setLooping(false)
+            // A list taken over at its first item plays on from it, in step on every screen by
+            // construction; one joined later finds its item on the timeline (its lengths read first).
+            if fromPreparedItem, timeline != nil { engine.setSyncTimeline(nil) }
+            startPlaylist(run.items, loops: run.loops, passes: nil, keepingCurrent: fromPreparedItem)
+        }
     }
 
     /// Carries out what the playlist asks of the engine (what it answers to a load goes back to it).

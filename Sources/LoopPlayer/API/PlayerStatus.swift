@@ -64,6 +64,8 @@ public struct PlayerStatus: Sendable, Equatable {
     /// On a shared timeline (`SyncTimeline`): commands that would take this screen off it (pause,
     /// seek, speed, looping off, another playlist item) are refused.
     public var followsSharedTimeline = false
+    /// On a schedule: the entry playing and the next change.
+    package var schedule: ScheduleStatus?
     /// How many of the commands given to `send(_:)` the player has carried out: a command sent
     /// when this was *n* has taken effect once it passes *n*.
     public var commandsApplied = 0

@@ -125,6 +125,8 @@ extension PlayerProperty {
 
     private static let source: [PlayerProperty] = [
         readOnly("path", .text) { $0.source.map(PropertyValue.text) },
+        readOnly("schedule-entry", .text) { $0.schedule.map { .text($0.entry) } },
+        readOnly("schedule-next-change", .text) { $0.schedule?.nextChangeText.map(PropertyValue.text) },
         readOnly("filename", .text) { $0.source.map { .text(Self.fileName(of: $0)) } },
         readOnly("eof-reached", .flag) { .flag($0.state == .ended) },
         readOnly("idle-active", .flag) { .flag($0.state == .idle) },

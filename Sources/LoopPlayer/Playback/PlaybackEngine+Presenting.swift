@@ -3,11 +3,13 @@
 extension PlaybackEngine {
     /// Shows the due frame, if any; says what the presenter is waiting for. After a queued item
     /// took over, its first frame is shown in the same call (once: that item has not ended).
-    func presentDueFrame() -> Presenter.Step? {
+    /// `hostDeadline`: a virtual clock moved to a frame's time stops there first, so that what the
+    /// controller planned for then (a schedule's change) happens before the frame.
+    func presentDueFrame(hostDeadline: Double? = nil) -> Presenter.Step? {
         guard let item, let presenter = item.presenter, !isFailed else { return nil }
         if presenter.ended {
             switch atItemEnd(settling: false) {
-            case .advance: return advanceToQueued() ? presentDueFrame() : .idle
+            case .advance: return advanceToQueued() ? presentDueFrame(hostDeadline: hostDeadline) : waitingForQueued
             case .holdLastFrame: return .idle
             case .settleThenAdvance, .end:
                 // The queued item failed after this one ended: this is the end after all.
@@ -19,7 +21,7 @@ extension PlaybackEngine {
         }
         if let refreshed = filterControl.refreshedPausedPicture(presenter) { screen.show(refreshed) }
         keepInStep()
-        let step = presenter.next(from: item.pipeline.frames, stop: itemStop) { filterControl.current($0) }
+        let step = presenter.next(from: item.pipeline.frames, stop: itemStop, hostDeadline: hostDeadline) { filterControl.current($0) }
         switch step {
         case let .show(frame):
             present(frame, item: item, presenter: presenter)
@@ -33,16 +35,16 @@ extension PlaybackEngine {
                 itemSwitch.settleIfDue()
                 // The controller (a playlist) queues the next item first; the next iteration decides.
                 if outbox.awaitsController { return .idle }
-                if advanceToQueued() { return presentDueFrame() }
+                if advanceToQueued() { return presentDueFrame(hostDeadline: hostDeadline) }
                 if itemSwitch.queued != nil { return .idle }
                 apply(.reachedEnd)
                 updateSound()
             case .advance:
                 // The next item takes over now if its first frame is ready; otherwise as soon as it
                 // is (its decoder wakes the loop) or it fails.
-                if advanceToQueued() { return presentDueFrame() }
+                if advanceToQueued() { return presentDueFrame(hostDeadline: hostDeadline) }
                 updateSound()
-                return .idle
+                return waitingForQueued
             case .end:
                 if let stopped = item.takeLoopingStopped() { outbox.note(stopped) }
                 apply(.reachedEnd)
@@ -81,6 +83,10 @@ extension PlaybackEngine {
     }
 
     /// What follows the current item's end (`ItemEnd`).
+    /// At the end, the queued item's first frame still decoding: its decoder wakes the loop. A
+    /// virtual clock stands still meanwhile (it would jump to the next deadline, past the switch).
+    private var waitingForQueued: Presenter.Step { clock.isVirtual ? .waitForFrames : .idle }
+
     private func atItemEnd(settling: Bool) -> ItemEnd {
         ItemEnd(queued: itemSwitch.queued != nil, holdsLastFrame: replacedFile.holdsLastFrame, settling: settling)
     }

@@ -20,11 +20,12 @@ extension PlaybackEngine {
 
     /// Plays the queued item now (a skip): the current one stops, its sound fades out over one
     /// buffer, and the queued item continues loading (or plays at once if it is ready). False if
-    /// nothing is queued.
+    /// nothing is queued. `firstFrameAt` (the engine's clock): a ready item's first frame is shown
+    /// then (a schedule's change at its instant), the current one's last frame until then.
     @discardableResult
-    package func playQueuedNow() -> Bool {
+    package func playQueuedNow(firstFrameAt: Double? = nil) -> Bool {
         guard itemSwitch.queued != nil else { return false }
-        if advanceToQueued() { return true }
+        if advanceToQueued(firstFrameAt: firstFrameAt) { return true }
         guard promoteQueued() != nil else { return false }
         startLoading()
         openIfReady()
@@ -33,7 +34,7 @@ extension PlaybackEngine {
 
     /// At the current item's end: the queued item takes over if its first frame is decoded.
     /// A queued item that failed is reported and dropped (the playlist may queue another).
-    func advanceToQueued() -> Bool {
+    func advanceToQueued(firstFrameAt: Double? = nil) -> Bool {
         switch itemSwitch.readiness {
         case .nothingQueued, .notYet:
             return false
@@ -47,7 +48,7 @@ extension PlaybackEngine {
             // The state first: a `NotAutoPlay` hold ends with the first item (the presenter follows).
             apply(.advanced)
             let presenter = makePresenter(info, item: next, paused: machine.wantsPause)
-            if let previous { presenter.continueRun(from: previous) }
+            if let previous { presenter.continueRun(from: previous, firstFrameAt: firstFrameAt) }
             // A replaced file's new content follows at a wrap: it counts as one.
             if isReplacement {
                 screen.clearError(redrawing: false)  // a failed version's text, if one was shown

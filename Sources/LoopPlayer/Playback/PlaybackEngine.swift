@@ -300,7 +300,7 @@ package final class PlaybackEngine {
         if isFailed && !failedBefore && configuration.stop.exitOnFailure || outbox.awaitsController { return .again }
         // The run's time is up even with nothing shown (a source failing, loading, replaced).
         if let deadline = runDeadline, clock.now >= deadline { return .finished(.finished) }
-        let step = presentDueFrame()
+        let step = presentDueFrame(hostDeadline: context.deadline)
         itemSwitch.settleIfDue()
         screen.redrawOverlaysIfDue()
         let wake = nextWake(after: step, hostDeadline: context.deadline)

@@ -40,7 +40,8 @@ final class Presenter {
 
     /// One decision against `frames`. `prepare` gives the picture to show for a due frame
     /// (re-filtered when the stack changed since it was decoded), or nil while that is being made.
-    func next(from frames: BoundedQueue<FrameItem>, stop: StopCondition, prepare: (VideoFrame) -> VideoFrame?) -> Step {
+    func next(from frames: BoundedQueue<FrameItem>, stop: StopCondition, hostDeadline: Double? = nil,
+              prepare: (VideoFrame) -> VideoFrame?) -> Step {
         while true {
             let head = frames.peek()
             let decision = scheduler.decide(head: head.map(\.schedulerHead), following: frames.peek(at: 1).map(\.schedulerHead),
@@ -50,6 +51,10 @@ final class Presenter {
                 _ = frames.tryPop()
             case let .waitUntil(time):
                 guard clock.isVirtual else { return .waitUntil(time) }
+                if let hostDeadline, hostDeadline < time, hostDeadline > clock.now {
+                    clock.advance(to: hostDeadline)
+                    return .waitUntil(time)
+                }
                 clock.advance(to: time)
             case .waitForFrames:
                 return .waitForFrames
@@ -128,7 +133,10 @@ final class Presenter {
     func setRunStart(_ time: Double) { scheduler.runStartedAt = time }
 
     /// This presenter plays the playlist item after `previous`'s: its counters and run go on.
-    func continueRun(from previous: Presenter) { scheduler.continueRun(from: previous.scheduler) }
+    /// `firstFrameAt`: the first frame is shown then, not at once (a schedule's change at its instant).
+    func continueRun(from previous: Presenter, firstFrameAt: Double? = nil) {
+        scheduler.continueRun(from: previous.scheduler, firstFrameAt: firstFrameAt)
+    }
 
     /// Forget the clock and drop frames older than `generation` (after a seek).
     func restart(generation: Int) {

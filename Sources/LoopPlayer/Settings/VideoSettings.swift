@@ -33,6 +33,9 @@ public struct VideoSettings: Sendable, Equatable {
     public var loopPlaylist = false
     /// Passes through a looping playlist before it ends (nil: forever).
     public var loopPlaylistPasses: Int?
+    /// What plays when (docs/schedule.md): each entry's playlist in its window, the default between;
+    /// instead of a source or a playlist.
+    package var schedule: Schedule?
     /// The largest picture decoded (`PictureSizeLimit`).
     public var pictureSizeLimit = VideoSizeLimit.standard
     /// Starts muted unless `Unmute()` or `Volume(…)` says otherwise, as the model does: a background
@@ -127,7 +130,13 @@ public struct VideoSettings: Sendable, Equatable {
     /// Checks every value against its setting's valid range.
     public func validate() throws(PlayerError) {
         if let refusal { throw refusal }
-        let idle = idles && sourceName == nil && playlist.isEmpty
+        if let schedule {
+            guard sourceName == nil, playlist.isEmpty, syncEpoch == nil, !loop else {
+                throw .invalidSetting(name: "Schedule", value: schedule.file,
+                                      reason: "a schedule says what plays and when: no source, playlist, Loop or SyncTimeline beside it")
+            }
+        }
+        let idle = (idles || schedule != nil) && sourceName == nil && playlist.isEmpty
         guard idle || sourceName.map({ !$0.trimmingCharacters(in: .whitespaces).isEmpty }) == true else {
             throw .invalidSetting(name: "SourceName", value: sourceName ?? "", reason: "a source is required")
         }

@@ -45,6 +45,9 @@ public enum PlayerEvent: Sendable, Equatable {
     /// On a shared timeline (`SyncTimeline`): waiting for its epoch, in step with it, or out of step
     /// (a frame shown more than a frame interval from its time on the timeline) — said when it changes.
     case sync(SyncStatus)
+    /// On a schedule (docs/schedule.md): `entry` plays from now (`default` for the default), at the
+    /// start and at each change.
+    case scheduleChanged(entry: String)
 
     /// The filter that admits this event.
     package var filter: PlayerEventFilter {
@@ -68,6 +71,7 @@ public enum PlayerEvent: Sendable, Equatable {
         case .startedPiP: .startedPiP
         case .stoppedPiP: .stoppedPiP
         case .sync: .syncAny
+        case .scheduleChanged: .scheduleChangedAny
         }
     }
 }
@@ -132,6 +136,8 @@ public enum PlayerEventFilter: String, Sendable, Hashable, CaseIterable {
     case stoppedPiP
     /// Admits `sync` events.
     case syncAny
+    /// Admits `scheduleChanged` events.
+    case scheduleChangedAny
 }
 
 extension PlayerEvent {
@@ -161,6 +167,7 @@ extension PlayerEvent {
         case let .sync(.waitingForEpoch(seconds)): ["type": "sync", "status": "waitingForEpoch", "seconds": seconds]
         case let .sync(.inStep(offset)): ["type": "sync", "status": "inStep", "offsetMs": offset]
         case let .sync(.outOfStep(offset)): ["type": "sync", "status": "outOfStep", "offsetMs": offset]
+        case let .scheduleChanged(entry): ["type": "scheduleChanged", "entry": entry]
         }
     }
 }

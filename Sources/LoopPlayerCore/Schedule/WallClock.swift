@@ -13,6 +13,8 @@ import Foundation
 package struct WallClock: Sendable {
     package let timeZone: TimeZone
 
+    package init(timeZone: TimeZone) { self.timeZone = timeZone }
+
     /// Seconds in a day of wall time.
     static let day = 86_400
     /// Farther than any zone's offset from UTC, and shorter than the time between two transitions.
@@ -53,7 +55,7 @@ package struct WallClock: Sendable {
 
     /// RFC 3339 local time with its offset, never `Z`: `2027-03-28T03:00:00+02:00` (an offset with
     /// seconds, from before time zones were standard, keeps them: `+00:53:28`).
-    func rfc3339(_ instant: Int) -> String {
+    package func rfc3339(_ instant: Int) -> String {
         let offset = offset(at: instant)
         let wall = instant + offset
         let day = self.day(of: instant)

@@ -95,6 +95,8 @@ package struct FrameScheduler: Equatable {
     package private(set) var starved = false
     /// When the item before (a playlist's) showed its last frame: the first frame here is a seam.
     private var previousItemShownAt: Double?
+    /// When this item's first frame is due (nil: as soon as it is decoded).
+    private var firstFrameAt: Double?
 
     package init(nominalFrameInterval: Double = 0) {
         statistics.nominalFrameIntervalMs = nominalFrameInterval * 1000
@@ -130,8 +132,9 @@ package struct FrameScheduler: Equatable {
                 return .end
             }
             if anchor == nil {
-                anchor = (frame.time, now)
+                anchor = (frame.time, max(now, firstFrameAt ?? now))
                 anchorIsProvisional = true
+                firstFrameAt = nil
             }
             let due = dueTime(of: frame) ?? now
             if let stopAt = deadline(for: stop), due >= stopAt {
@@ -207,7 +210,8 @@ package struct FrameScheduler: Equatable {
 
     /// A playlist's next item continues the run of `previous`: the counters, the run's start (for
     /// `StopCondition.duration`), and the switch is measured as a seam.
-    package mutating func continueRun(from previous: FrameScheduler) {
+    package mutating func continueRun(from previous: FrameScheduler, firstFrameAt: Double? = nil) {
+        self.firstFrameAt = firstFrameAt
         let nominal = statistics.nominalFrameIntervalMs
         statistics = previous.statistics
         statistics.nominalFrameIntervalMs = nominal
@@ -350,5 +354,6 @@ package struct FrameScheduler: Equatable {
             && a.lastShownAt == b.lastShownAt && a.generation == b.generation && a.anchor?.media == b.anchor?.media
             && a.anchor?.clock == b.anchor?.clock && a.anchorIsProvisional == b.anchorIsProvisional
             && a.starved == b.starved && a.previousItemShownAt == b.previousItemShownAt && a.isPinned == b.isPinned
+            && a.firstFrameAt == b.firstFrameAt
     }
 }

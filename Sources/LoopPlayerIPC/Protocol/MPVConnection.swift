@@ -355,6 +355,7 @@ package struct MPVConnection {
         case .currentItemRemoved: return [line("end-file", ["reason": .string("stop")])]
         case let .loopCompleted(count): return [line("loopplay-loop-completed", ["count": .int(Int64(count))])]
         case .playlistEnded: return [line("loopplay-playlist-ended")]
+        case let .scheduleChanged(entry): return [line("loopplay-schedule-changed", ["entry": .string(entry)])]
         case let .error(error):
             return [line("loopplay-error", ["kind": .string(error.kind), "message": .string(error.description)])]
         default: return []

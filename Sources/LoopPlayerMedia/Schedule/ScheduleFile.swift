@@ -18,8 +18,10 @@ import Yams
 package enum ScheduleFile {
     /// The schedule in `yaml`; `file` (a path or a URL) names it in errors, and relative playlist items
     /// are resolved against its directory. Without a `timezone` the wall times are in `systemTimeZone`.
-    package static func parse(yaml: String, file: String,
+    package static func parse(yaml text: String, file: String,
                               systemTimeZone: TimeZone = .current) throws(ScheduleError) -> Schedule {
+        // A byte-order mark, as some Windows editors write one, is no part of the YAML.
+        let yaml = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         let size = yaml.utf8.count
         guard size <= ScheduleLimits.maxBytes else { throw tooLarge(file: file, bytes: size) }
         if let line = YAMLAnchorScan.firstAnchorLine(in: yaml) {
@@ -80,7 +82,7 @@ package enum ScheduleFile {
 
     private static func tooLarge(file: String, bytes: Int) -> ScheduleError {
         ScheduleError(.tooLarge, file: file, line: nil, key: nil,
-                      reason: "\(bytes) bytes is more than a schedule file may hold (\(ScheduleLimits.maxBytes))")
+                      reason: "more than \(ScheduleLimits.maxBytes) bytes, the most a schedule file may hold")
     }
 
     /// Yams' error as one line: libyaml's problem and where it is.

@@ -20,7 +20,9 @@ struct ScheduleReader {
         var timeZone = systemTimeZone
         if let node = fields["timezone"] {
             let name = try text(node, path: "timezone")
-            guard let zone = TimeZone(identifier: name) else {
+            // Foundation also takes abbreviations and offsets (`GMT+2`, `CET`) that follow no
+            // daylight-saving rules of a place: only the tz database's names are zones.
+            guard name == "UTC" || TimeZone.knownTimeZoneIdentifiers.contains(name), let zone = TimeZone(identifier: name) else {
                 throw error(.invalidValue, node, key: "timezone",
                             "\(quoted(name)) is not a known time zone (an IANA name such as Europe/Berlin)")
             }

@@ -3,10 +3,10 @@ import Foundation
 import Glibc
 import LoopPlayer
 
-/// A schedule: what plays when (docs/schedule.md). This build reads and checks it and prints its
-/// transitions, the operator's dry run; playing on it is not built yet.
+/// A schedule: what plays when (docs/schedule.md): played, or its transitions printed (the
+/// operator's dry run).
 struct ScheduleArguments: ParsableArguments {
-    @Option(help: ArgumentHelp("A schedule file (YAML, docs/schedule.md): what plays when. Used with --print-schedule.",
+    @Option(help: ArgumentHelp("A schedule file (YAML, docs/schedule.md): play what it says, when it says it (instead of a source). SIGHUP reads it again.",
                                valueName: "file"))
     var schedule: String?
 
@@ -17,7 +17,8 @@ struct ScheduleArguments: ParsableArguments {
                                valueName: "time"))
     var from: String?
 
-    @Option(help: ArgumentHelp("How many days --print-schedule covers, 1 to 366 (default 7).", valueName: "n"))
+    // Unconditional: `--days -1` is a value to refuse by its range, not a missing one.
+    @Option(parsing: .unconditional, help: ArgumentHelp("How many days --print-schedule covers, 1 to 366 (default 7).", valueName: "n"))
     var days: Int?
 
     static let dayRange = 1...366
@@ -32,20 +33,19 @@ struct ScheduleArguments: ParsableArguments {
         }
     }
 
-    /// Checked when the command runs, not in `validate()`: a mistyped flag must be named first.
-    func checkPlayable() throws {
-        guard schedule != nil, !printSchedule else { return }
-        throw ValidationError("--schedule is read only with --print-schedule in this build (playing on a schedule comes later)")
+    /// The schedule file, read and checked (nil without `--schedule`): one error line naming the
+    /// file, the line and the key.
+    func loaded() throws -> Schedule? {
+        guard let path = schedule else { return nil }
+        if path.contains("://") { throw ValidationError("--schedule \(path): a schedule is read from a local file in this build") }
+        let contents = try Self.read(path)
+        do { return try ScheduleFile.parse(contents: contents, file: path) } catch { throw ScheduleFileError(line: error.description) }
     }
 
     /// The transitions from the span's start: the first line is what is on at its start (stamped
     /// with it), then one line per change. A file that cannot be read or checked is one error.
     func transitionLines(now: Date = Date()) throws -> [String] {
-        guard let path = schedule else { return [] }
-        if path.contains("://") { throw ValidationError("--schedule \(path): a schedule is read from a local file in this build") }
-        let contents = try Self.read(path)
-        let parsed: Schedule
-        do { parsed = try ScheduleFile.parse(contents: contents, file: path) } catch { throw ValidationError(error.description) }
+        guard let parsed = try loaded() else { return [] }
         var start = now
         if let from {
             guard let instant = WrittenInstant.parse(from, in: parsed.timeZone) else {
@@ -67,20 +67,27 @@ struct ScheduleArguments: ParsableArguments {
     /// Opened without waiting and checked on the open file: a FIFO or a device would never end.
     private static func read(_ path: String) throws -> Data {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { throw ValidationError("--schedule \(path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw ScheduleFileError(line: "--schedule \(path): \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw ValidationError("--schedule \(path): \(String(cString: strerror(errno)))") }
-        guard status.st_mode & S_IFMT == S_IFREG else { throw ValidationError("--schedule \(path): not a regular file") }
+        guard fstat(descriptor, &status) == 0 else { throw ScheduleFileError(line: "--schedule \(path): \(String(cString: strerror(errno)))") }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw ScheduleFileError(line: "--schedule \(path): not a regular file") }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         while data.count <= ScheduleLimits.maxBytes {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw ValidationError("--schedule \(path): \(String(cString: strerror(errno)))") }
+            guard count >= 0 else { throw ScheduleFileError(line: "--schedule \(path): \(String(cString: strerror(errno)))") }
             if count == 0 { break }
             data.append(contentsOf: buffer[..<count])
         }
         return data
     }
+}
+
+/// A schedule file that cannot be read or does not check: one line of its own (a usage error's exit
+/// code, 64, without the pointer to --help: the file is wrong, not the command line).
+struct ScheduleFileError: Error, CustomStringConvertible {
+    let line: String
+    var description: String { line }
 }

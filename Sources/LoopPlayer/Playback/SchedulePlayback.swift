@@ -1,0 +1,112 @@
+import Foundation
+
+/// What a schedule asks of the session, in its terms: a run's items to play now, the next run's
+/// first item to open ahead of its instant, the switch to it. The session carries them out
+/// (`PlayerSession.perform(_:)`).
+enum ScheduleRequest: Equatable {
+    /// Play `run` now, from its first item (on a synced schedule, where its timeline is).
+    case play(ScheduleRun)
+    /// Open `item` now to take over at the change (`holdCurrent`: the item playing plays on past its
+    /// end until then; otherwise the change waits for the end of its pass).
+    case prepare(item: String, holdCurrent: Bool)
+    /// The prepared item takes over now, its first picture shown at `at` (Unix seconds), and `run`
+    /// goes on from it.
+    case switchNow(ScheduleRun, at: Double)
+}
+
+/// One run as the session plays it.
+struct ScheduleRun: Equatable {
+    let name: String
+    /// Resolved against the schedule file's place.
+    let items: [String]
+    /// The playlist starts again at its end while the entry is on.
+    let loops: Bool
+    /// Where the run's timeline starts, Unix seconds, on a synced schedule.
+    let epoch: Double?
+
+    /// A loop of one file: the engine's own wrap (its frame cache), not a list reopening it.
+    var isSingleLoop: Bool { items.count == 1 && loops }
+}
+
+/// A schedule played on the wall clock (`ScheduleFollower`), for the session: what to do now, when
+/// the loop must wake next, and what the status says. Run thread only.
+final class SchedulePlayback {
+    private var follower: ScheduleFollower
+    private let wallClock: any SystemClock
+    /// Whether the run playing is waiting for its pass to end (an after-pass change).
+    private(set) var waitsForPass = false
+
+    init(_ schedule: Schedule, wallClock: any SystemClock) {
+        follower = ScheduleFollower(schedule)
+        self.wallClock = wallClock
+    }
+
+    var schedule: Schedule { follower.evaluator.schedule }
+    private var now: Date { Date(timeIntervalSince1970: wallClock.now) }
+
+    /// Every iteration (cheap unless something is due).
+    func tick() -> [ScheduleRequest] { translate(follower.step(at: now)) }
+
+    /// The running item ended a pass (a wrap, or the next item of the list): an after-pass change
+    /// waiting for it happens now. The engine switched to the prepared item itself.
+    func passEnded() -> [ScheduleRequest] {
+        translate(follower.passEnded(at: now))
+    }
+
+    /// A reread schedule: the run playing stays untouched if the new one has it too.
+    func replace(_ schedule: Schedule) -> [ScheduleRequest] { translate(follower.replace(schedule, at: now)) }
+
+    /// Seconds until the loop must wake for the schedule (nil: nothing planned).
+    var secondsToWake: Double? { follower.wakeAt.map { max(0, $0.timeIntervalSince(now)) } }
+
+    /// The entry playing (`default` for the default), the next change and the changes so far.
+    var status: ScheduleStatus? {
+        guard let current = follower.current else { return nil }
+        let next = follower.next?.instant.timeIntervalSince1970
+        if next != nextChangeText.instant {
+            nextChangeText = (next, next.map { WallClock(timeZone: schedule.timeZone).rfc3339(Int($0)) })
+        }
+        return ScheduleStatus(entry: current.name, nextChange: next, nextChangeText: nextChangeText.text,
+                              nextEntry: follower.next?.name, transitions: follower.transitions)
+    }
+
+    /// The next change's time as the status writes it, made once per change (the status is read
+    /// every frame).
+    private var nextChangeText: (instant: Double?, text: String?) = (nil, nil)
+
+    private func translate(_ actions: [ScheduleFollower.Action]) -> [ScheduleRequest] {
+        return actions.map { action -> ScheduleRequest in
+            switch action {
+            case let .play(run):
+                waitsForPass = false
+                return .play(scheduleRun(run))
+            case let .prepare(run, _, afterPass):
+                waitsForPass = afterPass
+                return .prepare(item: scheduleRun(run).items[0], holdCurrent: !afterPass)
+            case let .switchNow(run, instant):
+                waitsForPass = false
+                return .switchNow(scheduleRun(run), at: instant.timeIntervalSince1970)
+            }
+        }
+    }
+
+    private func scheduleRun(_ run: ScheduledRun) -> ScheduleRun {
+        let loops = run.entry.map { schedule.entries[$0].loop } ?? true
+        return ScheduleRun(name: run.name, items: run.playlist.map(\.resolved), loops: loops,
+                           epoch: schedule.sync ? run.epoch.timeIntervalSince1970 : nil)
+    }
+}
+
+/// What the status says of a schedule.
+package struct ScheduleStatus: Sendable, Equatable {
+    /// The entry playing, `default` for the default.
+    package var entry: String
+    /// When the next change comes, Unix seconds (nil: none planned).
+    package var nextChange: Double?
+    /// The same in RFC 3339, local to the schedule's zone: `2027-03-28T03:00:00+02:00`.
+    package var nextChangeText: String?
+    /// What plays from then.
+    package var nextEntry: String?
+    /// Changes since the start.
+    package var transitions: Int
+}

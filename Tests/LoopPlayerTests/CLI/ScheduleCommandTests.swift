@@ -1,0 +1,97 @@
+import Foundation
+import XCTest
+
+/// `loopplay --schedule FILE` as a user runs it: it plays what the file says is on now and tells it
+/// over IPC; a bad file is one line and exit 64, without the pointer to --help; a bad file read
+/// again on SIGHUP leaves the schedule in use.
+final class ScheduleCommandTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("schedule-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        if let directory { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    private func write(_ yaml: String, _ name: String = "show.yaml") throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// Today's weekday in UTC, as the file writes it, and tomorrow's midnight in RFC 3339.
+    private func today() -> (weekday: String, tomorrow: String) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let now = Date()
+        let names = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
+        let weekday = names[calendar.component(.weekday, from: now) - 1]
+        let midnight = calendar.startOfDay(for: now.addingTimeInterval(86_400))
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return (weekday, formatter.string(from: midnight).replacingOccurrences(of: "Z", with: "+00:00"))
+    }
+
+    /// An entry on all of today plays, and IPC says so: `schedule-entry`, `schedule-next-change`
+    /// (tomorrow's midnight, when the default follows), `path`.
+    func testTheEntryOnNowPlaysAndIPCTellsIt() throws {
+        let (idle, show) = (try TestMedia.loopClip(), try TestMedia.redThenBlue())
+        let (weekday, tomorrow) = today()
+        let file = try write("""
+            timezone: UTC
+            default: {playlist: ["\(idle)"]}
+            entries:
+              - {name: today, days: [\(weekday)], from: "00:00", to: "24:00", playlist: ["\(show)"]}
+            """)
+        let socket = directory.appendingPathComponent("ipc.sock").path
+        let started = try LoopplayTool.start(["--schedule", file, "--headless", "--input-ipc-server", socket],
+                                             environment: ["SDL_AUDIODRIVER": "dummy"])
+        defer { stop(started.process) }
+        let stderr = PipeText(started.stderr)
+        let client = try XCTUnwrap(pollFor(timeout: 30) { started.process.isRunning ? try? IPCClient(path: socket) : nil },
+                                   stderr.text)
+        XCTAssertTrue(waitFor(timeout: 30) { (try? client.request(["get_property", "path"]))?["data"] as? String == show },
+                      "the entry's item plays: \(stderr.text)")
+        // Unless the day ended meanwhile (a run across midnight): then the default is on.
+        let entry = try client.request(["get_property", "schedule-entry"])?["data"] as? String
+        if entry == "today" {
+            XCTAssertEqual(try client.request(["get_property", "schedule-next-change"])?["data"] as? String, tomorrow)
+        } else {
+            XCTAssertEqual(entry, "default")
+        }
+        XCTAssertTrue(started.process.isRunning, "a schedule never ends by itself: \(stderr.text)")
+    }
+
+    func testABadFileIsOneLineAndExit64() throws {
+        let file = try write("""
+            default: {playlist: [idle.mp4]}
+            entries:
+              - {name: late, from: "25:00", to: "02:00", playlist: [a.mp4]}
+            """)
+        let run = try LoopplayTool.run(["--schedule", file, "--headless"])
+        XCTAssertEqual(run.status, 64, run.stderr)
+        XCTAssertEqual(run.stderr, "loopplay: \(file):3: entries[0].from: \"25:00\" is not a time of day (HH:MM or HH:MM:SS)\n")
+        let missing = try LoopplayTool.run(["--schedule", directory.appendingPathComponent("none.yaml").path])
+        XCTAssertEqual(missing.status, 64, missing.stderr)
+        XCTAssertTrue(missing.stderr.hasSuffix("none.yaml: No such file or directory\n"), missing.stderr)
+        let zone = try LoopplayTool.run(["--schedule", try write("timezone: GMT+2\ndefault: {playlist: [a.mp4]}", "zone.yaml")])
+        XCTAssertEqual(zone.status, 64, zone.stderr)
+        XCTAssertTrue(zone.stderr.contains("is not a known time zone"), zone.stderr)
+    }
+
+    func testASourceOrSyncEpochBesideAScheduleIsRefused() throws {
+        let file = try write("default: {playlist: [a.mp4]}")
+        let withSource = try LoopplayTool.run(["--schedule", file, try TestMedia.loopClip()])
+        XCTAssertEqual(withSource.status, 64)
+        XCTAssertTrue(withSource.stderr.contains("--schedule says what plays: leave out the source"), withSource.stderr)
+        let withEpoch = try LoopplayTool.run(["--schedule", file, "--sync-epoch", "1798761600"])
+        XCTAssertEqual(withEpoch.status, 64)
+        XCTAssertTrue(withEpoch.stderr.contains("sync: true"), withEpoch.stderr)
+        let days = try LoopplayTool.run(["--schedule", file, "--print-schedule", "--days", "-1"])
+        XCTAssertEqual(days.status, 64)
+        XCTAssertTrue(days.stderr.contains("--days must be 1 to 366, not -1"), days.stderr)
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+@testable import LoopPlayer
+import Synchronization
+import XCTest
+
+/// A player on a schedule, untimed: the wall clock the schedule reads is the engine's virtual clock
+/// from a fixed instant, so every change comes at a known virtual time and the frames around it can
+/// be checked exactly — no black, no held frame, the next entry's first frame one frame interval
+/// after the last of the entry before. Real media, real decoding; no wall-clock waits.
+final class ScheduledPlaybackTests: XCTestCase {
+    private struct Shown {
+        let width: Int
+        let at: Double
+    }
+
+    private final class EventLog: Sendable {
+        let list = Mutex<[PlayerEvent]>([])
+        var scheduleChanges: [String] {
+            list.withLock { $0 }.compactMap { if case let .scheduleChanged(entry) = $0 { entry } else { nil } }
+        }
+    }
+
+    /// The wall clock as `base` plus the engine's (virtual) time.
+    private final class FollowingSystemClock: SystemClock, @unchecked Sendable {
+        private let base: Double
+        private let source = Mutex<VirtualClockReader?>(nil)
+        init(base: Date) { self.base = base.timeIntervalSince1970 }
+        func follow(_ clock: any PlaybackClock) { source.withLock { $0 = VirtualClockReader(clock: clock) } }
+        var now: Double { base + (source.withLock { $0?.clock.now } ?? 0) }
+    }
+
+    private struct VirtualClockReader: @unchecked Sendable {
+        let clock: any PlaybackClock
+    }
+
+    /// Plays `yaml` (`FIRST` and `SECOND` stand for the two clips) from the wall instant `base` until
+    /// the virtual clock reaches `seconds`; `onEvent` may change the settings (on the run's thread).
+    private func play(_ yaml: String, from base: Date, until seconds: Double,
+                      onEvent: (@Sendable (PlayerEvent, ExtVideoPlayer) -> Void)? = nil)
+        throws -> (shown: [Shown], events: EventLog, status: PlayerStatus) {
+        let (first, second) = (try PlaylistMedia.first(), try PlaylistMedia.second())
+        let text = yaml.replacingOccurrences(of: "FIRST", with: first).replacingOccurrences(of: "SECOND", with: second)
+        var settings = VideoSettings { Events() }
+        settings.schedule = try ScheduleFixture.schedule(text)
+        let player = ExtVideoPlayer(settings: settings)
+        player.audioOutput = AudioOptions(track: .none)
+        let events = EventLog()
+        player.onEachEvent { [unowned player] event in
+            events.list.withLock { $0.append(event) }
+            onEvent?(event, player)
+        }
+        let wall = FollowingSystemClock(base: base)
+        let session = try PlayerSession(player: player, output: .offscreen, timing: .untimed,
+                                        stop: StopCondition(exitAtEnd: false, exitOnFailure: false),
+                                        clocks: EngineClocks(system: wall))
+        let engine = session.engine
+        wall.follow(engine.clock)
+        var shown: [Shown] = []
+        engine.onFramePresented = { [unowned engine] frame in
+            shown.append(Shown(width: frame.width, at: engine.clock.now))
+            if engine.clock.now >= seconds { engine.requestQuit() }
+        }
+        XCTAssertEqual(session.run(), .quit)
+        return (shown, events, player.status)
+    }
+
+    private static let morning = """
+        timezone: UTC
+        default: {playlist: ["FIRST"]}
+        entries:
+          - {name: morning, from: "07:00:00", to: "07:00:05", playlist: ["SECOND"]}
+        """
+
+    /// Where the frames' width changes to `width`: the index of the first such frame from `start`.
+    private func change(to width: Int, in shown: [Shown], after start: Int = 0) -> Int? {
+        shown.indices.dropFirst(start).first { shown[$0].width == width && shown[$0 - 1].width != width }
+    }
+
+    /// The entry's first frame is the one due at its instant, one frame interval of the default's
+    /// after the default's last; back to the default at the entry's end the same way. Every interval
+    /// in the run is one frame interval of the item shown before it: nothing is held, nothing black.
+    func testEachChangeIsOneFrameIntervalAtItsInstant() throws {
+        let (shown, events, status) = try play(Self.morning, from: ScheduleFixture.instant("2027-01-04T06:59:57Z"), until: 10)
+        XCTAssertEqual(events.scheduleChanges, ["default", "morning", "default"])
+        let toMorning = try XCTUnwrap(change(to: 240, in: shown))
+        XCTAssertEqual(shown[toMorning].at, 3, accuracy: 1e-6, "07:00:00 is virtual 3 s")
+        XCTAssertEqual(shown[toMorning].at - shown[toMorning - 1].at, 1.0 / 30, accuracy: 1e-6)
+        let back = try XCTUnwrap(change(to: 320, in: shown, after: toMorning))
+        XCTAssertEqual(shown[back].at, 8, accuracy: 1e-6, "07:00:05 is virtual 8 s")
+        XCTAssertEqual(shown[back].at - shown[back - 1].at, 1.0 / 25, accuracy: 1e-6)
+        for index in shown.indices.dropFirst() {
+            let interval = shown[index].at - shown[index - 1].at
+            let expected = shown[index - 1].width == 320 ? 1.0 / 30 : 1.0 / 25
+            XCTAssertEqual(interval, expected, accuracy: 1e-6, "frame \(index) at \(shown[index].at)")
+        }
+        XCTAssertEqual(shown.filter { $0.width == 240 }.count, 125, "5 s of the 25 fps clip")
+        XCTAssertEqual(status.schedule?.entry, "default")
+        XCTAssertEqual(status.schedule?.transitions, 2)
+        XCTAssertEqual(status.schedule?.nextEntry, "morning")
+        XCTAssertEqual(status.schedule?.nextChangeText, "2027-01-05T07:00:00+00:00")
+    }
+
+    /// `switch: after-pass`: the default's pass running at 07:00 ends first (passes start at virtual
+    /// 0, 1, 2…; 07:00 is virtual 2.5 s), and the entry follows it without a gap.
+    func testAnAfterPassEntryStartsWhenThePassEnds() throws {
+        let yaml = Self.morning.replacingOccurrences(of: "to: \"07:00:05\"", with: "to: \"07:00:05\", switch: after-pass")
+        let (shown, events, _) = try play(yaml, from: ScheduleFixture.instant("2027-01-04T06:59:57Z").addingTimeInterval(0.5), until: 5)
+        XCTAssertEqual(events.scheduleChanges, ["default", "morning"], "\(events.list.withLock { $0 })")
+        let toMorning = try XCTUnwrap(change(to: 240, in: shown))
+        XCTAssertEqual(shown[toMorning].at, 3, accuracy: 1e-6, "the end of the pass that began at 2 s")
+        XCTAssertEqual(shown[toMorning].at - shown[toMorning - 1].at, 1.0 / 30, accuracy: 1e-6)
+    }
+
+    /// A reread schedule that changes only a later entry leaves the entry on alone — no event, no
+    /// frame out of its interval — and its next change is the new file's.
+    func testAReloadOfALaterEntryLeavesTheEntryOnAlone() throws {
+        let later = Self.morning + "\n  - {name: noon, from: \"12:00\", to: \"13:00\", playlist: [\"FIRST\"]}"
+        let reread = try ScheduleFixture.schedule(later.replacingOccurrences(of: "FIRST", with: try PlaylistMedia.first())
+            .replacingOccurrences(of: "SECOND", with: try PlaylistMedia.second()))
+        let reloaded = Mutex(false)
+        let (shown, events, status) = try play(Self.morning, from: ScheduleFixture.instant("2027-01-04T06:59:57Z"), until: 6) { event, player in
+            guard case .scheduleChanged("morning") = event, !reloaded.withLock({ $0 }) else { return }
+            reloaded.withLock { $0 = true }
+            player.updateSettings { $0.schedule = reread }
+        }
+        XCTAssertTrue(reloaded.withLock { $0 })
+        XCTAssertEqual(events.scheduleChanges, ["default", "morning"], "the reload is no change")
+        let toMorning = try XCTUnwrap(change(to: 240, in: shown))
+        for index in (toMorning + 1)..<shown.count {
+            XCTAssertEqual(shown[index].at - shown[index - 1].at, 1.0 / 25, accuracy: 1e-6, "frame \(index)")
+        }
+        XCTAssertEqual(status.schedule?.nextEntry, "default")
+        XCTAssertEqual(status.schedule?.nextChangeText, "2027-01-04T07:00:05+00:00")
+    }
+
+    /// The schedule is instead of a source: one beside it is refused.
+    func testAScheduleBesideASourceIsRefused() throws {
+        let first = try PlaylistMedia.first()
+        var settings = VideoSettings { SourceName(first) }
+        settings.schedule = try ScheduleFixture.schedule("default: {playlist: [a.mp4]}")
+        XCTAssertThrowsError(try settings.validate()) { error in
+            XCTAssertEqual((error as? PlayerError)?.kind, "invalidSetting")
+        }
+    }
+}
