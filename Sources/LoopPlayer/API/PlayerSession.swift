@@ -624,10 +624,10 @@ final class PlayerSession: EngineController {
                 (listed, playlist) = (playlist ?? listed, nil)
                 engine.setLooping(holdCurrent)  // at the time: the item playing plays on past its end
                 try? engine.queueNext(SourceResolver.standard().resolve(item, ext: applied.ext))
-            case let .switchNow(run, instant):
-                // None queued after an after-pass change: the engine switched at the pass's end.
-                engine.playQueuedNow(firstFrameAt: engine.clock.now + (instant - engine.systemClock.now))
-                play(run, fromPreparedItem: true)
+            case let .switchNow(run, instant, taken):
+                // A prepared item that failed (said when it did) is loaded again: its error shows.
+                let switched = taken || engine.playQueuedNow(firstFrameAt: engine.clock.now + (instant - engine.systemClock.now))
+                play(run, fromPreparedItem: switched)
             }
         }
     }

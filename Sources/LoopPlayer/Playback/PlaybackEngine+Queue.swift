@@ -48,7 +48,11 @@ extension PlaybackEngine {
             // The state first: a `NotAutoPlay` hold ends with the first item (the presenter follows).
             apply(.advanced)
             let presenter = makePresenter(info, item: next, paused: machine.wantsPause)
-            if let previous { presenter.continueRun(from: previous, firstFrameAt: firstFrameAt) }
+            if let previous {
+                presenter.continueRun(from: previous, firstFrameAt: firstFrameAt)
+            } else if let firstFrameAt {
+                presenter.showFirstFrame(at: firstFrameAt)  // after a failed item: nothing shown before
+            }
             // A replaced file's new content follows at a wrap: it counts as one.
             if isReplacement {
                 screen.clearError(redrawing: false)  // a failed version's text, if one was shown

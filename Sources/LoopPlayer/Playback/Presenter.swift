@@ -133,6 +133,9 @@ final class Presenter {
     func setRunStart(_ time: Double) { scheduler.runStartedAt = time }
 
     /// This presenter plays the playlist item after `previous`'s: its counters and run go on.
+    /// The first frame is shown at `time`, not at once (a schedule's change at its instant).
+    func showFirstFrame(at time: Double) { scheduler.showFirstFrame(at: time) }
+
     /// `firstFrameAt`: the first frame is shown then, not at once (a schedule's change at its instant).
     func continueRun(from previous: Presenter, firstFrameAt: Double? = nil) {
         scheduler.continueRun(from: previous.scheduler, firstFrameAt: firstFrameAt)

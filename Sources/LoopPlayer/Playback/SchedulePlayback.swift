@@ -10,8 +10,8 @@ enum ScheduleRequest: Equatable {
     /// end until then; otherwise the change waits for the end of its pass).
     case prepare(item: String, holdCurrent: Bool)
     /// The prepared item takes over now, its first picture shown at `at` (Unix seconds), and `run`
-    /// goes on from it.
-    case switchNow(ScheduleRun, at: Double)
+    /// goes on from it; `taken`: the engine switched to it at the end of the pass already.
+    case switchNow(ScheduleRun, at: Double, taken: Bool)
 }
 
 /// One run as the session plays it.
@@ -84,8 +84,8 @@ final class SchedulePlayback {
                 waitsForPass = afterPass
                 return .prepare(item: scheduleRun(run).items[0], holdCurrent: !afterPass)
             case let .switchNow(run, instant):
-                waitsForPass = false
-                return .switchNow(scheduleRun(run), at: instant.timeIntervalSince1970)
+                defer { waitsForPass = false }
+                return .switchNow(scheduleRun(run), at: instant.timeIntervalSince1970, taken: waitsForPass)
             }
         }
     }

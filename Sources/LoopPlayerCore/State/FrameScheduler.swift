@@ -210,6 +210,9 @@ package struct FrameScheduler: Equatable {
 
     /// A playlist's next item continues the run of `previous`: the counters, the run's start (for
     /// `StopCondition.duration`), and the switch is measured as a seam.
+    /// The first frame is shown at `time`, not as soon as it is decoded.
+    package mutating func showFirstFrame(at time: Double) { firstFrameAt = time }
+
     package mutating func continueRun(from previous: FrameScheduler, firstFrameAt: Double? = nil) {
         self.firstFrameAt = firstFrameAt
         let nominal = statistics.nominalFrameIntervalMs

@@ -133,6 +133,22 @@ final class ScheduledPlaybackTests: XCTestCase {
         XCTAssertEqual(status.schedule?.nextChangeText, "2027-01-04T07:00:05+00:00")
     }
 
+    /// An entry whose item is missing: its error at the change (the error shows instead of the
+    /// item before playing on under the entry's name), and the default plays again at its end.
+    func testAMissingItemIsAnErrorAndTheNextChangePlaysOn() throws {
+        let yaml = Self.morning.replacingOccurrences(of: "[\"SECOND\"]", with: "[\"/nonexistent/missing.mp4\"]")
+        let (shown, events, status) = try play(yaml, from: ScheduleFixture.instant("2027-01-04T06:59:57Z"), until: 10)
+        XCTAssertEqual(events.scheduleChanges, ["default", "morning", "default"])
+        let errors = events.list.withLock { $0 }.compactMap { if case let .error(error) = $0 { error.kind } else { nil } }
+        XCTAssertTrue(errors.contains("sourceNotFound"), "\(errors)")
+        // (The default after a failed item is a load, shown as soon as it opens: up to the 8 ms early
+        // the switch is made, not at the instant.)
+        let during = shown.filter { (3.0..<7.99).contains($0.at) }
+        XCTAssertTrue(during.isEmpty, "nothing shown while the entry's item is missing: \(during.map(\.at))")
+        XCTAssertEqual(shown.first { $0.at >= 8 }?.at ?? 0, 8, accuracy: 1.0 / 30, "the default again at 07:00:05")
+        XCTAssertEqual(status.schedule?.entry, "default")
+    }
+
     /// The schedule is instead of a source: one beside it is refused.
     func testAScheduleBesideASourceIsRefused() throws {
         let first = try PlaylistMedia.first()
