@@ -3,6 +3,7 @@
 # same run, with ../shared/bench (fixtures, Xvfb, watchers). Results go to docs/benchmarks.md by hand.
 #
 #   scripts/bench.sh [seam|cpu|throughput|firstframe|kernels|filters|layers|audio|opus|overlay|subtitles|several|panels|rotate|scale|realtime|cache|ipc|service|sync|syncplaylist|syncsound|all]   (default all; about 60 minutes)
+#   scripts/bench.sh schedule      three windows on a synced schedule changing every 10 s (about 2 minutes)
 #   BEFORE=path/to/older/loopplay scripts/bench.sh before-after   (the same checks on two builds, interleaved; about 8 minutes)
 # Env: F=/tmp/lp-fixtures  OUT=/tmp/lp-bench-loopplay  DISP=:7 (below :10, see the bench README)
 #      LP=path/to/loopplay: measure that build instead of building the release one (sound checks only)
@@ -399,6 +400,44 @@ if [[ $what == sync || $what == syncplaylist || $what == all ]]; then
       done
     done
   fi
+fi
+
+if [[ $what == schedule || $what == all ]]; then
+  # Three players on one synced schedule (issue 40) whose entries change every 10 s, alternating two
+  # copies of the 1 s bar clip, started 1.5 s and 6 s apart; watched from the X server. Every entry's
+  # timeline starts at its window's open (a whole second), so each frame is due at a whole second +
+  # frame / 30, as on one timeline: sync_analyze measures the spread and the lateness across the
+  # changes too, and schedule_changes.py the change frames themselves (frame 0 at each change).
+  echo "## Three windows on one synced schedule changing every 10 s: spread and lateness (ms), 90 s"
+  S=$OUT/schedule; mkdir -p "$S"
+  cc -O2 -o "$S/xsync" scripts/bench/xsync.c -lX11 -lXdamage -lm
+  ffmpeg -loglevel error -y -f lavfi -i "color=c=black:s=320x180:r=30:d=1[bg];color=c=white:s=8x180:r=30[bar];[bg][bar]overlay=x='10*(n-1)':y=0:eval=frame:shortest=1" \
+    -c:v libx264 -preset veryfast -g 30 -pix_fmt yuv420p "$S/bar.mp4"
+  cp "$S/bar.mp4" "$S/bar-b.mp4"
+  start=$(python3 -c "import time; print(int(time.time()) + 3)")
+  python3 - "$start" "$S" > "$S/schedule.yaml" <<'PY'
+import sys, time
+start, folder = int(sys.argv[1]), sys.argv[2]
+print("timezone: UTC\nsync: true\ndefault: {playlist: [bar.mp4]}\nentries:")
+for index, t in enumerate(range(start + 10 - start % 10, start + 130, 20)):
+    stamp = lambda s: time.strftime("%H:%M:%S", time.gmtime(s))
+    print('  - {name: e%d, from: "%s", to: "%s", playlist: [bar-b.mp4]}' % (index, stamp(t), stamp(t + 10)))
+PY
+  Xvfb "$DISP" -screen 0 1000x200x24 -nolisten tcp >/dev/null 2>&1 & xvfbs=$!; sleep 1
+  pids=()
+  for i in 0 1 2; do
+    DISPLAY=$DISP SDL_AUDIODRIVER=dummy "$LP" --schedule "$S/schedule.yaml" --geometry 320x180+$((i * 330))+0 --no-border \
+      --osd-level 0 --title schedule$i --events > "$S/events-$i.jsonl" 2>"$S/stderr-$i.txt" & pids+=($!)
+    [[ $i == 0 ]] && sleep 1.5
+    [[ $i == 1 ]] && sleep 6
+  done
+  sleep 2
+  DISPLAY=$DISP "$S/xsync" 90 90 0 330 660 > "$S/xsync.txt"
+  kill "${pids[@]}"; wait "${pids[@]}" 2>/dev/null || true
+  kill $xvfbs
+  for i in 0 1 2; do echo "window $i: $(grep -o '"scheduleChanged"' "$S/events-$i.jsonl" | wc -l) schedule changes told"; done
+  python3 scripts/bench/sync_analyze.py "$start" 9.5 < "$S/xsync.txt"
+  python3 scripts/bench/schedule_changes.py "$S/schedule.yaml" < "$S/xsync.txt"
 fi
 
 if [[ $what == syncsound || $what == all ]]; then

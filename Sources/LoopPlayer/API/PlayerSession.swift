@@ -569,7 +569,8 @@ final class PlayerSession: EngineController {
         if (settings.schedule == nil) != (previous.schedule == nil) {
             load(settings)
         } else if settings.schedule != nil {
-            // The schedule says what plays.
+            // The schedule says what plays; a source or list given meanwhile plays until its next change.
+            if settings.sourceName != previous.sourceName || settings.playlist != previous.playlist { playOverride(settings) }
         } else if playlist == nil, previous.playlist.isEmpty, settings.ext == previous.ext, settings.playlist.count > 1,
            settings.playlist.first == previous.sourceName, engine.location != nil, !engine.isFailed, settings.syncEpoch == nil {
             load(settings, keepingCurrent: true)  // one source became a list starting with it: it plays on
@@ -629,6 +630,22 @@ final class PlayerSession: EngineController {
                 let switched = taken || engine.playQueuedNow(firstFrameAt: engine.clock.now + (instant - engine.systemClock.now))
                 play(run, fromPreparedItem: switched)
             }
+        }
+    }
+
+    /// A source or a playlist given while a schedule plays: it plays now, until the schedule's next
+    /// change (`loadfile` on a scheduled player); none given: the schedule's entry again.
+    private func playOverride(_ settings: VideoSettings) {
+        guard let schedule else { return }
+        guard settings.sourceName != nil || !settings.playlist.isEmpty else { return perform(schedule.replay()) }
+        schedule.overridden = true
+        engine.setSyncTimeline(nil)
+        if !settings.playlist.isEmpty {
+            startPlaylist(settings.playlist, loops: settings.loopPlaylist, passes: settings.loopPlaylistPasses, keepingCurrent: false)
+        } else if let source = settings.sourceName {
+            if let playlist { perform(playlist.detach()) }
+            (listed, playlist) = (nil, nil)
+            try? engine.load(source, ext: settings.ext)
         }
     }
 

@@ -35,6 +35,8 @@ final class SchedulePlayback {
     private let wallClock: any SystemClock
     /// Whether the run playing is waiting for its pass to end (an after-pass change).
     private(set) var waitsForPass = false
+    /// Something else than the entry plays (a `loadfile`) until the next change.
+    var overridden = false
 
     init(_ schedule: Schedule, wallClock: any SystemClock) {
         follower = ScheduleFollower(schedule)
@@ -53,6 +55,12 @@ final class SchedulePlayback {
         translate(follower.passEnded(at: now))
     }
 
+    /// The entry on plays again (an override was taken back).
+    func replay() -> [ScheduleRequest] {
+        overridden = false
+        return follower.current.map { [.play(scheduleRun($0))] } ?? []
+    }
+
     /// A reread schedule: the run playing stays untouched if the new one has it too.
     func replace(_ schedule: Schedule) -> [ScheduleRequest] { translate(follower.replace(schedule, at: now)) }
 
@@ -66,7 +74,7 @@ final class SchedulePlayback {
         if next != nextChangeText.instant {
             nextChangeText = (next, next.map { WallClock(timeZone: schedule.timeZone).rfc3339(Int($0)) })
         }
-        return ScheduleStatus(entry: current.name, nextChange: next, nextChangeText: nextChangeText.text,
+        return ScheduleStatus(entry: overridden ? "override" : current.name, nextChange: next, nextChangeText: nextChangeText.text,
                               nextEntry: follower.next?.name, transitions: follower.transitions)
     }
 
@@ -78,12 +86,13 @@ final class SchedulePlayback {
         return actions.map { action -> ScheduleRequest in
             switch action {
             case let .play(run):
-                waitsForPass = false
+                (waitsForPass, overridden) = (false, false)
                 return .play(scheduleRun(run))
             case let .prepare(run, _, afterPass):
                 waitsForPass = afterPass
                 return .prepare(item: scheduleRun(run).items[0], holdCurrent: !afterPass)
             case let .switchNow(run, instant):
+                overridden = false
                 defer { waitsForPass = false }
                 return .switchNow(scheduleRun(run), at: instant.timeIntervalSince1970, taken: waitsForPass)
             }

@@ -33,8 +33,8 @@ public struct VideoSettings: Sendable, Equatable {
     public var loopPlaylist = false
     /// Passes through a looping playlist before it ends (nil: forever).
     public var loopPlaylistPasses: Int?
-    /// What plays when (docs/schedule.md): each entry's playlist in its window, the default between;
-    /// instead of a source or a playlist.
+    /// What plays when (docs/schedule.md): each entry's playlist in its window, the default between.
+    /// A source or a playlist set while it plays (a `loadfile`) plays until its next change.
     package var schedule: Schedule?
     /// The largest picture decoded (`PictureSizeLimit`).
     public var pictureSizeLimit = VideoSizeLimit.standard
@@ -130,11 +130,11 @@ public struct VideoSettings: Sendable, Equatable {
     /// Checks every value against its setting's valid range.
     public func validate() throws(PlayerError) {
         if let refusal { throw refusal }
-        if let schedule {
-            guard sourceName == nil, playlist.isEmpty, syncEpoch == nil, !loop else {
-                throw .invalidSetting(name: "Schedule", value: schedule.file,
-                                      reason: "a schedule says what plays and when: no source, playlist, Loop or SyncTimeline beside it")
-            }
+        // A source or a playlist given beside a schedule (a remote control's `loadfile`) plays until
+        // its next change.
+        if let schedule, syncEpoch != nil || loop {
+            throw .invalidSetting(name: "Schedule", value: schedule.file,
+                                  reason: "a schedule loops its entries and keeps them in step itself (sync: true): no Loop or SyncTimeline beside it")
         }
         let idle = (idles || schedule != nil) && sourceName == nil && playlist.isEmpty
         guard idle || sourceName.map({ !$0.trimmingCharacters(in: .whitespaces).isEmpty }) == true else {

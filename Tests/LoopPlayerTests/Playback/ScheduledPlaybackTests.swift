@@ -149,10 +149,29 @@ final class ScheduledPlaybackTests: XCTestCase {
         XCTAssertEqual(status.schedule?.entry, "default")
     }
 
-    /// The schedule is instead of a source: one beside it is refused.
-    func testAScheduleBesideASourceIsRefused() throws {
-        let first = try PlaylistMedia.first()
-        var settings = VideoSettings { SourceName(first) }
+    /// A source given while a schedule plays (a remote control's `loadfile`) plays at once, until the
+    /// schedule's next change; the status says `override` meanwhile.
+    func testASourceGivenMeanwhilePlaysUntilTheNextChange() throws {
+        try require(TestMedia.hasEncoder("libvpx"), "ffmpeg with libvpx")
+        let third = try PlaylistMedia.third()
+        let yaml = Self.morning.replacingOccurrences(of: "[\"FIRST\"]", with: "[\"SWAP\"]")
+            .replacingOccurrences(of: "[\"SECOND\"]", with: "[\"FIRST\"]").replacingOccurrences(of: "SWAP", with: "SECOND")
+        let told = Mutex<String?>(nil)
+        let (shown, events, _) = try play(yaml, from: ScheduleFixture.instant("2027-01-04T06:59:57Z"), until: 4) { event, player in
+            if case .loopCompleted(1) = event { player.updateSettings { $0.sourceName = third } }
+            if case .playing = event, player.status.source == third { told.withLock { $0 = player.status.schedule?.entry } }
+        }
+        XCTAssertEqual(events.scheduleChanges, ["default", "morning"])
+        let override = shown.filter { $0.width == 160 }
+        XCTAssertFalse(override.isEmpty, "the source given plays")
+        XCTAssertTrue(override.allSatisfy { (1.0..<3.0).contains($0.at) }, "\(override.map(\.at))")
+        XCTAssertEqual(shown.first { $0.width == 320 }?.at ?? 0, 3, accuracy: 1.0 / 30, "the entry at its change")
+        XCTAssertEqual(told.withLock { $0 }, "override")
+    }
+
+    /// Loop or a shared timeline beside a schedule is refused: the schedule does both itself.
+    func testLoopBesideAScheduleIsRefused() throws {
+        var settings = VideoSettings { Loop() }
         settings.schedule = try ScheduleFixture.schedule("default: {playlist: [a.mp4]}")
         XCTAssertThrowsError(try settings.validate()) { error in
             XCTAssertEqual((error as? PlayerError)?.kind, "invalidSetting")
