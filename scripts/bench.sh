@@ -438,6 +438,31 @@ PY
   for i in 0 1 2; do echo "window $i: $(grep -o '"scheduleChanged"' "$S/events-$i.jsonl" | wc -l) schedule changes told"; done
   python3 scripts/bench/sync_analyze.py "$start" 9.5 < "$S/xsync.txt"
   python3 scripts/bench/schedule_changes.py "$S/schedule.yaml" < "$S/xsync.txt"
+  # CPU and memory: 20 s of 1080p30 in a window, on a schedule changing every 5 s between two copies
+  # of the clip, against the same clip looping; 3 alternating rounds.
+  echo "CPU (20 s of 1080p30), a schedule changing every 5 s against a plain loop:"
+  cp "$HD" "$S/hd-b.mp4"
+  Xvfb "$DISP" -screen 0 1920x1080x24 -nolisten tcp >/dev/null 2>&1 & xvfbh=$!; sleep 1
+  for round in 1 2 3; do
+    start=$(python3 -c "import time; print(int(time.time()) + 2)")
+    python3 - "$start" "$HD" "$S/hd-b.mp4" > "$S/hd.yaml" <<'PY'
+import sys, time
+start, first, second = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+stamp = lambda s: time.strftime("%H:%M:%S", time.gmtime(s))
+print('timezone: UTC\ndefault: {playlist: ["%s"]}\nentries:' % first)
+for index, t in enumerate(range(start + 5, start + 60, 10)):
+    print('  - {name: e%d, from: "%s", to: "%s", playlist: ["%s"]}' % (index, stamp(t), stamp(t + 5), second))
+PY
+    for mode in schedule loop; do
+      args=(--schedule "$S/hd.yaml"); [[ $mode == loop ]] && args=(--loop "$HD")
+      DISPLAY=$DISP SDL_AUDIODRIVER=dummy /usr/bin/time -f "%U %S %M" -o "$S/time" \
+        "$LP" "${args[@]}" --duration 20 --geometry 1920x1080+0+0 --no-border --osd-level 0 >/dev/null 2>&1 || true
+      read -r user system rss < <(tail -1 "$S/time")
+      awk -v r="$round" -v m="$mode" -v u="$user" -v y="$system" -v k="$rss" \
+        'BEGIN { printf "round %d, %s: %.2f CPU-s, peak RSS %d MB\n", r, m, u + y, k / 1024 }'
+    done
+  done
+  kill $xvfbh
 fi
 
 if [[ $what == syncsound || $what == all ]]; then

@@ -193,7 +193,8 @@ struct Loopplay: ParsableCommand {
         // asked: 70 unless it failed already (its own code) or a `quit N` chose one.
         var statsFailed = false
         if let statsPath {
-            let report = StatsReport(source: sources.resolved, outcome: describe(outcome), statistics: player.statistics)
+            var report = StatsReport(source: sources.resolved, outcome: describe(outcome), statistics: player.statistics)
+            report.schedule = player.status.schedule.map { ($0.entry, $0.transitions) }
             do throws(PlayerError) { try report.write(to: statsPath) } catch {
                 StandardError.line(error.description)
                 statsFailed = true

@@ -6,9 +6,11 @@ struct StatsReport: Encodable {
     let source: String
     let outcome: String
     let statistics: PlaybackStatistics
+    /// On a schedule: the entry playing at the end and the changes made (nil: no schedule).
+    var schedule: (entry: String, transitions: Int)?
 
     private enum Keys: String, CodingKey {
-        case source, outcome, loopDurationMs, firstFrameMs, audioDevice, avOffsetMeanMs, avOffsetMaxMs, subtitleTrack
+        case source, outcome, scheduleEntry, scheduleTransitions, loopDurationMs, firstFrameMs, audioDevice, avOffsetMeanMs, avOffsetMaxMs, subtitleTrack
         case syncOffsetMeanMs, syncOffsetMaxMs, syncSoundOffsetMeanMs, syncSoundOffsetMaxMs, syncSoundCorrectionPpm
     }
 
@@ -19,6 +21,8 @@ struct StatsReport: Encodable {
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(source, forKey: .source)
         try container.encode(outcome, forKey: .outcome)
+        try container.encode(schedule?.entry, forKey: .scheduleEntry)
+        try container.encode(schedule?.transitions, forKey: .scheduleTransitions)
         if statistics.loopDurationMs == nil { try container.encodeNil(forKey: .loopDurationMs) }
         if statistics.firstFrameMs == nil { try container.encodeNil(forKey: .firstFrameMs) }
         if statistics.audioDevice == nil { try container.encodeNil(forKey: .audioDevice) }

@@ -47,9 +47,11 @@ final class ScheduleCommandTests: XCTestCase {
               - {name: today, days: [\(weekday)], from: "00:00", to: "24:00", playlist: ["\(show)"]}
             """)
         let socket = directory.appendingPathComponent("ipc.sock").path
-        let started = try LoopplayTool.start(["--schedule", file, "--headless", "--input-ipc-server", socket],
+        let stats = directory.appendingPathComponent("stats.json").path
+        let started = try LoopplayTool.start(["--schedule", file, "--headless", "--input-ipc-server", socket, "--stats-json", stats],
                                              environment: ["SDL_AUDIODRIVER": "dummy"])
-        defer { stop(started.process) }
+        var stopped = false
+        defer { if !stopped { stop(started.process) } }
         let stderr = PipeText(started.stderr)
         let client = try XCTUnwrap(pollFor(timeout: 30) { started.process.isRunning ? try? IPCClient(path: socket) : nil },
                                    stderr.text)
@@ -63,6 +65,11 @@ final class ScheduleCommandTests: XCTestCase {
             XCTAssertEqual(entry, "default")
         }
         XCTAssertTrue(started.process.isRunning, "a schedule never ends by itself: \(stderr.text)")
+        stop(started.process)
+        stopped = true
+        let report = try XCTUnwrap(LoopplayTool.json(String(contentsOfFile: stats, encoding: .utf8)), stderr.text)
+        XCTAssertEqual(report["scheduleEntry"] as? String, entry)
+        XCTAssertEqual(report["scheduleTransitions"] as? Int, 0)
     }
 
     func testABadFileIsOneLineAndExit64() throws {
