@@ -47,7 +47,9 @@ struct Loopplay: ParsableCommand {
             if runLimits.syncEpoch != nil {
                 throw ValidationError("--schedule keeps its entries in step with `sync: true` in the file: leave out --sync-epoch")
             }
-            if sources.loop || sources.loopPlaylist { throw ValidationError("--schedule loops its entries itself: leave out --loop and --loop-playlist") }
+            if sources.loop || sources.loopPlaylist || runLimits.loops != nil {
+                throw ValidationError("--schedule loops its entries itself: leave out --loop, --loop-playlist and --loops")
+            }
         }
         if runLimits.syncEpoch != nil {
             // Each would put this screen somewhere else than the timeline says.
@@ -153,7 +155,8 @@ struct Loopplay: ParsableCommand {
         // source's error up until the window was closed or a limit came: the exit code still says it
         // failed. Applied to the headless fallback's run too. (Not for a playlist: a failed item
         // there is skipped at the next iteration.)
-        if case .quit = outcome, case let .failed(error) = player.state { outcome = .failed(error) }
+        // (Not on a schedule: its entry failing is the schedule's, and a stop asked for ends it cleanly.)
+        if case .quit = outcome, scheduling.schedule == nil, case let .failed(error) = player.state { outcome = .failed(error) }
         if case .finished = outcome, runLimits.keepOpen || control.inputIpcServer != nil, !sources.isPlaylist,
            case let .failed(error) = player.state {
             outcome = .failed(error)
@@ -312,8 +315,9 @@ struct Loopplay: ParsableCommand {
         do { settings.filters = try picture.filters() } catch { throw ValidationError(error.description) }
         player.settings = settings
         ConfigReload.attach(player)
-        if let path = scheduling.schedule {
-            // SIGHUP reads the schedule again too: the entry on and unchanged plays on.
+        // SIGHUP reads the schedule again too (the entry on and unchanged plays on), as a service's
+        // `systemctl reload` asks; a terminal's SIGHUP (it was closed) ends loopplay as before.
+        if let path = scheduling.schedule, isatty(STDERR_FILENO) == 0 {
             let scheduling = self.scheduling
             SignalWatch.onHangUp { [weak player] in
                 ConfigReload.reload()

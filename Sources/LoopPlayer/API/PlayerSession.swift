@@ -26,6 +26,14 @@ final class PlayerSession: EngineController {
     private var loopsLeft: Int?
     /// The `Schedule` setting played on the wall clock (nil: a source or a playlist).
     private var schedule: SchedulePlayback?
+    /// The schedule's run playing.
+    private var scheduledRun: ScheduleRun?
+    /// The next change's first item, opened once the list's item playing lasts until the change (its
+    /// next items play meanwhile).
+    private var deferredPrepare: String?
+    /// The schedule's own switch to a prepared item: its `advanced` is not the run's list's (which
+    /// starts at its first item).
+    private var scheduleSwitchAdvances = false
     /// Events for `onEachEvent`, held until the status they lead to is published.
     private var eventsToTell: [PlayerEvent] = []
 
@@ -165,6 +173,8 @@ final class PlayerSession: EngineController {
                 if case let .seek(true, time) = event, publisher.isRunning { publish(time) }
             case let .stateChanged(state):
                 stateChanged(state)
+                // An after-pass change waits for a pass that a failed item never ends.
+                if case .failed = state, let schedule, schedule.waitsForPass { perform(schedule.passEnded(taken: false)) }
             case .opened:
                 applyQueuedCommands()
             case let .loopingChanged(looping):
@@ -172,8 +182,20 @@ final class PlayerSession: EngineController {
             case let .keyPressed(action):
                 perform(action)
             case .advanced:
-                if let schedule, schedule.waitsForPass { perform(schedule.passEnded()) }
-            case .queuedItemFailed, .switchSettled, .queueDropped, .scheduleWantsItem:
+                if scheduleSwitchAdvances {
+                    scheduleSwitchAdvances = false
+                    continue
+                }
+                if let schedule, schedule.waitsForPass {
+                    perform(schedule.passEnded(taken: true))
+                    continue
+                }
+            case .queuedItemFailed:
+                if let schedule, schedule.waitsForPass {
+                    perform(schedule.passEnded(taken: false))
+                    continue
+                }
+            case .switchSettled, .queueDropped, .scheduleWantsItem:
                 break
             }
             if let playlist { perform(playlist.handle(event)) }
@@ -265,6 +287,7 @@ final class PlayerSession: EngineController {
         if stop { engine.requestQuit() }
         if version != appliedVersion { apply(settings, version: version) }
         yieldIfAnotherStartedLater()
+        if let item = deferredPrepare, mayPrepareNow { perform([.prepare(item: item, holdCurrent: true)]) }
         if let schedule { perform(schedule.tick()) }
         if let playlist { perform(playlist.tick(systemNow: engine.systemClock.now)) }
         if retry, case .failed = engine.state {
@@ -586,8 +609,14 @@ final class PlayerSession: EngineController {
     /// the first is the source playing, which plays on).
     private func load(_ settings: VideoSettings, keepingCurrent: Bool = false) {
         engine.setHoldsFirstFrame(settings.notAutoPlay)
-        schedule = settings.schedule.map { SchedulePlayback($0, wallClock: engine.systemClock) }
-        if let schedule { return perform(schedule.tick()) }
+        if let wanted = settings.schedule {
+            // `retry()` after a failure: the same schedule goes on (its changes counted), playing its run again.
+            if let schedule, schedule.schedule == wanted, let run = scheduledRun { return play(run, fromPreparedItem: false) }
+            let schedule = SchedulePlayback(wanted, wallClock: engine.systemClock)
+            self.schedule = schedule
+            return perform(schedule.tick())
+        }
+        schedule = nil
         guard !settings.playlist.isEmpty else {
             if let playlist { perform(playlist.detach()) }
             playlist = nil
@@ -620,15 +649,47 @@ final class PlayerSession: EngineController {
             case let .play(run):
                 play(run, fromPreparedItem: false)
             case let .prepare(item, holdCurrent):
+                if holdCurrent, !mayPrepareNow {
+                    deferredPrepare = item
+                    continue
+                }
+                deferredPrepare = nil
                 // The list playing is done: what the engine reports of the switch is not its business.
                 if let playlist { perform(playlist.detach()) }
                 (listed, playlist) = (playlist ?? listed, nil)
-                engine.setLooping(holdCurrent)  // at the time: the item playing plays on past its end
-                try? engine.queueNext(SourceResolver.standard().resolve(item, ext: applied.ext))
+                // Off the timeline meanwhile: the item held would be joined again as a loop of its own.
+                if engine.timelineSync.timeline != nil { engine.setSyncTimeline(nil) }
+                // At the time: the item playing plays on past its end (one that ended holds its frame).
+                let ended = engine.state == .ended || engine.isFailed
+                engine.setLooping(holdCurrent && !ended)
+                do {
+                    engine.queueNext(try SourceResolver.standard().resolve(item, ext: applied.ext))
+                    engine.waitForQueuedFirstFrameIfUntimed()
+                } catch {
+                    record(.error(error))
+                    engine.outbox.record(error)
+                }
+                // After the pass: one that already ended (or failed) has nothing left to wait for.
+                if !holdCurrent, ended, let schedule { perform(schedule.passEnded(taken: false)) }
             case let .switchNow(run, instant, taken):
+                if let item = deferredPrepare { perform([.prepare(item: item, holdCurrent: true)]) }  // late: a load
                 // A prepared item that failed (said when it did) is loaded again: its error shows.
-                let switched = taken || engine.playQueuedNow(firstFrameAt: engine.clock.now + (instant - engine.systemClock.now))
-                play(run, fromPreparedItem: switched)
+                let switched = !taken && engine.playQueuedNow(firstFrameAt: engine.clock.now + (instant - engine.systemClock.now))
+                scheduleSwitchAdvances = switched
+                play(run, fromPreparedItem: switched || taken)
+            case .cancelPrepare:
+                if deferredPrepare != nil {
+                    deferredPrepare = nil
+                    continue
+                }
+                engine.itemSwitch.dropQueued()
+                guard let run = scheduledRun else { continue }
+                engine.setLooping(run.isSingleLoop)
+                if let held = listed, !run.isSingleLoop, playlist == nil {
+                    playlist = held
+                    perform(held.attach())
+                    perform(held.loaded())  // its next item, queued again
+                }
             }
         }
     }
@@ -638,7 +699,7 @@ final class PlayerSession: EngineController {
     private func playOverride(_ settings: VideoSettings) {
         guard let schedule else { return }
         guard settings.sourceName != nil || !settings.playlist.isEmpty else { return perform(schedule.replay()) }
-        schedule.overridden = true
+        schedule.override()
         engine.setSyncTimeline(nil)
         if !settings.playlist.isEmpty {
             startPlaylist(settings.playlist, loops: settings.loopPlaylist, passes: settings.loopPlaylistPasses, keepingCurrent: false)
@@ -649,10 +710,25 @@ final class PlayerSession: EngineController {
         }
     }
 
+    /// Whether the next change's first item may be opened now: the item playing is held until the
+    /// change (looped) only when it lasts until then, or the change is half a second away; a list's
+    /// items that end before play on.
+    private var mayPrepareNow: Bool {
+        guard playlist != nil, let toChange = schedule?.secondsToNextChange, toChange > 0.5,
+              let duration = engine.duration else { return true }
+        return duration - engine.position >= toChange - 0.05
+    }
+
     /// Plays `run`: a loop of one file on the engine's own wrap, or a playlist; on a synced
     /// schedule on the run's timeline. `fromPreparedItem`: its first item already took over.
     private func play(_ run: ScheduleRun, fromPreparedItem: Bool) {
         record(.scheduleChanged(entry: run.name))
+        (scheduledRun, deferredPrepare) = (run, nil)
+        // An override's source goes with it: the same `loadfile` later plays it again.
+        if applied.sourceName != nil || !applied.playlist.isEmpty {
+            (applied.sourceName, applied.playlist) = (nil, [])
+            player.updateSettings { ($0.sourceName, $0.playlist) = (nil, []) }
+        }
         let timeline = run.epoch.map(SharedTimeline.init(epoch:))
         if run.isSingleLoop || !fromPreparedItem || timeline == nil { engine.setSyncTimeline(timeline) }
         if run.isSingleLoop {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A playlist's next item, preloaded. Queued while the current item plays, it opens and decodes its
 /// first frames at once; at the current item's end it takes over one frame interval after the last
 /// frame (like a loop wrap), and its sound follows the current item's in the same device, sample
@@ -13,6 +15,14 @@ extension PlaybackEngine {
         case let .failure(refusal):
             queuedItemFailed(location, refusal)
         }
+    }
+
+    /// On a virtual clock, waits (in real time, at most 10 s) for the queued item's first frame: the
+    /// clock runs as fast as frames are shown, and would pass a schedule's change before it is decoded.
+    package func waitForQueuedFirstFrameIfUntimed() {
+        guard clock.isVirtual else { return }
+        let giveUp = realClock.now + 10
+        while case .notYet = itemSwitch.readiness, realClock.now < giveUp { usleep(1000) }
     }
 
     /// The item queued to follow the current one.

@@ -12,6 +12,8 @@ enum ScheduleRequest: Equatable {
     /// The prepared item takes over now, its first picture shown at `at` (Unix seconds), and `run`
     /// goes on from it; `taken`: the engine switched to it at the end of the pass already.
     case switchNow(ScheduleRun, at: Double, taken: Bool)
+    /// The prepared change is not next any more: the item opened goes, the run on plays on as before.
+    case cancelPrepare
 }
 
 /// One run as the session plays it.
@@ -49,10 +51,19 @@ final class SchedulePlayback {
     /// Every iteration (cheap unless something is due).
     func tick() -> [ScheduleRequest] { translate(follower.step(at: now)) }
 
-    /// The running item ended a pass (a wrap, or the next item of the list): an after-pass change
-    /// waiting for it happens now. The engine switched to the prepared item itself.
-    func passEnded() -> [ScheduleRequest] {
-        translate(follower.passEnded(at: now))
+    /// The running item ended its pass: an after-pass change waiting for it happens now. `taken`:
+    /// the engine switched to the prepared item itself (otherwise it failed, or so did the item
+    /// playing: the entry is loaded).
+    func passEnded(taken: Bool) -> [ScheduleRequest] {
+        translate(follower.passEnded(at: now), taken: taken)
+    }
+
+    /// Something else plays until the next change (a `loadfile`); a change prepared is prepared
+    /// again, from what plays now.
+    func override() {
+        overridden = true
+        follower.forgetPrepared()
+        waitsForPass = false
     }
 
     /// The entry on plays again (an override was taken back).
@@ -63,6 +74,9 @@ final class SchedulePlayback {
 
     /// A reread schedule: the run playing stays untouched if the new one has it too.
     func replace(_ schedule: Schedule) -> [ScheduleRequest] { translate(follower.replace(schedule, at: now)) }
+
+    /// Seconds until the next change (nil: none planned).
+    var secondsToNextChange: Double? { follower.next.map { $0.instant.timeIntervalSince(now) } }
 
     /// Seconds until the loop must wake for the schedule (nil: nothing planned).
     var secondsToWake: Double? { follower.wakeAt.map { max(0, $0.timeIntervalSince(now)) } }
@@ -82,7 +96,7 @@ final class SchedulePlayback {
     /// every frame).
     private var nextChangeText: (instant: Double?, text: String?) = (nil, nil)
 
-    private func translate(_ actions: [ScheduleFollower.Action]) -> [ScheduleRequest] {
+    private func translate(_ actions: [ScheduleFollower.Action], taken: Bool = false) -> [ScheduleRequest] {
         return actions.map { action -> ScheduleRequest in
             switch action {
             case let .play(run):
@@ -92,9 +106,11 @@ final class SchedulePlayback {
                 waitsForPass = afterPass
                 return .prepare(item: scheduleRun(run).items[0], holdCurrent: !afterPass)
             case let .switchNow(run, instant):
-                overridden = false
-                defer { waitsForPass = false }
-                return .switchNow(scheduleRun(run), at: instant.timeIntervalSince1970, taken: waitsForPass)
+                (waitsForPass, overridden) = (false, false)
+                return .switchNow(scheduleRun(run), at: instant.timeIntervalSince1970, taken: taken)
+            case .cancelPrepare:
+                waitsForPass = false
+                return .cancelPrepare
             }
         }
     }

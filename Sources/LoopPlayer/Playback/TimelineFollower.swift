@@ -171,6 +171,15 @@ struct TimelineFollower {
             join = nil
             return .hold
         }
+        // At its start as the timeline's epoch comes (a schedule's change at its instant, the item
+        // taken over there): it is where the timeline is, and joins without a seek.
+        let atItsStart = (moment.onScreen?.pass ?? 0) == 0 && (moment.onScreen?.position ?? 0) < moment.frameInterval * 1.5
+        let sinceEpoch = moment.systemNow - timeline.epoch
+        if atItsStart, moment.playerPass == 0, sinceEpoch > -moment.frameInterval, sinceEpoch < Self.switchLateness {
+            let join = Join(item: moment.item, timeline: timeline, period: period, timelinePass: 0, playerPass: 0,
+                            clockOffset: moment.clockOffset, generation: moment.generation, lengthIsExact: moment.lengthIsExact)
+            return .join(JoinPlan(seek: nil, join: join, epochIn: nil, decidedAt: moment.systemNow))
+        }
         // Seek to where the timeline will be once the seek has decoded. The pass is read once: the
         // seek goes into the pass the pin says.
         let place = timeline.joinPlace(at: moment.systemNow, period: period, lead: lead, lastFrame: moment.frameInterval)

@@ -19,6 +19,9 @@ package struct ScheduleFollower: Sendable {
         case prepare(ScheduledRun, at: Date, afterPass: Bool)
         /// Switch to the prepared run now, its first picture shown at `at` (the change's instant).
         case switchNow(ScheduledRun, at: Date)
+        /// The prepared run is not next any more (a reload, a clock step): the run on plays on as
+        /// before the prepare.
+        case cancelPrepare
     }
 
     package private(set) var evaluator: ScheduleEvaluator
@@ -41,7 +44,7 @@ package struct ScheduleFollower: Sendable {
     /// How often the clock is checked for a step when nothing is due (seconds).
     package let checkInterval: Double
 
-    package init(_ schedule: Schedule, lead: Double = 3, switchAhead: Double = 0.008, checkInterval: Double = 5) {
+    package init(_ schedule: Schedule, lead: Double = 3, switchAhead: Double = 0.002, checkInterval: Double = 5) {
         evaluator = ScheduleEvaluator(schedule)
         self.lead = lead
         self.switchAhead = switchAhead
@@ -93,17 +96,28 @@ package struct ScheduleFollower: Sendable {
     }
 
     /// A new schedule (a reload): the run on stays untouched when it is the same entry with the same
-    /// window; otherwise what the new schedule says plays at once.
+    /// window (and a prepared change too, if it is unchanged); otherwise what the new schedule says
+    /// plays at once.
     package mutating func replace(_ schedule: Schedule, at now: Date) -> [Action] {
         evaluator = ScheduleEvaluator(schedule)
         let state = evaluator.state(at: now)
         let same = current.map { Self.sameRun($0, state.current, in: schedule) } ?? false
-        resetNext(state.next, checkedAt: now)
-        guard !same else {
-            current = state.current
+        guard same else {
+            resetNext(state.next, checkedAt: now)
+            return [play(state.current)]
+        }
+        current = state.current
+        if state.next == next {
+            checkedAt = now
             return []
         }
-        return [play(state.current)]
+        return resetNext(state.next, checkedAt: now)
+    }
+
+    /// Something else plays for a while (an override): a change already prepared is prepared again.
+    package mutating func forgetPrepared() {
+        prepared = false
+        waitsForPass = false
     }
 
     private mutating func begin(at now: Date) -> Action {
@@ -137,10 +151,7 @@ package struct ScheduleFollower: Sendable {
             return []
         }
         // Only the next change moved (a later entry): the run on plays on.
-        if state.current == playing {
-            resetNext(state.next, checkedAt: now)
-            return []
-        }
+        if state.current == playing { return resetNext(state.next, checkedAt: now) }
         resetNext(state.next, checkedAt: now)
         return [play(state.current)]
     }
@@ -151,11 +162,15 @@ package struct ScheduleFollower: Sendable {
         return .play(run)
     }
 
-    private mutating func resetNext(_ transition: ScheduleTransition?, checkedAt now: Date) {
+    /// The next change is `transition` from now; one prepared before is cancelled.
+    @discardableResult
+    private mutating func resetNext(_ transition: ScheduleTransition?, checkedAt now: Date) -> [Action] {
+        let cancelled = prepared
         next = transition
         prepared = false
         waitsForPass = false
         checkedAt = now
+        return cancelled ? [.cancelPrepare] : []
     }
 
     /// The same entry (by name, with the same playlist) in the same window: a reload leaves it alone.

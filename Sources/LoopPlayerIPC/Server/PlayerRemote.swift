@@ -42,7 +42,9 @@ final class PlayerRemote: MPVRemote {
                 settings.sourceName = source
             }
         case let .load(source, append: true):
-            guard player.settings.playlist.isEmpty else {
+            // On a schedule the list is the entry's: the item goes at its end until the next change
+            // (an entry of one item has none: an error event says so).
+            guard player.settings.playlist.isEmpty, player.settings.schedule == nil else {
                 player.send(.insert(source, at: Int.max))
                 return player.commandsSent
             }

@@ -21,8 +21,10 @@ struct ScheduleReader {
         if let node = fields["timezone"] {
             let name = try text(node, path: "timezone")
             // Foundation also takes abbreviations and offsets (`GMT+2`, `CET`) that follow no
-            // daylight-saving rules of a place: only the tz database's names are zones.
-            guard name == "UTC" || TimeZone.knownTimeZoneIdentifiers.contains(name), let zone = TimeZone(identifier: name) else {
+            // daylight-saving rules of a place: only the tz database's Area/Location names are zones
+            // (its list of known names misses some, Asia/Kolkata among them).
+            let isAreaName = name.contains("/") && !name.hasPrefix("/") && !name.contains("..")
+            guard name == "UTC" || isAreaName, let zone = TimeZone(identifier: name) else {
                 throw error(.invalidValue, node, key: "timezone",
                             "\(quoted(name)) is not a known time zone (an IANA name such as Europe/Berlin)")
             }
@@ -61,9 +63,11 @@ struct ScheduleReader {
         let fields = try mapping(node, path: path, allowed: Self.entryKeys)
         let nameNode = try required("name", in: fields, path: path)
         let name = try text(nameNode, path: path + ".name")
-        guard name != "default", !name.contains(where: \.isWhitespace) else {
+        // `default` and `override` are what the player says for the default and for a `loadfile`.
+        guard !["default", "override"].contains(name.lowercased()), !name.contains(where: \.isWhitespace),
+              name.count <= 100 else {
             throw error(.invalidValue, nameNode, key: path + ".name",
-                        "\(quoted(name)) cannot name an entry (one word, and not \"default\", which names the default)")
+                        "\(quoted(name)) cannot name an entry (one word of at most 100 characters, and not \"default\" or \"override\")")
         }
         let days = try fields["days"].map { node throws(ScheduleError) in try weekdays(node, path: path + ".days") }
         let dates = try fields["dates"].map { node throws(ScheduleError) in try dateRange(node, path: path + ".dates") }

@@ -100,6 +100,25 @@ final class ScheduledPlaybackTests: XCTestCase {
         XCTAssertEqual(status.schedule?.nextChangeText, "2027-01-05T07:00:00+00:00")
     }
 
+    /// An entry of two items, taken over at its change, plays them in order from its first, item
+    /// after item without a gap, until the default takes over again.
+    func testAnEntryOfSeveralItemsPlaysThemInOrder() throws {
+        let yaml = Self.morning.replacingOccurrences(of: "[\"SECOND\"]", with: "[\"SECOND\", \"FIRST\"]")
+        let (shown, events, _) = try play(yaml, from: ScheduleFixture.instant("2027-01-04T06:59:57Z"), until: 9)
+        XCTAssertEqual(events.scheduleChanges, ["default", "morning", "default"])
+        var segments: [(width: Int, count: Int, from: Double)] = []
+        for frame in shown where (3.0 - 1e-6..<8.0 - 1e-6).contains(frame.at) {
+            if segments.last?.width == frame.width { segments[segments.count - 1].count += 1 } else {
+                segments.append((frame.width, 1, frame.at))
+            }
+        }
+        XCTAssertEqual(segments.map(\.width), [240, 320, 240, 320, 240], "\(segments)")
+        XCTAssertEqual(segments.map(\.count), [25, 30, 25, 30, 25])
+        XCTAssertEqual(segments.first?.from ?? 0, 3, accuracy: 1e-6)
+        let indexes = events.list.withLock { $0 }.compactMap { if case let .playlistItemChanged(index) = $0 { index } else { nil } }
+        XCTAssertEqual(indexes, [0, 1, 0, 1, 0], "the list's items as they played")
+    }
+
     /// `switch: after-pass`: the default's pass running at 07:00 ends first (passes start at virtual
     /// 0, 1, 2…; 07:00 is virtual 2.5 s), and the entry follows it without a gap.
     func testAnAfterPassEntryStartsWhenThePassEnds() throws {

@@ -162,9 +162,9 @@ final class ScheduleFileTests: XCTestCase {
                 playlist: [b.mp4]
             """), #"menu.yaml:7: entries[1].name: "lunch" is already the name of entries[0]"#)
         XCTAssertEqual(entryError(#"  - {name: default, from: "11:00", to: "15:00", playlist: [a.mp4]}"#),
-                       #"menu.yaml:4: entries[0].name: "default" cannot name an entry (one word, and not "default", which names the default)"#)
+                       #"menu.yaml:4: entries[0].name: "default" cannot name an entry (one word of at most 100 characters, and not "default" or "override")"#)
         XCTAssertEqual(entryError(#"  - {name: "two words", from: "11:00", to: "15:00", playlist: [a.mp4]}"#),
-                       #"menu.yaml:4: entries[0].name: "two words" cannot name an entry (one word, and not "default", which names the default)"#)
+                       #"menu.yaml:4: entries[0].name: "two words" cannot name an entry (one word of at most 100 characters, and not "default" or "override")"#)
         XCTAssertEqual(entryError(#"  - {name: "", from: "11:00", to: "15:00", playlist: [a.mp4]}"#),
                        #"menu.yaml:4: entries[0].name: is empty"#)
     }

@@ -21,6 +21,7 @@ final class ScheduleFollowerTests: XCTestCase {
             case let .play(run): "play \(run.name)"
             case let .prepare(run, _, afterPass): "prepare \(run.name)\(afterPass ? " after pass" : "")"
             case let .switchNow(run, _): "switch \(run.name)"
+            case .cancelPrepare: "cancel"
             }
         }
     }
@@ -32,8 +33,8 @@ final class ScheduleFollowerTests: XCTestCase {
         let schedule = try ScheduleFixture.schedule(week)
         let start = ScheduleFixture.instant("2027-03-22T00:00:00+01:00")  // a Monday; the clocks change on the 28th
         let end = start.addingTimeInterval(7 * 86_400)
-        // Checked for clock steps once a minute (a player: every 5 s), so that a week is 10,000 steps.
-        var follower = ScheduleFollower(schedule, lead: 3, switchAhead: 0.008, checkInterval: 60)
+        // Checked for clock steps once an hour (a player: every 5 s; the checks have their own test).
+        var follower = ScheduleFollower(schedule, lead: 3, switchAhead: 0.002, checkInterval: 3600)
         let expected = ScheduleEvaluator(schedule).transitions(from: start, to: end).filter { $0.instant > start }
         XCTAssertEqual(expected.count, 25, "the week's changes (the evaluator's own tests check them)")
 
@@ -53,7 +54,7 @@ final class ScheduleFollowerTests: XCTestCase {
             XCTAssertEqual(prepared.1, "prepare \(transition.name)")
             XCTAssertEqual(prepared.0.timeIntervalSince(transition.instant), -3, accuracy: 1e-6)
             XCTAssertEqual(switched.1, "switch \(transition.name)")
-            XCTAssertEqual(switched.0.timeIntervalSince(transition.instant), -0.008, accuracy: 1e-6)
+            XCTAssertEqual(switched.0.timeIntervalSince(transition.instant), -0.002, accuracy: 1e-6)
         }
         XCTAssertEqual(follower.transitions, expected.count)
     }
@@ -126,5 +127,41 @@ final class ScheduleFollowerTests: XCTestCase {
         XCTAssertEqual(names(follower.replace(removed, at: now)), ["play default"])
         XCTAssertNil(follower.next)
         XCTAssertNotNil(follower.wakeAt, "the clock is still checked")
+    }
+
+    /// The default on, a later entry's item changed: the default plays on (its epoch, the last close
+    /// before it, is the same in both files).
+    func testAReloadOfALaterEntryLeavesTheDefaultAlone() throws {
+        let yaml = """
+            timezone: UTC
+            default: {playlist: [long5.mp4]}
+            entries:
+              - {name: m, from: "10:01:40", to: "10:02:00", playlist: [c.mp4]}
+            """
+        var follower = ScheduleFollower(try ScheduleFixture.schedule(yaml))
+        let now = ScheduleFixture.instant("2027-01-04T10:00:00Z")
+        XCTAssertEqual(names(follower.step(at: now)), ["play default"])
+        let edited = try ScheduleFixture.schedule(yaml.replacingOccurrences(of: "c.mp4", with: "b.mp4"))
+        XCTAssertEqual(names(follower.replace(edited, at: now.addingTimeInterval(3))), [])
+        XCTAssertEqual(follower.next?.playlist.map(\.written), ["b.mp4"])
+    }
+
+    /// In the 3 s before a change: a reload that keeps the change keeps it prepared; one that moves
+    /// it cancels the prepare (the item playing plays on as before), and the new change is prepared.
+    func testAReloadInThePrepareWindow() throws {
+        var follower = ScheduleFollower(try ScheduleFixture.schedule(week))
+        _ = follower.step(at: ScheduleFixture.instant("2027-03-22T10:50:00+01:00"))
+        XCTAssertEqual(names(follower.step(at: ScheduleFixture.instant("2027-03-22T10:59:58+01:00"))), ["prepare lunch"])
+        let now = ScheduleFixture.instant("2027-03-22T10:59:59+01:00")
+        XCTAssertEqual(names(follower.replace(try ScheduleFixture.schedule(week + "\n"), at: now)), [], "nothing changed")
+        XCTAssertEqual(names(follower.step(at: now.addingTimeInterval(0.999))), ["switch lunch"], "still prepared")
+        var moved = ScheduleFollower(try ScheduleFixture.schedule(week))
+        _ = moved.step(at: ScheduleFixture.instant("2027-03-22T10:50:00+01:00"))
+        _ = moved.step(at: ScheduleFixture.instant("2027-03-22T10:59:58+01:00"))
+        let later = try ScheduleFixture.schedule(week.replacingOccurrences(of: "to: \"11:00\"", with: "to: \"11:30\"")
+            .replacingOccurrences(of: "from: \"11:00\"", with: "from: \"11:30\""))
+        XCTAssertEqual(names(moved.replace(later, at: now)), ["cancel"])
+        XCTAssertEqual(moved.next?.instant, ScheduleFixture.instant("2027-03-22T11:30:00+01:00"))
+        XCTAssertEqual(names(moved.step(at: ScheduleFixture.instant("2027-03-22T11:29:57+01:00"))), ["prepare lunch"])
     }
 }
