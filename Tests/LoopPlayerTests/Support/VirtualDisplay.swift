@@ -152,7 +152,9 @@ final class WindowManager {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = try FileHandle(forWritingTo: log)
             try process.run()
-            if waitFor(timeout: 10, { Self.isAnnounced(on: display) || !process.isRunning }), process.isRunning,
+            // A failure bound, not a speed one: beside two busy loops and the suite, openbox has taken
+            // over 10 s to announce itself.
+            if waitFor(timeout: 60, { Self.isAnnounced(on: display) || !process.isRunning }), process.isRunning,
                Self.answers(on: display) {
                 return process
             }
