@@ -1,4 +1,5 @@
 import Filters
+import Foundation
 import Overlay
 
 /// A command for a running player. Send from any thread with `ExtVideoPlayer.send(_:)`: every
@@ -107,6 +108,14 @@ public enum PlaybackCommand: Sendable {
     case addInset(PlayerInset)
     /// Removes every inset and stops their players.
     case removeAllInsets
+    /// On a schedule: plays `items` (a playlist, looped) from `start` (nil: now) for `seconds` (1 s to
+    /// a day), above every entry; then what the schedule says plays again, where its timeline is.
+    /// Screens given the same start switch together (seamlessly when it is 3 s ahead or more), as at
+    /// a change. Replaces an override given before; a reread schedule keeps it. Without a schedule,
+    /// or out of range: an `invalidSetting` error event.
+    case scheduleOverride([String], seconds: Double, from: Date? = nil)
+    /// Ends a `scheduleOverride` now: what the schedule says plays.
+    case clearScheduleOverride
     /// Does nothing (the model needed it between two equal commands; we do not).
     case idle
 
@@ -132,7 +141,8 @@ public enum PlaybackCommand: Sendable {
     /// message (`Loading…` over a source that opens slowly, or over one that failed).
     var appliesWithoutSource: Bool {
         switch self {
-        case .next, .previous, .playItem, .insert, .remove, .clearPlaylist, .showText, .screenshot: true
+        case .next, .previous, .playItem, .insert, .remove, .clearPlaylist, .showText, .screenshot, .scheduleOverride,
+             .clearScheduleOverride: true
         default: false
         }
     }

@@ -5,7 +5,7 @@ import Filters
 final class PlayerSession: EngineController {
     unowned let player: ExtVideoPlayer
     let engine: PlaybackEngine
-    private var applied: VideoSettings
+    var applied: VideoSettings
     private var appliedVersion: Int
     private var batcher: EventBatcher
     private var publisher = TimePublisher(interval: nil)
@@ -17,23 +17,16 @@ final class PlayerSession: EngineController {
     /// Time passing, as the engine reads it (`EngineClocks.monotonic`: a test may drive it).
     private var realClock: PlaybackClock { engine.realClock }
     /// The `Playlist` setting's items being played (nil: one source).
-    private var playlist: PlaylistPlayback?
+    var playlist: PlaylistPlayback?
     /// Where the last seek went, while its picture is not shown: a relative seek goes on from there.
     private var lastSeekTarget: Double?
     /// The playlist as the status shows it: kept once the run has let the playlist go.
-    private var listed: PlaylistPlayback?
+    var listed: PlaylistPlayback?
     /// After `loopTimes`: the passes still to play after the current one (nil: forever, or not looping).
     private var loopsLeft: Int?
-    /// The `Schedule` setting played on the wall clock (nil: a source or a playlist).
-    private var schedule: SchedulePlayback?
-    /// The schedule's run playing.
-    private var scheduledRun: ScheduleRun?
-    /// The next change's first item, opened once the list's item playing lasts until the change (its
-    /// next items play meanwhile).
-    private var deferredPrepare: String?
-    /// The schedule's own switch to a prepared item: its `advanced` is not the run's list's (which
-    /// starts at its first item).
-    private var scheduleSwitchAdvances = false
+    /// The `Schedule` setting played on the wall clock (nil: a source or a playlist); carried out in
+    /// `PlayerSession+Schedule`.
+    var schedule: SchedulePlayback?
     /// Events for `onEachEvent`, held until the status they lead to is published.
     private var eventsToTell: [PlayerEvent] = []
 
@@ -160,7 +153,7 @@ final class PlayerSession: EngineController {
     var runContext: RunContext {
         let scheduleDue = schedule?.secondsToWake.map { engine.clock.now + $0 }
         return RunContext(deadline: earliest(earliest(batcher.nextDeadline, publisher.nextDeadline), scheduleDue),
-                   failureEndsRun: !(playlist?.skipPending ?? false))
+                          failureEndsRun: !(playlist?.skipPending ?? false), holdsVirtualClock: scheduleWaits)
     }
 
     func handle(_ events: [EngineEvent]) {
@@ -173,38 +166,23 @@ final class PlayerSession: EngineController {
                 if case let .seek(true, time) = event, publisher.isRunning { publish(time) }
             case let .stateChanged(state):
                 stateChanged(state)
-                // An after-pass change waits for a pass that a failed item never ends.
-                if case .failed = state, let schedule, schedule.waitsForPass { perform(schedule.passEnded(taken: false)) }
             case .opened:
                 applyQueuedCommands()
             case let .loopingChanged(looping):
                 if !looping { loopsLeft = nil }  // the L key, the end of a count: no count is left
             case let .keyPressed(action):
                 perform(action)
-            case .advanced:
-                if scheduleSwitchAdvances {
-                    scheduleSwitchAdvances = false
-                    continue
-                }
-                if let schedule, schedule.waitsForPass {
-                    perform(schedule.passEnded(taken: true))
-                    continue
-                }
-            case .queuedItemFailed:
-                if let schedule, schedule.waitsForPass {
-                    perform(schedule.passEnded(taken: false))
-                    continue
-                }
-            case .switchSettled, .queueDropped, .scheduleWantsItem:
+            case .advanced, .queuedItemFailed, .switchSettled, .queueDropped, .scheduleWantsItem:
                 break
             }
+            if schedule != nil, scheduleHandled(event) { continue }
             if let playlist { perform(playlist.handle(event)) }
         }
         refreshStatus()
     }
 
     /// An event for the batches and for `onEachEvent` (told with the next status).
-    private func record(_ event: PlayerEvent) {
+    func record(_ event: PlayerEvent) {
         batcher.record(event, at: engine.clock.now)
         eventsToTell.append(event)
     }
@@ -287,8 +265,7 @@ final class PlayerSession: EngineController {
         if stop { engine.requestQuit() }
         if version != appliedVersion { apply(settings, version: version) }
         yieldIfAnotherStartedLater()
-        if let item = deferredPrepare, mayPrepareNow { perform([.prepare(item: item, holdCurrent: true)]) }
-        if let schedule { perform(schedule.tick()) }
+        if schedule != nil { tickSchedule() }
         if let playlist { perform(playlist.tick(systemNow: engine.systemClock.now)) }
         if retry, case .failed = engine.state {
             if let playlist { perform(playlist.retry()) } else { load(applied) }
@@ -400,6 +377,8 @@ final class PlayerSession: EngineController {
         case .stopPiP: engine.screen.stopPictureInPicture()
         case let .addInset(inset): engine.screen.addInset(inset)
         case .removeAllInsets: engine.screen.removeAllInsets()
+        case let .scheduleOverride(items, seconds, start): overrideSchedule(items, seconds: seconds, from: start)
+        case .clearScheduleOverride: if let schedule { perform(schedule.clearOverride()) }
         case .idle: break
         }
     }
@@ -609,13 +588,7 @@ final class PlayerSession: EngineController {
     /// the first is the source playing, which plays on).
     private func load(_ settings: VideoSettings, keepingCurrent: Bool = false) {
         engine.setHoldsFirstFrame(settings.notAutoPlay)
-        if let wanted = settings.schedule {
-            // `retry()` after a failure: the same schedule goes on (its changes counted), playing its run again.
-            if let schedule, schedule.schedule == wanted, let run = scheduledRun { return play(run, fromPreparedItem: false) }
-            let schedule = SchedulePlayback(wanted, wallClock: engine.systemClock)
-            self.schedule = schedule
-            return perform(schedule.tick())
-        }
+        if let wanted = settings.schedule { return loadSchedule(wanted) }
         schedule = nil
         guard !settings.playlist.isEmpty else {
             if let playlist { perform(playlist.detach()) }
@@ -629,7 +602,7 @@ final class PlayerSession: EngineController {
     }
 
     /// Plays `items` as the current playlist (`keepingCurrent`: the first is the source playing).
-    private func startPlaylist(_ items: [String], loops: Bool, passes: Int?, keepingCurrent: Bool, onTimeline: Bool = true) {
+    func startPlaylist(_ items: [String], loops: Bool, passes: Int?, keepingCurrent: Bool, onTimeline: Bool = true) {
         if let playlist { perform(playlist.detach()) }
         let timeline = engine.clock.isVirtual || !onTimeline ? nil : engine.timelineSync.timeline
         let playlist = PlaylistPlayback(items: items, loops: loops, passes: passes, ext: applied.ext, itemLoops: engine.isLooping,
@@ -641,112 +614,8 @@ final class PlayerSession: EngineController {
         perform(keepingCurrent ? playlist.continueWithCurrent() : playlist.start(wake: engine.waiter.wake))
     }
 
-    /// Carries out what the schedule asks: a run plays, the next one's first item opens ahead of its
-    /// change, and takes over at it.
-    private func perform(_ requests: [ScheduleRequest]) {
-        for request in requests {
-            switch request {
-            case let .play(run):
-                play(run, fromPreparedItem: false)
-            case let .prepare(item, holdCurrent):
-                if holdCurrent, !mayPrepareNow {
-                    deferredPrepare = item
-                    continue
-                }
-                deferredPrepare = nil
-                // The list playing is done: what the engine reports of the switch is not its business.
-                if let playlist { perform(playlist.detach()) }
-                (listed, playlist) = (playlist ?? listed, nil)
-                // Off the timeline meanwhile: the item held would be joined again as a loop of its own.
-                if engine.timelineSync.timeline != nil { engine.setSyncTimeline(nil) }
-                // At the time: the item playing plays on past its end (one that ended holds its frame).
-                let ended = engine.state == .ended || engine.isFailed
-                engine.setLooping(holdCurrent && !ended)
-                do {
-                    engine.queueNext(try SourceResolver.standard().resolve(item, ext: applied.ext))
-                    engine.waitForQueuedFirstFrameIfUntimed()
-                } catch {
-                    record(.error(error))
-                    engine.outbox.record(error)
-                }
-                // After the pass: one that already ended (or failed) has nothing left to wait for.
-                if !holdCurrent, ended, let schedule { perform(schedule.passEnded(taken: false)) }
-            case let .switchNow(run, instant, taken):
-                if let item = deferredPrepare { perform([.prepare(item: item, holdCurrent: true)]) }  // late: a load
-                // A prepared item that failed (said when it did) is loaded again: its error shows.
-                let switched = !taken && engine.playQueuedNow(firstFrameAt: engine.clock.now + (instant - engine.systemClock.now))
-                scheduleSwitchAdvances = switched
-                play(run, fromPreparedItem: switched || taken)
-            case .cancelPrepare:
-                if deferredPrepare != nil {
-                    deferredPrepare = nil
-                    continue
-                }
-                engine.itemSwitch.dropQueued()
-                guard let run = scheduledRun else { continue }
-                engine.setLooping(run.isSingleLoop)
-                if let held = listed, !run.isSingleLoop, playlist == nil {
-                    playlist = held
-                    perform(held.attach())
-                    perform(held.loaded())  // its next item, queued again
-                }
-            }
-        }
-    }
-
-    /// A source or a playlist given while a schedule plays: it plays now, until the schedule's next
-    /// change (`loadfile` on a scheduled player); none given: the schedule's entry again.
-    private func playOverride(_ settings: VideoSettings) {
-        guard let schedule else { return }
-        guard settings.sourceName != nil || !settings.playlist.isEmpty else { return perform(schedule.replay()) }
-        schedule.override()
-        engine.setSyncTimeline(nil)
-        if !settings.playlist.isEmpty {
-            startPlaylist(settings.playlist, loops: settings.loopPlaylist, passes: settings.loopPlaylistPasses, keepingCurrent: false)
-        } else if let source = settings.sourceName {
-            if let playlist { perform(playlist.detach()) }
-            (listed, playlist) = (nil, nil)
-            try? engine.load(source, ext: settings.ext)
-        }
-    }
-
-    /// Whether the next change's first item may be opened now: the item playing is held until the
-    /// change (looped) only when it lasts until then, or the change is half a second away; a list's
-    /// items that end before play on.
-    private var mayPrepareNow: Bool {
-        guard playlist != nil, let toChange = schedule?.secondsToNextChange, toChange > 0.5,
-              let duration = engine.duration else { return true }
-        return duration - engine.position >= toChange - 0.05
-    }
-
-    /// Plays `run`: a loop of one file on the engine's own wrap, or a playlist; on a synced
-    /// schedule on the run's timeline. `fromPreparedItem`: its first item already took over.
-    private func play(_ run: ScheduleRun, fromPreparedItem: Bool) {
-        record(.scheduleChanged(entry: run.name))
-        (scheduledRun, deferredPrepare) = (run, nil)
-        // An override's source goes with it: the same `loadfile` later plays it again.
-        if applied.sourceName != nil || !applied.playlist.isEmpty {
-            (applied.sourceName, applied.playlist) = (nil, [])
-            player.updateSettings { ($0.sourceName, $0.playlist) = (nil, []) }
-        }
-        let timeline = run.epoch.map(SharedTimeline.init(epoch:))
-        if run.isSingleLoop || !fromPreparedItem || timeline == nil { engine.setSyncTimeline(timeline) }
-        if run.isSingleLoop {
-            if let playlist { perform(playlist.detach()) }
-            (listed, playlist) = (nil, nil)
-            engine.setLooping(true)
-            if !fromPreparedItem { try? engine.load(run.items[0], ext: applied.ext) }
-        } else {
-            engine.setLooping(false)
-            // A list taken over at its first item plays on from it, in step on every screen by
-            // construction; one joined later finds its item on the timeline (its lengths read first).
-            if fromPreparedItem, timeline != nil { engine.setSyncTimeline(nil) }
-            startPlaylist(run.items, loops: run.loops, passes: nil, keepingCurrent: fromPreparedItem)
-        }
-    }
-
     /// Carries out what the playlist asks of the engine (what it answers to a load goes back to it).
-    private func perform(_ requests: [PlaylistRequest]) {
+    func perform(_ requests: [PlaylistRequest]) {
         for request in requests {
             switch request {
             case let .load(source, ext):

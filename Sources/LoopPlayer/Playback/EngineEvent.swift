@@ -34,10 +34,14 @@ package struct RunContext {
     package var deadline: Double?
     /// Whether a failure ends a run that stops on failure (not while a playlist skips the item).
     package var failureEndsRun: Bool
+    /// A virtual clock stands still: the controller waits for something that takes real time (a
+    /// schedule's next item decoding, a retry's file being tried), which wakes the loop when done.
+    package var holdsVirtualClock: Bool
 
-    package init(deadline: Double? = nil, failureEndsRun: Bool = true) {
+    package init(deadline: Double? = nil, failureEndsRun: Bool = true, holdsVirtualClock: Bool = false) {
         self.deadline = deadline
         self.failureEndsRun = failureEndsRun
+        self.holdsVirtualClock = holdsVirtualClock
     }
 }
 

@@ -5,7 +5,8 @@ extension PlaybackEngine {
     /// took over, its first frame is shown in the same call (once: that item has not ended).
     /// `hostDeadline`: a virtual clock moved to a frame's time stops there first, so that what the
     /// controller planned for then (a schedule's change) happens before the frame.
-    func presentDueFrame(hostDeadline: Double? = nil) -> Presenter.Step? {
+    /// `holdingClock`: a virtual clock stands still (the controller waits for something of its own).
+    func presentDueFrame(hostDeadline: Double? = nil, holdingClock: Bool = false) -> Presenter.Step? {
         guard let item, let presenter = item.presenter, !isFailed else { return nil }
         if presenter.ended {
             switch atItemEnd(settling: false) {
@@ -19,6 +20,9 @@ extension PlaybackEngine {
                 }
             }
         }
+        // A virtual clock runs as fast as frames are shown: it would pass the instant the controller
+        // waits for (a schedule's change whose item is still decoding) before that is ready.
+        if holdingClock, clock.isVirtual { return .waitForFrames }
         if let refreshed = filterControl.refreshedPausedPicture(presenter) { screen.show(refreshed) }
         keepInStep()
         let step = presenter.next(from: item.pipeline.frames, stop: itemStop, hostDeadline: hostDeadline) { filterControl.current($0) }

@@ -17,12 +17,10 @@ extension PlaybackEngine {
         }
     }
 
-    /// On a virtual clock, waits (in real time, at most 10 s) for the queued item's first frame: the
-    /// clock runs as fast as frames are shown, and would pass a schedule's change before it is decoded.
-    package func waitForQueuedFirstFrameIfUntimed() {
-        guard clock.isVirtual else { return }
-        let giveUp = realClock.now + 10
-        while case .notYet = itemSwitch.readiness, realClock.now < giveUp { usleep(1000) }
+    /// Whether the queued item's first frame is decoded (it would take over at once).
+    package var queuedIsReady: Bool {
+        if case .ready = itemSwitch.readiness { return true }
+        return false
     }
 
     /// The item queued to follow the current one.
@@ -32,11 +30,13 @@ extension PlaybackEngine {
     /// buffer, and the queued item continues loading (or plays at once if it is ready). False if
     /// nothing is queued. `firstFrameAt` (the engine's clock): a ready item's first frame is shown
     /// then (a schedule's change at its instant), the current one's last frame until then.
+    /// `reporting`: false when the caller knows of the switch by the answer and wants no `advanced`
+    /// event (a schedule's change: the list it starts is not told of it).
     @discardableResult
-    package func playQueuedNow(firstFrameAt: Double? = nil) -> Bool {
+    package func playQueuedNow(firstFrameAt: Double? = nil, reporting: Bool = true) -> Bool {
         guard itemSwitch.queued != nil else { return false }
-        if advanceToQueued(firstFrameAt: firstFrameAt) { return true }
-        guard promoteQueued() != nil else { return false }
+        if advanceToQueued(firstFrameAt: firstFrameAt, reporting: reporting) { return true }
+        guard promoteQueued(reporting: reporting) != nil else { return false }
         startLoading()
         openIfReady()
         return true
@@ -44,7 +44,7 @@ extension PlaybackEngine {
 
     /// At the current item's end: the queued item takes over if its first frame is decoded.
     /// A queued item that failed is reported and dropped (the playlist may queue another).
-    func advanceToQueued(firstFrameAt: Double? = nil) -> Bool {
+    func advanceToQueued(firstFrameAt: Double? = nil, reporting: Bool = true) -> Bool {
         switch itemSwitch.readiness {
         case .nothingQueued, .notYet:
             return false
@@ -54,7 +54,7 @@ extension PlaybackEngine {
             return false
         case let .ready(next, info):
             let previous = item?.presenter
-            let isReplacement = promoteQueued()?.isReplacement == true
+            let isReplacement = promoteQueued(reporting: reporting)?.isReplacement == true
             // The state first: a `NotAutoPlay` hold ends with the first item (the presenter follows).
             apply(.advanced)
             let presenter = makePresenter(info, item: next, paused: machine.wantsPause)
@@ -79,7 +79,7 @@ extension PlaybackEngine {
 
     /// Makes the queued item the current one; the current one is retired (stopped once the switch
     /// has settled) and hands its sound device over if the queued item's sound stage still waits.
-    private func promoteQueued() -> ItemSwitch.Promotion? {
+    private func promoteQueued(reporting: Bool = true) -> ItemSwitch.Promotion? {
         guard let promoted = itemSwitch.promote() else { return nil }
         let next = promoted.item
         filterControl.finish()
@@ -87,7 +87,7 @@ extension PlaybackEngine {
         makeCurrent(next)
         if let index = promoted.scheduleItem { timelineSync.scheduleAdvanced(to: index) }
         network.beginSource(preference: configuration.network.variant, outputSize: output.variantLimit)
-        if !promoted.isReplacement { outbox.report(.advanced(next.location)) }
+        if !promoted.isReplacement, reporting { outbox.report(.advanced(next.location)) }
         return promoted
     }
 

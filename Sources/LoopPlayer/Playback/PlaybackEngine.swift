@@ -300,7 +300,7 @@ package final class PlaybackEngine {
         if isFailed && !failedBefore && configuration.stop.exitOnFailure || outbox.awaitsController { return .again }
         // The run's time is up even with nothing shown (a source failing, loading, replaced).
         if let deadline = runDeadline, clock.now >= deadline { return .finished(.finished) }
-        let step = presentDueFrame(hostDeadline: context.deadline)
+        let step = presentDueFrame(hostDeadline: context.deadline, holdingClock: context.holdsVirtualClock)
         itemSwitch.settleIfDue()
         screen.redrawOverlaysIfDue()
         let wake = nextWake(after: step, hostDeadline: context.deadline)
@@ -368,6 +368,10 @@ package final class PlaybackEngine {
         case .finished: return .finished(.finished)
         case let .wait(deadline): return .wait(deadline)
         case let .advanceClock(to: deadline):
+            // The controller sees what happened first (the end of a schedule's entry): what it does
+            // about it happens at this time, not at the deadline. (Events come of progress: the next
+            // iteration, with none left, moves the clock.)
+            if !outbox.isEmpty { return .again }
             clock.advance(to: deadline)
             return .again
         }

@@ -12,8 +12,20 @@ enum ScheduleRequest: Equatable {
     /// The prepared item takes over now, its first picture shown at `at` (Unix seconds), and `run`
     /// goes on from it; `taken`: the engine switched to it at the end of the pass already.
     case switchNow(ScheduleRun, at: Double, taken: Bool)
-    /// The prepared change is not next any more: the item opened goes, the run on plays on as before.
+    /// The prepared change is not next any more, or a retry's item did not open: the item opened
+    /// goes, the run on plays on as before.
     case cancelPrepare
+    /// Try to open a skipped run's first `item` now, on a thread (the run on plays on untouched);
+    /// tell `retried(opened:)` what came of it.
+    case retry(item: String)
+    /// The retry asked for is not wanted any more.
+    case cancelRetry
+}
+
+/// What trying a skipped run's first item found.
+enum RetryOutcome: Sendable {
+    case opens
+    case fails(PlayerError)
 }
 
 /// One run as the session plays it.
@@ -38,14 +50,37 @@ final class SchedulePlayback {
     /// Whether the run playing is waiting for its pass to end (an after-pass change).
     private(set) var waitsForPass = false
     /// Something else than the entry plays (a `loadfile`) until the next change.
-    var overridden = false
+    var overridden: Bool { follower.overridden }
+    /// A skipped run's item is being tried in the background.
+    var isRetrying: Bool { follower.retrying != nil }
+    /// The next change's first item is opened (or asked to be).
+    var hasPrepared: Bool { follower.isPrepared }
+    /// The thread trying it (the session starts it for `.retry`).
+    var retryProbe: BackgroundProbe<RetryOutcome>?
+    /// The run playing (nil before the first `play`).
+    var run: ScheduleRun?
+    /// The next change's first item, opened once the list's item playing lasts until the change (its
+    /// next items play meanwhile).
+    var deferredPrepare: String?
+
+    /// A timed override (`schedule-override`): an entry above all others for its window.
+    private(set) var timedOverride: ScheduleEntry?
+    /// The schedule as set (the file), without the override.
+    private(set) var schedule: Schedule
 
     init(_ schedule: Schedule, wallClock: any SystemClock) {
         follower = ScheduleFollower(schedule)
+        self.schedule = schedule
         self.wallClock = wallClock
     }
 
-    var schedule: Schedule { follower.evaluator.schedule }
+    /// The schedule followed: the file's, and the override above it.
+    private var followed: Schedule {
+        guard let timedOverride, timedOverride.window.map({ $0.upperBound > now }) ?? false else { return schedule }
+        var followed = schedule
+        followed.entries.append(timedOverride)
+        return followed
+    }
     private var now: Date { Date(timeIntervalSince1970: wallClock.now) }
 
     /// Every iteration (cheap unless something is due).
@@ -60,20 +95,49 @@ final class SchedulePlayback {
 
     /// Something else plays until the next change (a `loadfile`); a change prepared is prepared
     /// again, from what plays now.
-    func override() {
-        overridden = true
-        follower.forgetPrepared()
+    func override() -> [ScheduleRequest] {
         waitsForPass = false
+        return translate(follower.override(at: now))
     }
 
     /// The entry on plays again (an override was taken back).
-    func replay() -> [ScheduleRequest] {
-        overridden = false
-        return follower.current.map { [.play(scheduleRun($0))] } ?? []
+    func replay() -> [ScheduleRequest] { translate(follower.replay()) }
+
+    /// The run playing cannot play: what is below it plays (it is retried later).
+    func runFailed() -> [ScheduleRequest] { translate(follower.runFailed(at: now)) }
+
+    /// The run playing played its list once (`loop: no`): what is below it plays.
+    func runFinished() -> [ScheduleRequest] { translate(follower.runFinished(at: now)) }
+
+    /// What came of a retry's item: opened, its run plays now.
+    func retried(opened: Bool) -> [ScheduleRequest] { translate(follower.retried(opened: opened, at: now)) }
+
+    /// The run playing shows its picture.
+    func runPlays() { follower.runPlays() }
+
+    /// A reread schedule: the run playing stays untouched if the new one has it too (an override
+    /// stays too).
+    func replace(_ schedule: Schedule) -> [ScheduleRequest] {
+        self.schedule = schedule
+        return translate(follower.replace(followed, at: now))
     }
 
-    /// A reread schedule: the run playing stays untouched if the new one has it too.
-    func replace(_ schedule: Schedule) -> [ScheduleRequest] { translate(follower.replace(schedule, at: now)) }
+    /// `items` play from `start` (nil: now) for `seconds`, above every entry; then what the clock says
+    /// plays again. Given a start ahead (3 s or more), every screen switches at it seamlessly, as at a
+    /// change. Replaces an override given before.
+    func override(_ items: [String], from start: Date?, seconds: Double) -> [ScheduleRequest] {
+        let start = start ?? now
+        timedOverride = .override(items.map { ScheduleItem(written: $0, relativeTo: "") }, from: start,
+                                  until: start.addingTimeInterval(seconds))
+        return translate(follower.replace(followed, at: now))
+    }
+
+    /// The timed override ends now (nothing if there is none).
+    func clearOverride() -> [ScheduleRequest] {
+        guard timedOverride != nil else { return [] }
+        timedOverride = nil
+        return translate(follower.replace(followed, at: now))
+    }
 
     /// Seconds until the next change (nil: none planned).
     var secondsToNextChange: Double? { follower.next.map { $0.instant.timeIntervalSince(now) } }
@@ -100,23 +164,27 @@ final class SchedulePlayback {
         return actions.map { action -> ScheduleRequest in
             switch action {
             case let .play(run):
-                (waitsForPass, overridden) = (false, false)
+                waitsForPass = false
                 return .play(scheduleRun(run))
             case let .prepare(run, _, afterPass):
                 waitsForPass = afterPass
                 return .prepare(item: scheduleRun(run).items[0], holdCurrent: !afterPass)
             case let .switchNow(run, instant):
-                (waitsForPass, overridden) = (false, false)
+                waitsForPass = false
                 return .switchNow(scheduleRun(run), at: instant.timeIntervalSince1970, taken: taken)
             case .cancelPrepare:
                 waitsForPass = false
                 return .cancelPrepare
+            case let .retry(run):
+                return .retry(item: scheduleRun(run).items[0])
+            case .cancelRetry:
+                return .cancelRetry
             }
         }
     }
 
     private func scheduleRun(_ run: ScheduledRun) -> ScheduleRun {
-        let loops = run.entry.map { schedule.entries[$0].loop } ?? true
+        let loops = run.entry.map { follower.evaluator.schedule.entries[$0].loop } ?? true
         return ScheduleRun(name: run.name, items: run.playlist.map(\.resolved), loops: loops,
                            epoch: schedule.sync ? run.epoch.timeIntervalSince1970 : nil)
     }

@@ -11,37 +11,20 @@ final class ScheduleProbe: Sendable {
         case failed(PlayerError)
     }
 
-    /// What the probe's thread and the run loop share.
-    private final class Shared: Sendable {
-        let outcome = Mutex<Outcome?>(nil)
-        let abort = AbortFlag()
-    }
-
-    private let shared = Shared()
-    private let thread = Mutex<WorkerThread?>(nil)
+    private let probe: BackgroundProbe<Outcome>
 
     init(items: [String], ext: String, wake: @escaping @Sendable () -> Void) {
-        let worker = WorkerThread(name: "lp-schedule") { [shared] in
-            let result = Self.probe(items, ext: ext, abort: shared.abort)
-            shared.outcome.withLock { $0 = result }
-            wake()
+        probe = BackgroundProbe(name: "lp-schedule", noThread: .failed(.invalidSetting(name: "SyncTimeline", value: "",
+                                reason: "no thread to read the playlist's lengths")), wake: wake) { abort in
+            Self.probe(items, ext: ext, abort: abort)
         }
-        if !worker.started {
-            shared.outcome.withLock { $0 = .failed(.invalidSetting(name: "SyncTimeline", value: "", reason: "no thread to read the playlist's lengths")) }
-        }
-        thread.withLock { $0 = worker }
     }
-
 
     /// The schedule, or why there is none; nil while the files are read.
-    var result: Outcome? { shared.outcome.withLock { $0 } }
+    var result: Outcome? { probe.result }
 
-    /// Stops reading (the run ends). The thread is not waited for (a read stuck on a network file
-    /// system must not hold the run loop): it ends on its own, sharing nothing but its outcome.
-    func cancel() {
-        shared.abort.raise()
-        thread.withLock { $0 = nil }  // detached
-    }
+    /// Stops reading (the run ends), without waiting for the thread.
+    func cancel() { probe.cancel() }
 
     private static func probe(_ items: [String], ext: String, abort: AbortFlag) -> Outcome {
         var lengths: [Double] = []

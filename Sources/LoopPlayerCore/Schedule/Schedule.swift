@@ -48,11 +48,33 @@ package struct ScheduleEntry: Sendable, Equatable {
     package var switchMode: ScheduleSwitch
     /// The line of the file the entry starts on, for messages.
     package var line: Int
+    /// One window between two instants (whole seconds) in place of `days`, `dates`, `from` and
+    /// `to`: a timed override (`ScheduleEntry.override`). At most a day long.
+    package private(set) var window: Range<Date>?
 
     package init(name: String, days: Set<ScheduleWeekday>, dates: ClosedRange<ScheduleDate>?, from: ScheduleTime, to: ScheduleTime,
                  playlist: [ScheduleItem], priority: Int, loop: Bool, switchMode: ScheduleSwitch, line: Int) {
         (self.name, self.days, self.dates, self.from, self.to) = (name, days, dates, from, to)
         (self.playlist, self.priority, self.loop, self.switchMode, self.line) = (playlist, priority, loop, switchMode, line)
+    }
+}
+
+extension ScheduleEntry {
+    /// The name a timed override plays under (no file's entry may have it).
+    package static let overrideName = "override"
+    /// The longest timed override.
+    package static let longestOverride: Double = 86_400
+
+    /// A timed override: `playlist` from `start` until `end` (whole seconds, at most a day), above
+    /// every entry; the entry it interrupts plays again at its end, where its timeline is.
+    package static func override(_ playlist: [ScheduleItem], from start: Date, until end: Date) -> ScheduleEntry {
+        let open = start.timeIntervalSince1970.rounded(.down)
+        let close = min(max(end.timeIntervalSince1970.rounded(.down), open + 1), open + longestOverride)
+        var entry = ScheduleEntry(name: overrideName, days: Set(ScheduleWeekday.allCases), dates: nil, from: .midnight,
+                                  to: .midnight, playlist: playlist, priority: .max, loop: true,
+                                  switchMode: .atTime, line: 0)
+        entry.window = Date(timeIntervalSince1970: open)..<Date(timeIntervalSince1970: close)
+        return entry
     }
 }
 

@@ -40,19 +40,41 @@ package struct ScheduleEvaluator: Sendable {
     package init(_ schedule: Schedule) {
         self.schedule = schedule
         clock = WallClock(timeZone: schedule.timeZone)
-        rules = schedule.entries.enumerated().map { EntryRule(index: $0.offset, entry: $0.element) }
+        let clock = clock
+        rules = schedule.entries.enumerated().map { EntryRule(index: $0.offset, entry: $0.element, clock: clock) }
     }
 
-    /// What is on at `instant`, since when, and the next change.
-    package func state(at instant: Date) -> ScheduleState {
+    /// What is on at `instant`, since when, and the next change. `skipping`: runs left out as if
+    /// they were not on (one that could not play, one that played its list once), so that what is
+    /// below them plays; the default cannot be.
+    package func state(at instant: Date, skipping: Set<RunKey> = []) -> ScheduleState {
         let time = Self.seconds(instant)
         let day = clock.day(of: Int(time.rounded(.down)))
-        let runs = runs(days: Self.searchedDays(from: day))
+        // The default's epoch is the last close of a run not skipped: the window of one skipped closing
+        // is no change to it.
+        let all = runs(days: Self.searchedDays(from: day))
+        let runs = skipping.isEmpty ? all : all.filter { !skipping.contains(key($0)) }
         let current = runs.filter { Double($0.open) <= time && time < Double($0.close) }.max(by: ranksBelow)
         let epoch = current.map { epochDate($0.open) } ?? defaultEpoch(at: time, day: day, near: runs)
         return ScheduleState(current: scheduledRun(current, epoch: epoch),
-                             next: nextTransition(after: time, day: day, current: current, runs: runs))
+                             next: nextTransition(after: time, day: day, current: current, runs: runs, skipping: skipping))
     }
+
+    /// A run as `state(at:skipping:)` names it: its entry and its epoch.
+    package struct RunKey: Sendable, Hashable {
+        package let entry: Int
+        package let epoch: Date
+
+        /// The key of `run`; nil for the default (which is never skipped).
+        package init?(_ run: ScheduledRun) {
+            guard let entry = run.entry else { return nil }
+            (self.entry, epoch) = (entry, run.epoch)
+        }
+
+        package init(entry: Int, epoch: Date) { (self.entry, self.epoch) = (entry, epoch) }
+    }
+
+    private func key(_ run: Run) -> RunKey { RunKey(entry: run.entry, epoch: epochDate(run.open)) }
 
     /// Every change at or after `start` and before `end`, in order (the operator's dry run).
     package func transitions(from start: Date, to end: Date) -> [ScheduleTransition] {
@@ -109,6 +131,7 @@ package struct ScheduleEvaluator: Sendable {
     /// or the window is wholly in a skipped hour.
     private func window(_ rule: EntryRule, day: Int) -> (open: Int, close: Int)? {
         guard rule.isActive(onDay: day) else { return nil }
+        if let fixed = rule.fixed { return fixed }  // on its one day
         let open = clock.instant(day: day, second: rule.from)
         let close = clock.instant(day: rule.to > rule.from ? day : day + 1, second: rule.to)
         return close > open ? (open, close) : nil
@@ -184,7 +207,8 @@ package struct ScheduleEvaluator: Sendable {
 
     /// The first change after `time`: looked for a week at a time (`runs` are the first week's),
     /// skipping to the next day a window opens or a run closes when nothing happens.
-    private func nextTransition(after time: Double, day: Int, current: Run?, runs: [Run]) -> ScheduleTransition? {
+    private func nextTransition(after time: Double, day: Int, current: Run?, runs: [Run],
+                                skipping: Set<RunKey>) -> ScheduleTransition? {
         var lower = time.rounded(.down) + 1
         var day = day
         var runs = runs
@@ -204,7 +228,7 @@ package struct ScheduleEvaluator: Sendable {
             guard nextDay != .max else { return nil }
             day = max(day + 7, nextDay - 1)
             lower = Double(end)
-            runs = self.runs(days: Self.searchedDays(from: day))
+            runs = self.runs(days: Self.searchedDays(from: day)).filter { !skipping.contains(key($0)) }
         }
         return nil
     }
@@ -266,8 +290,10 @@ private struct EntryRule: Sendable {
     /// The first and last day numbers of `dates`.
     let firstDay: Int?
     let lastDay: Int?
+    /// A window between two instants (a timed override): on the day it opens only.
+    let fixed: (open: Int, close: Int)?
 
-    init(index: Int, entry: ScheduleEntry) {
+    init(index: Int, entry: ScheduleEntry, clock: WallClock) {
         self.index = index
         priority = entry.priority
         from = entry.from.seconds
@@ -275,8 +301,16 @@ private struct EntryRule: Sendable {
         weekdays = ScheduleWeekday.allCases.enumerated().reduce(0) {
             entry.days.contains($1.element) ? $0 | UInt8(1 << $1.offset) : $0
         }
-        firstDay = entry.dates?.lowerBound.dayNumber
-        lastDay = entry.dates?.upperBound.dayNumber
+        if let window = entry.window {
+            let open = Int(window.lowerBound.timeIntervalSince1970), close = Int(window.upperBound.timeIntervalSince1970)
+            fixed = (open, close)
+            firstDay = clock.day(of: open)
+            lastDay = firstDay
+        } else {
+            fixed = nil
+            firstDay = entry.dates?.lowerBound.dayNumber
+            lastDay = entry.dates?.upperBound.dayNumber
+        }
     }
 
     func isActive(onDay day: Int) -> Bool {

@@ -6,6 +6,9 @@ package struct ScheduleTime: Sendable, Hashable, Comparable, CustomStringConvert
     /// `24:00`, the end of a day: the next day's midnight.
     package static let endOfDay = ScheduleTime(uncheckedSeconds: 86_400)
 
+    /// `00:00`.
+    package static let midnight = ScheduleTime(uncheckedSeconds: 0)
+
     private init(uncheckedSeconds: Int) { seconds = uncheckedSeconds }
 
     /// Nil unless `text` is `HH:MM` or `HH:MM:SS` with two digits each and names a time that exists on a

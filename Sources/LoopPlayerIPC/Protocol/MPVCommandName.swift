@@ -28,6 +28,8 @@ package enum MPVCommandName: String, CaseIterable, Sendable {
     case playlistRemove = "playlist-remove"
     case cycleValues = "cycle-values"
     case keypress
+    /// loopplay's own: a timed override of the schedule (`schedule-override ITEMS SECONDS [START]`, `… clear`).
+    case scheduleOverride = "schedule-override"
 
     /// The arguments of mpv's named form (`{"command": {"name": "seek", "target": 5}}`), in their
     /// order, each with the value that stands for it when left out before one that is given (nil:

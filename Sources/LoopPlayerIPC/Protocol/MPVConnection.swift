@@ -199,6 +199,7 @@ package struct MPVConnection {
             }
             return take(.success([.press(action)]))
         case .seek: return take(Self.seek(arguments, status: status))
+        case .scheduleOverride: return take(Self.scheduleOverride(arguments, status: status))
         case .cycle: return take(cycle(arguments, status: status))
         case .add: return take(add(arguments, status: status))
         case .screenshotToFile:
@@ -233,6 +234,42 @@ package struct MPVConnection {
             return .success([.load(source, append: true)])
         default: return .failure(.invalidParameter)
         }
+    }
+
+    /// `schedule-override ITEMS SECONDS [START]`: ITEMS one item or an array of them, SECONDS 1 to
+    /// 86400, START Unix seconds or RFC 3339 with its offset (`2027-01-04T10:00:00+01:00`; every screen
+    /// given the same one switches together); `schedule-override clear` ends it. Refused without a
+    /// schedule.
+    private static func scheduleOverride(_ arguments: [JSONValue], status: PlayerStatus) -> Result<[MPVAction], MPVError> {
+        guard status.schedule != nil else { return .failure(.command) }
+        if arguments.count == 1, arguments[0].text == "clear" { return .success([.send(.clearScheduleOverride)]) }
+        guard (2...3).contains(arguments.count), let seconds = arguments[1].number, (1...86_400).contains(seconds) else {
+            return .failure(.invalidParameter)
+        }
+        let items: [String]
+        switch arguments[0] {
+        case let .string(item): items = [item]
+        case let .array(values): items = values.compactMap(\.text).count == values.count ? values.compactMap(\.text) : []
+        default: items = []
+        }
+        guard !items.isEmpty, items.count <= maximumPlaylistItems, !items.contains(where: \.isEmpty) else {
+            return .failure(.invalidParameter)
+        }
+        var start: Date?
+        if arguments.count == 3 {
+            guard let instant = instant(arguments[2]) else { return .failure(.invalidParameter) }
+            start = instant
+        }
+        return .success([.send(.scheduleOverride(items, seconds: seconds, from: start))])
+    }
+
+    /// Unix seconds, or RFC 3339 with its offset or `Z` (a fraction of a second allowed).
+    private static func instant(_ value: JSONValue) -> Date? {
+        if let seconds = value.number { return abs(seconds) < 1e11 ? Date(timeIntervalSince1970: seconds) : nil }
+        guard let text = value.text, text.count <= 40 else { return nil }
+        let plain = ISO8601DateFormatter(), fractional = ISO8601DateFormatter()
+        fractional.formatOptions.insert(.withFractionalSeconds)
+        return plain.date(from: text) ?? fractional.date(from: text)
     }
 
     /// `playlist-remove INDEX|current`: one item goes; the only source going is a `stop`.

@@ -67,12 +67,27 @@ final class ScheduleCommandTests: XCTestCase {
         } else {
             XCTAssertEqual(entry, "default")
         }
+        // A timed override: the idle loop for ten minutes, at once; a bad one is refused; `clear` ends it.
+        for bad: [Any] in [["schedule-override", idle, 0], ["schedule-override", idle, 86_401], ["schedule-override", [], 60],
+                           ["schedule-override", idle, 60, "tomorrow"], ["schedule-override", [idle, 5], 60]] {
+            XCTAssertEqual(try client.request(bad)?["error"] as? String, "invalid parameter", "\(bad)")
+        }
+        XCTAssertEqual(try client.request(["schedule-override", idle, "600"])?["error"] as? String, "success")
+        XCTAssertTrue(waitFor(timeout: 30) { (try? client.request(["get_property", "schedule-entry"]))?["data"] as? String == "override" },
+                      stderr.text)
+        XCTAssertTrue(waitFor(timeout: 30) { (try? client.request(["get_property", "path"]))?["data"] as? String == idle },
+                      "the override's item plays: \(stderr.text)")
+        let ends = try XCTUnwrap(try client.request(["get_property", "schedule-next-change"])?["data"] as? String)
+        XCTAssertTrue(ends.hasSuffix("+00:00"), ends)
+        XCTAssertEqual(try client.request(["schedule-override", "clear"])?["error"] as? String, "success")
+        XCTAssertTrue(waitFor(timeout: 30) { (try? client.request(["get_property", "schedule-entry"]))?["data"] as? String != "override" },
+                      stderr.text)
         XCTAssertTrue(started.process.isRunning, "a schedule never ends by itself: \(stderr.text)")
         stop(started.process)
         stopped = true
         let report = try XCTUnwrap(LoopplayTool.json(String(contentsOfFile: stats, encoding: .utf8)), stderr.text)
         XCTAssertEqual(report["scheduleEntry"] as? String, entry)
-        XCTAssertEqual(report["scheduleTransitions"] as? Int, 0)
+        XCTAssertEqual(report["scheduleTransitions"] as? Int, 2, "the override's start and end")
     }
 
     /// SIGHUP (stderr not a terminal, as under systemd): a broken file is one line and the schedule in

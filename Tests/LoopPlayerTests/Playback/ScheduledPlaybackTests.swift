@@ -18,6 +18,9 @@ final class ScheduledPlaybackTests: XCTestCase {
         var scheduleChanges: [String] {
             list.withLock { $0 }.compactMap { if case let .scheduleChanged(entry) = $0 { entry } else { nil } }
         }
+        var errorKinds: [String] {
+            list.withLock { $0 }.compactMap { if case let .error(error) = $0 { error.kind } else { nil } }
+        }
     }
 
     /// The wall clock as `base` plus the engine's (virtual) time.
@@ -152,20 +155,90 @@ final class ScheduledPlaybackTests: XCTestCase {
         XCTAssertEqual(status.schedule?.nextChangeText, "2027-01-04T07:00:05+00:00")
     }
 
-    /// An entry whose item is missing: its error at the change (the error shows instead of the
-    /// item before playing on under the entry's name), and the default plays again at its end.
-    func testAMissingItemIsAnErrorAndTheNextChangePlaysOn() throws {
+    /// An entry whose item is missing: its error at the change, and the default, the run below it,
+    /// plays at once, until the window closes.
+    func testAMissingItemIsAnErrorAndTheDefaultPlaysMeanwhile() throws {
         let yaml = Self.morning.replacingOccurrences(of: "[\"SECOND\"]", with: "[\"/nonexistent/missing.mp4\"]")
         let (shown, events, status) = try play(yaml, from: ScheduleFixture.instant("2027-01-04T06:59:57Z"), until: 10)
-        XCTAssertEqual(events.scheduleChanges, ["default", "morning", "default"])
-        let errors = events.list.withLock { $0 }.compactMap { if case let .error(error) = $0 { error.kind } else { nil } }
-        XCTAssertTrue(errors.contains("sourceNotFound"), "\(errors)")
-        // (The default after a failed item is a load, shown as soon as it opens: up to the 8 ms early
-        // the switch is made, not at the instant.)
-        let during = shown.filter { (3.0..<7.99).contains($0.at) }
-        XCTAssertTrue(during.isEmpty, "nothing shown while the entry's item is missing: \(during.map(\.at))")
-        XCTAssertEqual(shown.first { $0.at >= 8 }?.at ?? 0, 8, accuracy: 1.0 / 30, "the default again at 07:00:05")
+        XCTAssertEqual(events.scheduleChanges, ["default", "morning", "default"], "the entry's close is no change then")
+        XCTAssertTrue(events.errorKinds.contains("sourceNotFound"), "\(events.errorKinds)")
+        let during = shown.filter { (3.0..<10).contains($0.at) }
+        XCTAssertFalse(during.isEmpty)
+        XCTAssertTrue(during.allSatisfy { $0.width == 320 }, "the default plays while the entry's item is missing")
+        XCTAssertLessThanOrEqual(Self.longestGap(in: shown), 2.0 / 30 + 1e-6, "no gap but the default's reopening")
         XCTAssertEqual(status.schedule?.entry, "default")
+    }
+
+    /// An entry whose item appears later (a copy still on its way): the default plays meanwhile; the
+    /// entry's file is tried in the background 30 s after it failed (still missing: an error event),
+    /// then 60 s after that, when it is there and plays; the default is not interrupted before.
+    func testAnEntryThatFailedIsRetriedLessOftenAndPlaysOnceItOpens() throws {
+        let directory = try TemporaryDirectory()
+        let late = directory.url.appendingPathComponent("late.mp4").path
+        let second = try PlaylistMedia.second()
+        let yaml = Self.morning.replacingOccurrences(of: "07:00:05", with: "07:10:00")
+            .replacingOccurrences(of: "[\"SECOND\"]", with: "[\"\(late)\"]")
+        let failures = Mutex(0)
+        let (shown, events, status) = try play(yaml, from: ScheduleFixture.instant("2027-01-04T06:59:57Z"), until: 100) { event, _ in
+            guard case let .error(error) = event, error.kind == "sourceNotFound" else { return }
+            // Opened ahead of the change, loaded at it, tried 30 s later: the file arrives after that.
+            if failures.withLock({ $0 += 1; return $0 }) == 3 { try? FileManager.default.copyItem(atPath: second, toPath: late) }
+        }
+        XCTAssertEqual(failures.withLock { $0 }, 3, "the prepare's, the change's and the first retry's")
+        XCTAssertEqual(events.scheduleChanges, ["default", "morning", "default", "morning"])
+        let taken = try XCTUnwrap(change(to: 240, in: shown), "the entry plays")
+        XCTAssertEqual(shown[taken].at, 93, accuracy: 0.1, "90 s after the failure at 07:00:00: retried at 30 s, then 60 s later")
+        XCTAssertTrue(shown[..<taken].allSatisfy { $0.width == 320 }, "the default until then")
+        XCTAssertTrue(shown[taken...].allSatisfy { $0.width == 240 }, "the entry from then on")
+        let defaultFrames = shown[..<taken].filter { $0.at > 3.1 }
+        for (before, after) in zip(defaultFrames, defaultFrames.dropFirst()) {
+            XCTAssertEqual(after.at - before.at, 1.0 / 30, accuracy: 1e-6, "the default untouched by the retries")
+        }
+        XCTAssertEqual(status.schedule?.entry, "morning")
+    }
+
+    /// `loop: no`: the entry's list plays once, then the default plays until the window closes; its
+    /// close is no change.
+    func testAnEntryThatPlaysOnceFallsToTheDefault() throws {
+        let yaml = Self.morning.replacingOccurrences(of: "07:00:05", with: "07:01:00")
+            .replacingOccurrences(of: "playlist: [\"SECOND\"]", with: "loop: no, playlist: [\"SECOND\"]")
+        let (shown, events, _) = try play(yaml, from: ScheduleFixture.instant("2027-01-04T06:59:57Z"), until: 8)
+        XCTAssertEqual(events.scheduleChanges, ["default", "morning", "default"])
+        let entry = shown.filter { $0.width == 240 }
+        XCTAssertEqual(entry.count, 25, "its 25 frames once")
+        let back = try XCTUnwrap(change(to: 320, in: shown, after: 1))
+        XCTAssertEqual(shown[back].at - shown[back - 1].at, 0.04, accuracy: 2.0 / 30, "the default after its last frame")
+        XCTAssertTrue(shown[back...].allSatisfy { $0.width == 320 })
+    }
+
+    /// A timed override given 4 s ahead, for 2 s: its first frame at its start and the default's at
+    /// its end, each one frame interval after the last before; the status says `override` meanwhile.
+    func testATimedOverrideGivenAheadStartsAndEndsOnItsInstants() throws {
+        try require(TestMedia.hasEncoder("libvpx"), "ffmpeg with libvpx")
+        let third = try PlaylistMedia.third()
+        let base = ScheduleFixture.instant("2027-01-04T10:00:00Z")
+        let sent = Mutex(false)
+        let (shown, events, status) = try play("timezone: UTC\ndefault: {playlist: [\"FIRST\"]}", from: base, until: 7) { event, player in
+            guard case .scheduleChanged("default") = event, !sent.withLock({ $0 }) else { return }
+            sent.withLock { $0 = true }
+            player.send(.scheduleOverride([third], seconds: 2, from: base.addingTimeInterval(4)))
+        }
+        XCTAssertEqual(events.scheduleChanges, ["default", "override", "default"])
+        let start = try XCTUnwrap(change(to: 160, in: shown), "the override played")
+        XCTAssertEqual(shown[start].at, 4, accuracy: 1e-6, "at its start")
+        let end = try XCTUnwrap(change(to: 320, in: shown, after: start))
+        XCTAssertEqual(shown[end].at, 6, accuracy: 1e-6, "the default again at its end")
+        // (The WebM's times are whole milliseconds.)
+        for index in 1..<shown.count {
+            XCTAssertEqual(shown[index].at - shown[index - 1].at, 1.0 / 30, accuracy: 0.0011, "frame \(index)")
+        }
+        XCTAssertEqual(status.schedule?.entry, "default")
+        XCTAssertEqual(status.schedule?.transitions, 2)
+    }
+
+    /// The longest interval between two frames shown.
+    private static func longestGap(in shown: [Shown]) -> Double {
+        zip(shown, shown.dropFirst()).map { $1.at - $0.at }.max() ?? 0
     }
 
     /// A source given while a schedule plays (a remote control's `loadfile`) plays at once, until the

@@ -22,6 +22,8 @@ final class ScheduleFollowerTests: XCTestCase {
             case let .prepare(run, _, afterPass): "prepare \(run.name)\(afterPass ? " after pass" : "")"
             case let .switchNow(run, _): "switch \(run.name)"
             case .cancelPrepare: "cancel"
+            case let .retry(run): "retry \(run.name)"
+            case .cancelRetry: "cancel retry"
             }
         }
     }
@@ -163,5 +165,199 @@ final class ScheduleFollowerTests: XCTestCase {
         XCTAssertEqual(names(moved.replace(later, at: now)), ["cancel"])
         XCTAssertEqual(moved.next?.instant, ScheduleFixture.instant("2027-03-22T11:30:00+01:00"))
         XCTAssertEqual(names(moved.step(at: ScheduleFixture.instant("2027-03-22T11:29:57+01:00"))), ["prepare lunch"])
+    }
+
+    // MARK: An entry that cannot play, and one that played once
+
+    /// Lunch (11:00–15:00) cannot play: the default plays, and lunch is tried in the background after
+    /// 30 s, 60 s, 120 s… up to 300 s; once its item opens it takes over at once.
+    func testAFailedEntryFallsToTheDefaultAndIsRetriedLessOften() throws {
+        var follower = ScheduleFollower(try ScheduleFixture.schedule(week), checkInterval: 3600)
+        var now = ScheduleFixture.instant("2027-03-22T11:30:00+01:00")
+        XCTAssertEqual(names(follower.step(at: now)), ["play lunch"])
+        XCTAssertEqual(names(follower.runFailed(at: now)), ["play default"])
+        XCTAssertEqual(follower.current?.name, "default")
+        XCTAssertEqual(follower.next?.instant, ScheduleFixture.instant("2027-03-23T07:00:00+01:00"),
+                       "lunch's close changes nothing now: breakfast tomorrow is next")
+        var delays: [Double] = []
+        for _ in 0..<6 {
+            let wake = try XCTUnwrap(follower.wakeAt)
+            XCTAssertEqual(names(follower.step(at: wake.addingTimeInterval(-0.5))), [], "not before its time")
+            delays.append(wake.timeIntervalSince(now))
+            now = wake
+            XCTAssertEqual(names(follower.step(at: now)), ["retry lunch"])
+            XCTAssertEqual(names(follower.step(at: now.addingTimeInterval(1))), [], "one retry at a time")
+            XCTAssertEqual(names(follower.retried(opened: false, at: now)), [], "the default plays on")
+        }
+        XCTAssertEqual(delays, [30, 60, 120, 240, 300, 300])
+        now = try XCTUnwrap(follower.wakeAt)
+        XCTAssertEqual(names(follower.step(at: now)), ["retry lunch"])
+        let before = follower.transitions
+        XCTAssertEqual(names(follower.retried(opened: true, at: now)), ["play lunch"])
+        XCTAssertEqual(follower.current?.name, "lunch")
+        XCTAssertEqual(follower.transitions, before + 1)
+        XCTAssertEqual(follower.next?.instant, ScheduleFixture.instant("2027-03-22T15:00:00+01:00"), "its own close again")
+        XCTAssertEqual(names(follower.runFailed(at: now)), ["play default"], "failing again: the delays start over")
+        XCTAssertEqual(try XCTUnwrap(follower.wakeAt).timeIntervalSince(now), 30, accuracy: 1e-6)
+    }
+
+    /// The alert (priority 5) during lunch cannot play: lunch, the entry below it, plays; when the
+    /// alert's five minutes are over its retry is not made (it would not be on), and lunch plays on.
+    func testAFailedEntryFallsToTheEntryBelowIt() throws {
+        var follower = ScheduleFollower(try ScheduleFixture.schedule(week), checkInterval: 3600)
+        let now = ScheduleFixture.instant("2027-03-24T12:00:00+01:00")
+        XCTAssertEqual(names(follower.step(at: now)), ["play alert"])
+        XCTAssertEqual(names(follower.runFailed(at: now)), ["play lunch"])
+        XCTAssertEqual(follower.current?.epoch, ScheduleFixture.instant("2027-03-24T11:00:00+01:00"), "lunch at its own epoch")
+        XCTAssertEqual(follower.next?.instant, ScheduleFixture.instant("2027-03-24T15:00:00+01:00"),
+                       "the alert's close is no change any more")
+        XCTAssertEqual(names(follower.step(at: now.addingTimeInterval(30))), ["retry alert"])
+        XCTAssertEqual(names(follower.retried(opened: false, at: now.addingTimeInterval(31))), [])
+        XCTAssertEqual(names(follower.step(at: now.addingTimeInterval(400))), [], "over: no retry")
+        XCTAssertEqual(follower.current?.name, "lunch")
+    }
+
+    /// A retry gives way to a change: none starts within 10 s of a prepare, and one in flight is
+    /// cancelled by it (the change is prepared and made as usual).
+    func testARetryGivesWayToAChange() throws {
+        var follower = ScheduleFollower(try ScheduleFixture.schedule(week), checkInterval: 3600)
+        let failedAt = ScheduleFixture.instant("2027-03-22T10:59:20+01:00")
+        _ = follower.step(at: failedAt)
+        XCTAssertEqual(names(follower.runFailed(at: failedAt)), ["play default"])
+        XCTAssertEqual(follower.next?.name, "lunch")
+        XCTAssertEqual(names(follower.step(at: failedAt.addingTimeInterval(30))), [], "lunch is prepared in 7 s")
+        XCTAssertEqual(follower.wakeAt, ScheduleFixture.instant("2027-03-22T10:59:57+01:00"), "no wake for the retry meanwhile")
+        XCTAssertEqual(names(follower.step(at: ScheduleFixture.instant("2027-03-22T10:59:57+01:00"))), ["prepare lunch"])
+        XCTAssertEqual(names(follower.step(at: ScheduleFixture.instant("2027-03-22T11:00:00+01:00").addingTimeInterval(-0.002))), ["switch lunch"])
+
+        var inFlight = ScheduleFollower(try ScheduleFixture.schedule(week), checkInterval: 3600)
+        let early = ScheduleFixture.instant("2027-03-22T10:58:00+01:00")
+        _ = inFlight.step(at: early)
+        _ = inFlight.runFailed(at: early)
+        XCTAssertEqual(names(inFlight.step(at: early.addingTimeInterval(30))), ["retry breakfast"])
+        XCTAssertEqual(names(inFlight.step(at: ScheduleFixture.instant("2027-03-22T10:59:57+01:00"))), ["cancel retry", "prepare lunch"])
+        XCTAssertEqual(names(inFlight.retried(opened: true, at: ScheduleFixture.instant("2027-03-22T10:59:58+01:00"))), [],
+                       "the retry's answer after it was cancelled changes nothing")
+        XCTAssertEqual(names(inFlight.step(at: ScheduleFixture.instant("2027-03-22T11:00:00+01:00").addingTimeInterval(-0.002))), ["switch lunch"])
+    }
+
+    /// The default has nothing below it: it is played again after 30 s, then 60 s.
+    func testAFailedDefaultIsPlayedAgainLater() throws {
+        var follower = ScheduleFollower(try ScheduleFixture.schedule(week), checkInterval: 3600)
+        let now = ScheduleFixture.instant("2027-03-22T16:00:00+01:00")
+        XCTAssertEqual(names(follower.step(at: now)), ["play default"])
+        XCTAssertEqual(names(follower.runFailed(at: now)), [])
+        XCTAssertEqual(names(follower.step(at: now.addingTimeInterval(29))), [])
+        XCTAssertEqual(names(follower.step(at: now.addingTimeInterval(30))), ["play default"])
+        XCTAssertEqual(names(follower.runFailed(at: now.addingTimeInterval(31))), [])
+        XCTAssertEqual(try XCTUnwrap(follower.wakeAt).timeIntervalSince(now.addingTimeInterval(31)), 60, accuracy: 1e-6)
+    }
+
+    /// `loop: no`: the list played once, what is below plays until the window closes, with no retry;
+    /// the next day's window plays it again.
+    func testAnEntryThatPlayedOnceFallsUntilItsWindowCloses() throws {
+        var follower = ScheduleFollower(try ScheduleFixture.schedule("""
+            timezone: UTC
+            default: {playlist: [idle.mp4]}
+            entries:
+              - {name: intro, from: "10:00", to: "11:00", loop: no, playlist: [intro.mp4]}
+            """), checkInterval: 3600)
+        let now = ScheduleFixture.instant("2027-01-04T10:00:00Z")
+        XCTAssertEqual(names(follower.step(at: now)), ["play intro"])
+        XCTAssertEqual(names(follower.runFinished(at: now.addingTimeInterval(20))), ["play default"])
+        XCTAssertEqual(follower.next?.instant, ScheduleFixture.instant("2027-01-05T10:00:00Z"), "tomorrow's window")
+        var at = now.addingTimeInterval(20)
+        for _ in 0..<1000 {
+            guard let wake = follower.wakeAt, wake < ScheduleFixture.instant("2027-01-05T09:59:00Z") else { break }
+            XCTAssertGreaterThan(wake, at, "the wake moves on")
+            XCTAssertEqual(names(follower.step(at: wake)), [], "no retry, no change")
+            at = wake
+        }
+        XCTAssertGreaterThan(at, now.addingTimeInterval(3600), "stepped past the window's close")
+        XCTAssertEqual(names(follower.step(at: ScheduleFixture.instant("2027-01-05T09:59:57Z"))), ["prepare intro"])
+    }
+
+    /// A reload forgets what was skipped (the file may name a fixed item): the entry plays at once.
+    func testAReloadTriesASkippedEntryAgain() throws {
+        var follower = ScheduleFollower(try ScheduleFixture.schedule(week), checkInterval: 3600)
+        let now = ScheduleFixture.instant("2027-03-22T11:30:00+01:00")
+        _ = follower.step(at: now)
+        _ = follower.runFailed(at: now)
+        XCTAssertEqual(names(follower.replace(try ScheduleFixture.schedule(week + "\n"), at: now.addingTimeInterval(5))),
+                       ["play lunch"])
+    }
+
+    // MARK: A timed override
+
+    /// An override given ahead (10:59:00–11:02:00, across lunch's start): prepared 3 s ahead and
+    /// switched at its start, lunch's start under it is no change, and lunch follows at its end,
+    /// prepared and switched the same way, at lunch's own epoch.
+    func testATimedOverrideGivenAheadIsAChangeAtEachEnd() throws {
+        let schedule = try ScheduleFixture.schedule(week)
+        var follower = ScheduleFollower(schedule, checkInterval: 3600)
+        let now = ScheduleFixture.instant("2027-03-22T10:58:00+01:00")
+        XCTAssertEqual(names(follower.step(at: now)), ["play breakfast"])
+        var overridden = schedule
+        overridden.entries.append(.override([ScheduleItem(written: "/news.mp4", relativeTo: "")],
+                                            from: ScheduleFixture.instant("2027-03-22T10:59:00+01:00"),
+                                            until: ScheduleFixture.instant("2027-03-22T11:02:00+01:00")))
+        XCTAssertEqual(names(follower.replace(overridden, at: now)), [], "breakfast plays on")
+        var log: [(Date, String)] = []
+        var at = now
+        for _ in 0..<100 {
+            guard let wake = follower.wakeAt, wake < ScheduleFixture.instant("2027-03-22T11:05:00+01:00") else { break }
+            XCTAssertGreaterThan(wake, at, "the wake moves on")
+            at = wake
+            log += names(follower.step(at: at)).map { (at, $0) }
+        }
+        XCTAssertEqual(log.map(\.1), ["prepare override", "switch override", "prepare lunch", "switch lunch"])
+        let instants = ["10:58:57", "10:59:00", "11:01:57", "11:02:00"].map { ScheduleFixture.instant("2027-03-22T\($0)+01:00") }
+        let expected: [Double] = [instants[0].timeIntervalSince1970, instants[1].timeIntervalSince1970 - 0.002,
+                                  instants[2].timeIntervalSince1970, instants[3].timeIntervalSince1970 - 0.002]
+        XCTAssertEqual(log.count, expected.count)
+        for (entry, instant) in zip(log, expected) {
+            XCTAssertEqual(entry.0.timeIntervalSince1970, instant, accuracy: 1e-6, entry.1)
+        }
+        XCTAssertEqual(follower.current?.epoch, ScheduleFixture.instant("2027-03-22T11:00:00+01:00"), "lunch's own epoch")
+    }
+
+    /// An override for now plays at once; the file without it (a clear) plays what is on.
+    func testAnOverrideForNowPlaysAtOnceAndItsClearEndsIt() throws {
+        let schedule = try ScheduleFixture.schedule(week)
+        var follower = ScheduleFollower(schedule, checkInterval: 3600)
+        let now = ScheduleFixture.instant("2027-03-22T12:00:00+01:00")
+        _ = follower.step(at: now)
+        var overridden = schedule
+        overridden.entries.append(.override([ScheduleItem(written: "/news.mp4", relativeTo: "")], from: now,
+                                            until: now.addingTimeInterval(600)))
+        XCTAssertEqual(names(follower.replace(overridden, at: now)), ["play override"])
+        XCTAssertEqual(follower.current?.epoch, now)
+        XCTAssertEqual(follower.next?.instant, now.addingTimeInterval(600))
+        XCTAssertEqual(names(follower.replace(schedule, at: now.addingTimeInterval(5))), ["play lunch"])
+    }
+
+    /// An override's window is whole seconds, at least one and at most a day.
+    func testAnOverridesWindowIsBounded() {
+        let start = Date(timeIntervalSince1970: 1_000.7)
+        let items = [ScheduleItem(written: "/a.mp4", relativeTo: "")]
+        XCTAssertEqual(ScheduleEntry.override(items, from: start, until: start.addingTimeInterval(1e9)).window,
+                       Date(timeIntervalSince1970: 1_000)..<Date(timeIntervalSince1970: 87_400))
+        XCTAssertEqual(ScheduleEntry.override(items, from: start, until: start).window,
+                       Date(timeIntervalSince1970: 1_000)..<Date(timeIntervalSince1970: 1_001))
+    }
+
+    /// The run below failing while a retry is tried: the retry is cancelled and the failure handled
+    /// (the default, below both, plays); a reload keeps the skips (a failed entry is retried at once,
+    /// in the background; one that played once stays skipped).
+    func testAFailureDuringARetryAndAReloadKeepTheSkips() throws {
+        var follower = ScheduleFollower(try ScheduleFixture.schedule(week), checkInterval: 3600)
+        let now = ScheduleFixture.instant("2027-03-24T12:00:00+01:00")
+        _ = follower.step(at: now)
+        XCTAssertEqual(names(follower.runFailed(at: now)), ["play lunch"], "the alert fell")
+        XCTAssertEqual(names(follower.step(at: now.addingTimeInterval(30))), ["retry alert"])
+        XCTAssertEqual(names(follower.runFailed(at: now.addingTimeInterval(31))), ["cancel retry", "play default"], "lunch fell too")
+        let reloaded = now.addingTimeInterval(40)
+        XCTAssertEqual(names(follower.replace(try ScheduleFixture.schedule(week + "\n"), at: reloaded)), [], "the default plays on")
+        XCTAssertEqual(names(follower.step(at: reloaded)), ["retry alert"], "retried at once, the highest first")
     }
 }

@@ -1,0 +1,246 @@
+import Foundation
+
+/// The session carrying out a `Schedule` (`SchedulePlayback` decides): a run plays, the next one's
+/// first item opens ahead of its change and takes over at it, a `loadfile` overrides it until the
+/// next change. Run thread only.
+extension PlayerSession {
+    /// Plays `wanted` from what the clock says is on; `retry()` after a failure keeps the same
+    /// schedule (its changes counted) and plays its run again.
+    func loadSchedule(_ wanted: Schedule) {
+        if let schedule, schedule.schedule == wanted, let run = schedule.run { return play(run, fromPreparedItem: false) }
+        let schedule = SchedulePlayback(wanted, wallClock: engine.systemClock)
+        self.schedule = schedule
+        perform(schedule.tick())
+    }
+
+    /// Every iteration: a prepare deferred until the list's item lasts to the change, and what the
+    /// clock brings.
+    func tickSchedule() {
+        guard let schedule else { return }
+        if let item = schedule.deferredPrepare, mayPrepareNow { perform([.prepare(item: item, holdCurrent: true)]) }
+        if let outcome = schedule.retryProbe?.result {
+            schedule.retryProbe = nil
+            if case let .fails(error) = outcome {
+                record(.error(error))
+                engine.outbox.record(error)
+            }
+            if case .opens = outcome { perform(schedule.retried(opened: true)) } else { perform(schedule.retried(opened: false)) }
+        }
+        perform(schedule.tick())
+    }
+
+    /// The schedule waits for something that takes real time: a retry's file being tried, or the
+    /// next change's item decoding (a virtual clock stands still meanwhile).
+    var scheduleWaits: Bool {
+        guard let schedule else { return false }
+        return schedule.retryProbe != nil || (schedule.hasPrepared && engine.queuedLocation != nil && !engine.queuedIsReady)
+    }
+
+    /// What the engine reported, as the schedule sees it. True: it was the schedule's own (the list
+    /// playing is not told, or was told already).
+    func scheduleHandled(_ event: EngineEvent) -> Bool {
+        guard let schedule else { return false }
+        switch event {
+        case .stateChanged(.failed) where schedule.waitsForPass:
+            // An after-pass change waits for a pass that a failed item never ends.
+            perform(schedule.passEnded(taken: false))
+            return false
+        case .stateChanged(.failed) where !schedule.overridden:
+            // The list skips a failed item itself; a run whose every item failed falls to the one below.
+            if let playlist { perform(playlist.handle(event)) }
+            if !(playlist?.skipPending ?? false) { perform(schedule.runFailed()) }
+            return true
+        case .stateChanged(.ended) where !schedule.waitsForPass && !schedule.overridden && schedule.run?.loops == false:
+            if let playlist { perform(playlist.handle(event)) }
+            perform(schedule.runFinished())
+            return true
+        case .advanced where schedule.waitsForPass:
+            perform(schedule.passEnded(taken: true))
+            return true
+        case .queuedItemFailed where schedule.waitsForPass:
+            perform(schedule.passEnded(taken: false))
+            return true
+        case .stateChanged(.playing):
+            schedule.runPlays()
+            return false
+        default:
+            return false
+        }
+    }
+
+    /// Carries out what the schedule asks: a run plays, the next one's first item opens ahead of its
+    /// change, and takes over at it.
+    func perform(_ requests: [ScheduleRequest]) {
+        guard let schedule else { return }
+        for request in requests {
+            switch request {
+            case let .play(run):
+                play(run, fromPreparedItem: false)
+            case let .prepare(item, holdCurrent):
+                schedule.deferredPrepare = holdCurrent && !mayPrepareNow ? item : nil
+                if schedule.deferredPrepare == nil { prepare(item, holdCurrent: holdCurrent) }
+            case let .switchNow(run, instant, taken):
+                // Deferred still: opened now if the item playing lasts to the change, otherwise loaded.
+                if let item = schedule.deferredPrepare { perform([.prepare(item: item, holdCurrent: true)]) }
+                // A prepared item that failed (said when it did) is loaded again (failing, what is
+                // below it plays). The switch is the schedule's own: the list it starts is not told of it.
+                let firstFrameAt = engine.clock.now + (instant - engine.systemClock.now)
+                let switched = !taken && engine.playQueuedNow(firstFrameAt: firstFrameAt, reporting: false)
+                play(run, fromPreparedItem: switched || taken)
+            case .cancelPrepare:
+                cancelPrepare()
+            case let .retry(item):
+                let ext = applied.ext
+                schedule.retryProbe = BackgroundProbe(name: "lp-retry", noThread: .fails(.invalidSetting(name: "schedule", value: item,
+                                                      reason: "no thread to try the item")), wake: engine.waiter.wake) { abort in
+                    Self.tryOpening(item, ext: ext, abort: abort)
+                }
+            case .cancelRetry:
+                schedule.retryProbe?.cancel()
+                schedule.retryProbe = nil
+            }
+        }
+    }
+
+    /// Whether `item` opens (a local file: its container and streams are read; another source is
+    /// left to its load). On the retry's thread.
+    private static func tryOpening(_ item: String, ext: String, abort: AbortFlag) -> RetryOutcome {
+        do {
+            let location = try SourceResolver.standard().resolve(item, ext: ext)
+            guard case .file = location else { return .opens }
+            _ = try MediaInput.open(location, interrupt: InputInterrupt(abort: abort), access: .localFile)
+            return .opens
+        } catch let failure as InputFailure {
+            return .fails(failure.error)
+        } catch let error as PlayerError {
+            return .fails(error)
+        } catch {
+            return .fails(.invalidSetting(name: "schedule", value: item, reason: "\(error)"))
+        }
+    }
+
+    /// Opens the next change's first item (`holdCurrent`: the item playing loops until the change).
+    private func prepare(_ item: String, holdCurrent: Bool) {
+        schedule?.deferredPrepare = nil
+        // The list playing is done: what the engine reports of the switch is not its business.
+        if let playlist { perform(playlist.detach()) }
+        (listed, playlist) = (playlist ?? listed, nil)
+        // Off the timeline meanwhile: the item held would be joined again as a loop of its own.
+        if engine.timelineSync.timeline != nil { engine.setSyncTimeline(nil) }
+        // At the time: the item playing plays on past its end (one that ended holds its frame).
+        let ended = engine.state == .ended || engine.isFailed
+        engine.setLooping(holdCurrent && !ended)
+        var queued = true
+        do {
+            engine.queueNext(try SourceResolver.standard().resolve(item, ext: applied.ext))
+        } catch {
+            record(.error(error))
+            engine.outbox.record(error)
+            queued = false
+        }
+        // After the pass: one that already ended (or failed), or an item that cannot be opened, has
+        // nothing to wait for.
+        if !holdCurrent, ended || !queued, let schedule { perform(schedule.passEnded(taken: false)) }
+    }
+
+    /// The prepared change is off: the item opened goes and the run plays on as it did.
+    private func cancelPrepare() {
+        guard let schedule else { return }
+        if schedule.deferredPrepare != nil {
+            schedule.deferredPrepare = nil
+            return
+        }
+        engine.itemSwitch.dropQueued()
+        guard let run = schedule.run else { return }
+        engine.setLooping(run.isSingleLoop)
+        // The prepare took a synced run off its timeline: a loop joins it again where it is; a list
+        // (whose place on it its held list no longer knows) plays again on it.
+        if let epoch = run.epoch, run.loops {
+            guard run.isSingleLoop else { return play(run, fromPreparedItem: false) }
+            engine.setSyncTimeline(SharedTimeline(epoch: epoch))
+        }
+        if let held = listed, !run.isSingleLoop, playlist == nil {
+            playlist = held
+            perform(held.attach())
+            perform(held.loaded())  // its next item, queued again
+        }
+    }
+
+    /// A source or a playlist given while a schedule plays: it plays now, until the schedule's next
+    /// change (`loadfile` on a scheduled player); none given: the schedule's entry again.
+    func playOverride(_ settings: VideoSettings) {
+        guard let schedule else { return }
+        guard settings.sourceName != nil || !settings.playlist.isEmpty else { return perform(schedule.replay()) }
+        perform(schedule.override())
+        engine.setSyncTimeline(nil)
+        if !settings.playlist.isEmpty {
+            startPlaylist(settings.playlist, loops: settings.loopPlaylist, passes: settings.loopPlaylistPasses, keepingCurrent: false)
+        } else if let source = settings.sourceName {
+            if let playlist { perform(playlist.detach()) }
+            (listed, playlist) = (nil, nil)
+            try? engine.load(source, ext: settings.ext)
+        }
+    }
+
+    /// A timed override (`PlaybackCommand.scheduleOverride`), its numbers checked: 1 s to a day,
+    /// 1 to 1,000 items, a start at most a year ahead and an end still to come.
+    func overrideSchedule(_ items: [String], seconds: Double, from start: Date?) {
+        let refusal: String? = if schedule == nil {
+            "no schedule plays"
+        } else if items.isEmpty || items.count > 1000 || items.contains(where: \.isEmpty) {
+            "give 1 to 1000 items, none empty"
+        } else if !seconds.isFinite || !(1...ScheduleEntry.longestOverride).contains(seconds) {
+            "the duration must be 1 to 86400 seconds"
+        } else if let start, !start.timeIntervalSince1970.isFinite
+                    || start.timeIntervalSince1970 > engine.systemClock.now + 366 * 86_400
+                    || start.timeIntervalSince1970 + seconds <= engine.systemClock.now {
+            "the start must be within a year, and the end still to come"
+        } else {
+            nil
+        }
+        guard let schedule, refusal == nil else {
+            let error = PlayerError.invalidSetting(name: "schedule-override", value: "\(items.count) items, \(seconds) s",
+                                                   reason: refusal ?? "")
+            record(.error(error))
+            return engine.outbox.record(error)
+        }
+        perform(schedule.override(items, from: start, seconds: seconds))
+    }
+
+    /// Whether the next change's first item may be opened now: the item playing is held until the
+    /// change (looped) only when it lasts until then, or the change is half a second away; a list's
+    /// items that end before play on.
+    private var mayPrepareNow: Bool {
+        guard playlist != nil, let toChange = schedule?.secondsToNextChange, toChange > 0.5,
+              let duration = engine.duration else { return true }
+        return duration - engine.position >= toChange - 0.05
+    }
+
+    /// Plays `run`: a loop of one file on the engine's own wrap, or a playlist; on a synced
+    /// schedule on the run's timeline. `fromPreparedItem`: its first item already took over.
+    private func play(_ run: ScheduleRun, fromPreparedItem: Bool) {
+        if schedule?.run != run { record(.scheduleChanged(entry: run.name)) }  // not a failed run loaded again
+        schedule?.run = run
+        schedule?.deferredPrepare = nil
+        // An override's source goes with it: the same `loadfile` later plays it again.
+        if applied.sourceName != nil || !applied.playlist.isEmpty {
+            (applied.sourceName, applied.playlist) = (nil, [])
+            player.updateSettings { ($0.sourceName, $0.playlist) = (nil, []) }
+        }
+        // A list taken over at its first item plays off the timeline, in step on every screen by
+        // construction (each starts it at the instant); one joined later finds its item on the
+        // timeline (its lengths read first). A loop of one file is joined where the timeline is. A
+        // list played once (`loop: no`) has no place on a timeline, which loops: it plays from its start.
+        let followsTimeline = run.isSingleLoop || (!fromPreparedItem && run.loops)
+        engine.setSyncTimeline(followsTimeline ? run.epoch.map(SharedTimeline.init(epoch:)) : nil)
+        if run.isSingleLoop {
+            if let playlist { perform(playlist.detach()) }
+            (listed, playlist) = (nil, nil)
+            engine.setLooping(true)
+            if !fromPreparedItem { try? engine.load(run.items[0], ext: applied.ext) }
+        } else {
+            engine.setLooping(false)
+            startPlaylist(run.items, loops: run.loops, passes: nil, keepingCurrent: fromPreparedItem, onTimeline: followsTimeline)
+        }
+    }
+}
