@@ -240,6 +240,23 @@ public struct Subtitles: Setting, AppliesToSettings, Equatable {
     package func apply(to settings: inout VideoSettings) { settings.subtitles = value }
 }
 
+/// Plays what a schedule file says when (docs/schedule.md): each entry's playlist in its window, the
+/// default between, with seamless changes. The file is read when the settings are made; one that
+/// cannot be read or does not check refuses the settings (`invalidSetting`, naming its line and key).
+/// A source or a playlist set while it plays (a `loadfile`) plays until the next change;
+/// `PlaybackCommand.scheduleOverride` takes over for a while. Settings made again reread it.
+public struct PlaySchedule: Setting, AppliesToSettings {
+    package let path: String
+    public init(_ path: String) { self.path = path }
+    package func apply(to settings: inout VideoSettings) {
+        do {
+            settings.schedule = try ScheduleFile.read(path: path)
+        } catch {
+            settings.refusal = error.playerError
+        }
+    }
+}
+
 /// Which events are delivered: `Events()` all, `Events([.playing, .errorAny])` some; absent: none.
 public struct Events: Setting, AppliesToSettings, Equatable {
     package var filters: [PlayerEventFilter]?

@@ -20,6 +20,8 @@ package struct ScheduleError: Error, Sendable, Equatable, CustomStringConvertibl
         case invalidValue
         /// Two entries with one name.
         case duplicateName
+        /// The file cannot be read: missing, not a regular file, no permission.
+        case unreadable
     }
 
     package let kind: Kind

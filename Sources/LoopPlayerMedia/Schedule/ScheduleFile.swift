@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import LoopPlayerCore
 import Synchronization
 import Yams
@@ -43,6 +44,29 @@ package enum ScheduleFile {
             }
         }
         return try result.get()
+    }
+
+    /// The schedule in the file at `path` (a regular file, through a symlink too; read at most one
+    /// byte past the limit). Opened without waiting and checked on the open file: a FIFO or a device
+    /// would never end.
+    package static func read(path: String, systemTimeZone: TimeZone = .current) throws(ScheduleError) -> Schedule {
+        func unreadable(_ reason: String) -> ScheduleError { ScheduleError(.unreadable, file: path, line: nil, key: nil, reason: reason) }
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw unreadable(String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw unreadable(String(cString: strerror(errno))) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw unreadable("not a regular file") }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while data.count <= ScheduleLimits.maxBytes {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw unreadable(String(cString: strerror(errno))) }
+            if count == 0 { break }
+            data.append(contentsOf: buffer[..<count])
+        }
+        return try parse(contents: data, file: path, systemTimeZone: systemTimeZone)
     }
 
     /// The schedule in a file's bytes: refused before decoding when too large, and when not UTF-8.

@@ -38,8 +38,9 @@ struct ScheduleArguments: ParsableArguments {
     func loaded() throws -> Schedule? {
         guard let path = schedule else { return nil }
         if path.contains("://") { throw ValidationError("--schedule \(path): a schedule is read from a local file in this build") }
-        let contents = try Self.read(path)
-        do { return try ScheduleFile.parse(contents: contents, file: path) } catch { throw ScheduleFileError(line: error.description) }
+        do { return try ScheduleFile.read(path: path) } catch {
+            throw ScheduleFileError(line: error.kind == .unreadable ? "--schedule \(error.description)" : error.description)
+        }
     }
 
     /// The transitions from the span's start: the first line is what is on at its start (stamped
@@ -61,27 +62,6 @@ struct ScheduleArguments: ParsableArguments {
         let opening = ScheduleTransition(instant: start, run: evaluator.state(at: start).current)
         let changes = evaluator.transitions(from: start, to: end).filter { $0.instant > start }
         return ([opening] + changes).map { $0.line(in: parsed.timeZone) }
-    }
-
-    /// A regular file's bytes (through a symlink too), at most one more than a schedule may hold.
-    /// Opened without waiting and checked on the open file: a FIFO or a device would never end.
-    private static func read(_ path: String) throws -> Data {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { throw ScheduleFileError(line: "--schedule \(path): \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw ScheduleFileError(line: "--schedule \(path): \(String(cString: strerror(errno)))") }
-        guard status.st_mode & S_IFMT == S_IFREG else { throw ScheduleFileError(line: "--schedule \(path): not a regular file") }
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 64 << 10)
-        while data.count <= ScheduleLimits.maxBytes {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw ScheduleFileError(line: "--schedule \(path): \(String(cString: strerror(errno)))") }
-            if count == 0 { break }
-            data.append(contentsOf: buffer[..<count])
-        }
-        return data
     }
 }
 

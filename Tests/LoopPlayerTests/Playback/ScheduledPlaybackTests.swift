@@ -236,6 +236,30 @@ final class ScheduledPlaybackTests: XCTestCase {
         XCTAssertEqual(status.schedule?.transitions, 2)
     }
 
+    /// The library's `PlaySchedule` reads the file when the settings are made: a good one is the
+    /// schedule played; a broken one refuses the settings with its line and key; a missing one says so.
+    func testPlayScheduleReadsTheFileAndABrokenOneRefusesTheSettings() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.url.appendingPathComponent("menu.yaml").path
+        try Self.morning.replacingOccurrences(of: "FIRST", with: "idle.mp4").replacingOccurrences(of: "SECOND", with: "am.mp4")
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let good = VideoSettings { PlaySchedule(file) }
+        XCTAssertNoThrow(try good.validate())
+        XCTAssertEqual(good.schedule?.entries.map(\.name), ["morning"])
+        XCTAssertEqual(good.schedule?.defaultPlaylist.map(\.resolved), [directory.url.appendingPathComponent("idle.mp4").path],
+                       "items next to the file")
+        try "timezone: UTC\ndefault: {playlist: [a.mp4]}\nentries: [{name: x, from: \"25:00\", to: \"26:00\", playlist: [b.mp4]}]\n"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try VideoSettings { PlaySchedule(file) }.validate()) { error in
+            guard case let .invalidSetting(name, _, reason)? = error as? PlayerError else { return XCTFail("\(error)") }
+            XCTAssertEqual(name, "schedule")
+            XCTAssertTrue(reason.hasPrefix(file + ":3: entries[0].from:"), reason)
+        }
+        XCTAssertThrowsError(try VideoSettings { PlaySchedule(file + ".missing") }.validate()) { error in
+            XCTAssertTrue("\(error)".contains("No such file or directory"), "\(error)")
+        }
+    }
+
     /// The longest interval between two frames shown.
     private static func longestGap(in shown: [Shown]) -> Double {
         zip(shown, shown.dropFirst()).map { $1.at - $0.at }.max() ?? 0

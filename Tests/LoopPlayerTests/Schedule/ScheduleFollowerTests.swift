@@ -277,14 +277,19 @@ final class ScheduleFollowerTests: XCTestCase {
         XCTAssertEqual(names(follower.step(at: ScheduleFixture.instant("2027-01-05T09:59:57Z"))), ["prepare intro"])
     }
 
-    /// A reload forgets what was skipped (the file may name a fixed item): the entry plays at once.
-    func testAReloadTriesASkippedEntryAgain() throws {
+    /// A reload keeps what was skipped (a failed entry still in the file is tried again at once, in the
+    /// background); one whose items changed plays at once.
+    func testAReloadTriesASkippedEntryAgainInTheBackground() throws {
         var follower = ScheduleFollower(try ScheduleFixture.schedule(week), checkInterval: 3600)
         let now = ScheduleFixture.instant("2027-03-22T11:30:00+01:00")
         _ = follower.step(at: now)
         _ = follower.runFailed(at: now)
-        XCTAssertEqual(names(follower.replace(try ScheduleFixture.schedule(week + "\n"), at: now.addingTimeInterval(5))),
-                       ["play lunch"])
+        let reloaded = now.addingTimeInterval(5)
+        XCTAssertEqual(names(follower.replace(try ScheduleFixture.schedule(week + "\n"), at: reloaded)), [], "the default plays on")
+        XCTAssertEqual(names(follower.step(at: reloaded)), ["retry lunch"])
+        let fixed = try ScheduleFixture.schedule(week.replacingOccurrences(of: "noon.mp4", with: "noon2.mp4"))
+        XCTAssertEqual(names(follower.replace(fixed, at: reloaded.addingTimeInterval(1))), ["cancel retry", "play lunch"],
+                       "another item: not the run that failed")
     }
 
     // MARK: A timed override
