@@ -325,6 +325,7 @@ struct Loopplay: ParsableCommand {
                 do {
                     let schedule = try scheduling.loaded()
                     player.updateSettings { $0.schedule = schedule }
+                    player.retry()  // an entry that failed is tried again now (its file may be there now)
                     StandardError.line("reload: \(path) read again")
                 } catch {
                     let said = (error as? ScheduleFileError)?.line ?? Self.message(for: error)

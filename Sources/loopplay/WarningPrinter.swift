@@ -3,9 +3,14 @@ import LoopPlayer
 import Synchronization
 
 /// Errors that do not stop playback (no sound, no such audio track, a bad filter at run time)
-/// are printed as they happen; the one that ends the run is printed once, at the end.
+/// are printed as they happen; the same one again once a minute at most (a schedule's entry
+/// retried for days says it still fails, without a line every 30 s); the one that ends the run
+/// is printed once, at the end.
 final class WarningPrinter: Sendable {
-    private let printed = Mutex<Set<String>>([])
+    /// Each message printed, and when (seconds of uptime); the oldest go past `remembered`.
+    private let printed = Mutex<[String: Double]>([:])
+    private static let repeatAfter = 60.0
+    private static let remembered = 256
     private let stopped = Mutex<PlayerError?>(nil)
     private let cropRefusal = Mutex<PlayerError?>(nil)
 
@@ -23,12 +28,20 @@ final class WarningPrinter: Sendable {
             if case .loopingStopped = error { stopped.withLock { $0 = error } }
             if case .cropOutsidePicture = error { cropRefusal.withLock { $0 = error } }
             let message = error.isMediaError ? Loopplay.naming(source, error.description) : error.description
-            guard printed.withLock({ $0.insert(error.description).inserted }) else { continue }
-            StandardError.line(message)
+            let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+            let due = printed.withLock { printed in
+                if let last = printed[error.description], now - last < Self.repeatAfter { return false }
+                if printed.count >= Self.remembered, let oldest = printed.min(by: { $0.value < $1.value }) {
+                    printed[oldest.key] = nil
+                }
+                printed[error.description] = now
+                return true
+            }
+            if due { StandardError.line(message) }
         }
     }
 
-    func wasPrinted(_ error: PlayerError) -> Bool { printed.withLock { $0.contains(error.description) } }
+    func wasPrinted(_ error: PlayerError) -> Bool { printed.withLock { $0[error.description] != nil } }
 }
 
 /// True for the first `claim()` only, from any thread.

@@ -284,7 +284,8 @@ public final class ExtVideoPlayer: @unchecked Sendable {
         shared.withLock { ($0.status, $0.statistics) }
     }
 
-    /// Loads the current source again after a failure.
+    /// Loads the current source again after a failure; on a schedule, tries every entry that failed
+    /// now (and loads a failed default again).
     public func retry() {
         let wake = shared.withLock { state -> (@Sendable () -> Void)? in
             state.retryRequested = true

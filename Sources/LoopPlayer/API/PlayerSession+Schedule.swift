@@ -7,7 +7,7 @@ extension PlayerSession {
     /// Plays `wanted` from what the clock says is on; `retry()` after a failure keeps the same
     /// schedule (its changes counted) and plays its run again.
     func loadSchedule(_ wanted: Schedule) {
-        if let schedule, schedule.schedule == wanted, let run = schedule.run { return play(run, fromPreparedItem: false) }
+        if let schedule, schedule.schedule == wanted, let run = schedule.run { return play(run, fromPreparedItem: false, announce: false) }
         let schedule = SchedulePlayback(wanted, wallClock: engine.systemClock)
         self.schedule = schedule
         perform(schedule.tick())
@@ -18,7 +18,16 @@ extension PlayerSession {
     func tickSchedule() {
         guard let schedule else { return }
         if let item = schedule.deferredPrepare, mayPrepareNow { perform([.prepare(item: item, holdCurrent: true)]) }
-        if let outcome = schedule.retryProbe?.result {
+        if let (probe, deadline) = schedule.retryProbe, probe.result == nil, engine.realClock.now >= deadline {
+            probe.cancel()
+            schedule.retryProbe = nil
+            let error = PlayerError.invalidSetting(name: "schedule", value: schedule.retryingItem ?? "",
+                                                   reason: "did not open within \(Int(SchedulePlayback.retryTimeout)) s")
+            record(.error(error))
+            engine.outbox.record(error)
+            perform(schedule.retried(opened: false))
+        }
+        if let outcome = schedule.retryProbe?.probe.result {
             schedule.retryProbe = nil
             if case let .fails(error) = outcome {
                 record(.error(error))
@@ -36,6 +45,15 @@ extension PlayerSession {
         return schedule.retryProbe != nil || (schedule.hasPrepared && engine.queuedLocation != nil && !engine.queuedIsReady)
     }
 
+    /// When the loop must wake for the schedule (the engine's clock): its next step, or a retry's
+    /// time to answer.
+    var scheduleDeadline: Double? {
+        guard let schedule else { return nil }
+        let step = schedule.secondsToWake.map { engine.clock.now + $0 }
+        guard let retry = schedule.retryProbe?.deadline, !engine.clock.isVirtual else { return step }
+        return min(step ?? .infinity, engine.clock.now + max(0, retry - engine.realClock.now))
+    }
+
     /// What the engine reported, as the schedule sees it. True: it was the schedule's own (the list
     /// playing is not told, or was told already).
     func scheduleHandled(_ event: EngineEvent) -> Bool {
@@ -50,9 +68,10 @@ extension PlayerSession {
             if let playlist { perform(playlist.handle(event)) }
             if !(playlist?.skipPending ?? false) { perform(schedule.runFailed()) }
             return true
-        case .stateChanged(.ended) where !schedule.waitsForPass && !schedule.overridden && schedule.run?.loops == false:
+        case .stateChanged(.ended) where !schedule.waitsForPass && !schedule.overridden && schedule.run != nil:
+            // A run that loops ends only when nothing of it can play (a list whose items all failed).
             if let playlist { perform(playlist.handle(event)) }
-            perform(schedule.runFinished())
+            perform(schedule.run?.loops == false ? schedule.runFinished() : schedule.runFailed())
             return true
         case .advanced where schedule.waitsForPass:
             perform(schedule.passEnded(taken: true))
@@ -90,25 +109,31 @@ extension PlayerSession {
             case .cancelPrepare:
                 cancelPrepare()
             case let .retry(item):
-                let ext = applied.ext
-                schedule.retryProbe = BackgroundProbe(name: "lp-retry", noThread: .fails(.invalidSetting(name: "schedule", value: item,
-                                                      reason: "no thread to try the item")), wake: engine.waiter.wake) { abort in
-                    Self.tryOpening(item, ext: ext, abort: abort)
+                let (ext, network) = (applied.ext, engine.configuration.network)
+                schedule.retryProbe?.probe.cancel()
+                let probe = BackgroundProbe<RetryOutcome>(name: "lp-retry", noThread: .fails(.invalidSetting(name: "schedule", value: item,
+                                                          reason: "no thread to try the item")), wake: engine.waiter.wake) { abort in
+                    Self.tryOpening(item, ext: ext, network: network, abort: abort)
                 }
+                (schedule.retryProbe, schedule.retryingItem) = ((probe, engine.realClock.now + SchedulePlayback.retryTimeout), item)
             case .cancelRetry:
-                schedule.retryProbe?.cancel()
+                schedule.retryProbe?.probe.cancel()
                 schedule.retryProbe = nil
+            case let .reload(run):
+                play(run, fromPreparedItem: false, announce: false)
             }
         }
     }
 
-    /// Whether `item` opens (a local file: its container and streams are read; another source is
-    /// left to its load). On the retry's thread.
-    private static func tryOpening(_ item: String, ext: String, abort: AbortFlag) -> RetryOutcome {
+    /// Whether `item` opens, as the source policy allows it: its container and streams are read (an
+    /// HLS playlist is left to its load, which reads it with its own client). On the retry's thread.
+    private static func tryOpening(_ item: String, ext: String, network: NetworkOptions, abort: AbortFlag) -> RetryOutcome {
         do {
             let location = try SourceResolver.standard().resolve(item, ext: ext)
-            guard case .file = location else { return .opens }
-            _ = try MediaInput.open(location, interrupt: InputInterrupt(abort: abort), access: .localFile)
+            let plan = try SourcePlan.admit(location, network: network, controls: NetworkControls()).get()
+            if plan.url.pathExtension.lowercased() == "m3u8" { return .opens }
+            _ = try MediaInput.open(location, interrupt: InputInterrupt(abort: abort),
+                                    access: InputAccess.forSource(plan.kind, options: network))
             return .opens
         } catch let failure as InputFailure {
             return .fails(failure.error)
@@ -156,7 +181,7 @@ extension PlayerSession {
         // The prepare took a synced run off its timeline: a loop joins it again where it is; a list
         // (whose place on it its held list no longer knows) plays again on it.
         if let epoch = run.epoch, run.loops {
-            guard run.isSingleLoop else { return play(run, fromPreparedItem: false) }
+            guard run.isSingleLoop else { return play(run, fromPreparedItem: false, announce: false) }
             engine.setSyncTimeline(SharedTimeline(epoch: epoch))
         }
         if let held = listed, !run.isSingleLoop, playlist == nil {
@@ -193,7 +218,7 @@ extension PlayerSession {
             "the duration must be 1 to 86400 seconds"
         } else if let start, !start.timeIntervalSince1970.isFinite
                     || start.timeIntervalSince1970 > engine.systemClock.now + 366 * 86_400
-                    || start.timeIntervalSince1970 + seconds <= engine.systemClock.now {
+                    || (start.timeIntervalSince1970 + seconds).rounded(.down) <= engine.systemClock.now {
             "the start must be within a year, and the end still to come"
         } else {
             nil
@@ -218,8 +243,9 @@ extension PlayerSession {
 
     /// Plays `run`: a loop of one file on the engine's own wrap, or a playlist; on a synced
     /// schedule on the run's timeline. `fromPreparedItem`: its first item already took over.
-    private func play(_ run: ScheduleRun, fromPreparedItem: Bool) {
-        if schedule?.run != run { record(.scheduleChanged(entry: run.name)) }  // not a failed run loaded again
+    /// `announce`: false for the run playing loaded again (it failed, it left its timeline): no change.
+    private func play(_ run: ScheduleRun, fromPreparedItem: Bool, announce: Bool = true) {
+        if announce { record(.scheduleChanged(entry: run.name)) }
         schedule?.run = run
         schedule?.deferredPrepare = nil
         // An override's source goes with it: the same `loadfile` later plays it again.

@@ -151,8 +151,7 @@ final class PlayerSession: EngineController {
     func prepareIteration() { tick() }
 
     var runContext: RunContext {
-        let scheduleDue = schedule?.secondsToWake.map { engine.clock.now + $0 }
-        return RunContext(deadline: earliest(earliest(batcher.nextDeadline, publisher.nextDeadline), scheduleDue),
+        return RunContext(deadline: earliest(earliest(batcher.nextDeadline, publisher.nextDeadline), scheduleDeadline),
                           failureEndsRun: !(playlist?.skipPending ?? false), holdsVirtualClock: scheduleWaits)
     }
 
@@ -267,7 +266,9 @@ final class PlayerSession: EngineController {
         yieldIfAnotherStartedLater()
         if schedule != nil { tickSchedule() }
         if let playlist { perform(playlist.tick(systemNow: engine.systemClock.now)) }
-        if retry, case .failed = engine.state {
+        if retry, let schedule {
+            perform(schedule.retryNow())  // the schedule tries what failed (a failed default is loaded again)
+        } else if retry, case .failed = engine.state {
             if let playlist { perform(playlist.retry()) } else { load(applied) }
         }
         // After `apply`: a new source is not ready yet. Playlist commands change the source: they

@@ -7,6 +7,9 @@ extension PlaybackEngine {
     /// controller planned for then (a schedule's change) happens before the frame.
     /// `holdingClock`: a virtual clock stands still (the controller waits for something of its own).
     func presentDueFrame(hostDeadline: Double? = nil, holdingClock: Bool = false) -> Presenter.Step? {
+        // A virtual clock runs as fast as frames are shown: it would pass the instant the controller
+        // waits for (a schedule's change whose item is still decoding) before that is ready.
+        if holdingClock, clock.isVirtual { return .waitForFrames }
         guard let item, let presenter = item.presenter, !isFailed else { return nil }
         if presenter.ended {
             switch atItemEnd(settling: false) {
@@ -20,9 +23,6 @@ extension PlaybackEngine {
                 }
             }
         }
-        // A virtual clock runs as fast as frames are shown: it would pass the instant the controller
-        // waits for (a schedule's change whose item is still decoding) before that is ready.
-        if holdingClock, clock.isVirtual { return .waitForFrames }
         if let refreshed = filterControl.refreshedPausedPicture(presenter) { screen.show(refreshed) }
         keepInStep()
         let step = presenter.next(from: item.pipeline.frames, stop: itemStop, hostDeadline: hostDeadline) { filterControl.current($0) }

@@ -303,7 +303,7 @@ package final class PlaybackEngine {
         let step = presentDueFrame(hostDeadline: context.deadline, holdingClock: context.holdsVirtualClock)
         itemSwitch.settleIfDue()
         screen.redrawOverlaysIfDue()
-        let wake = nextWake(after: step, hostDeadline: context.deadline)
+        let wake = nextWake(after: step, hostDeadline: context.deadline, holdingClock: context.holdsVirtualClock)
         if case .finished = wake { return wake }  // the run's end stands (a stop at a wrap)
         return outbox.awaitsController ? .again : wake
     }
@@ -354,7 +354,7 @@ package final class PlaybackEngine {
     }
 
     /// When to come back, from what the presenter waits for and what else is due (`WakePlan`).
-    private func nextWake(after step: Presenter.Step?, hostDeadline: Double?) -> EngineIteration {
+    private func nextWake(after step: Presenter.Step?, hostDeadline: Double?, holdingClock: Bool) -> EngineIteration {
         let presenter = item?.presenter
         // A replaced file is looked at four times a second until its new content is queued.
         let deadlines = [hostDeadline, screen.composer.animationDeadline, itemSwitch.settlesAt, runDeadline,
@@ -372,6 +372,7 @@ package final class PlaybackEngine {
             // about it happens at this time, not at the deadline. (Events come of progress: the next
             // iteration, with none left, moves the clock.)
             if !outbox.isEmpty { return .again }
+            if holdingClock { return .wait(nil) }  // woken by what the controller waits for
             clock.advance(to: deadline)
             return .again
         }

@@ -20,6 +20,8 @@ enum ScheduleRequest: Equatable {
     case retry(item: String)
     /// The retry asked for is not wanted any more.
     case cancelRetry
+    /// Load `run` again, the same as plays (it failed): no change, no event.
+    case reload(ScheduleRun)
 }
 
 /// What trying a skipped run's first item found.
@@ -55,8 +57,13 @@ final class SchedulePlayback {
     var isRetrying: Bool { follower.retrying != nil }
     /// The next change's first item is opened (or asked to be).
     var hasPrepared: Bool { follower.isPrepared }
-    /// The thread trying it (the session starts it for `.retry`).
-    var retryProbe: BackgroundProbe<RetryOutcome>?
+    /// The thread trying it (the session starts it for `.retry`), and when it must have answered (the
+    /// engine's real clock): a read stuck on a network file system counts as a failure then.
+    var retryProbe: (probe: BackgroundProbe<RetryOutcome>, deadline: Double)?
+    /// The item the retry tries, for its message.
+    var retryingItem: String?
+    /// How long a retry's file may take to open.
+    static let retryTimeout = 20.0
     /// The run playing (nil before the first `play`).
     var run: ScheduleRun?
     /// The next change's first item, opened once the list's item playing lasts until the change (its
@@ -111,6 +118,9 @@ final class SchedulePlayback {
 
     /// What came of a retry's item: opened, its run plays now.
     func retried(opened: Bool) -> [ScheduleRequest] { translate(follower.retried(opened: opened, at: now)) }
+
+    /// `retry()` (a SIGHUP): every entry that failed is tried again now, in the background.
+    func retryNow() -> [ScheduleRequest] { translate(follower.retryNow(at: now)) }
 
     /// The run playing shows its picture.
     func runPlays() { follower.runPlays() }
@@ -179,6 +189,8 @@ final class SchedulePlayback {
                 return .retry(item: scheduleRun(run).items[0])
             case .cancelRetry:
                 return .cancelRetry
+            case let .reload(run):
+                return .reload(scheduleRun(run))
             }
         }
     }

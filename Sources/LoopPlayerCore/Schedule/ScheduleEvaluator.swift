@@ -76,6 +76,13 @@ package struct ScheduleEvaluator: Sendable {
 
     private func key(_ run: Run) -> RunKey { RunKey(entry: run.entry, epoch: epochDate(run.open)) }
 
+    /// When the run `key` names closes, found around `instant` (nil: never, or not found there).
+    package func close(of key: RunKey, near instant: Date) -> Date? {
+        let day = clock.day(of: Int(Self.seconds(instant).rounded(.down)))
+        guard let run = runs(days: Self.searchedDays(from: day)).first(where: { self.key($0) == key }), run.close != .max else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(run.close))
+    }
+
     /// Every change at or after `start` and before `end`, in order (the operator's dry run).
     package func transitions(from start: Date, to end: Date) -> [ScheduleTransition] {
         let lower = Self.seconds(start), upper = Self.seconds(end)
@@ -83,7 +90,7 @@ package struct ScheduleEvaluator: Sendable {
         let days = clock.day(of: Int(lower.rounded(.down)))...clock.day(of: Int(upper.rounded(.up)))
         let runs = runs(days: (days.lowerBound - 2)...(days.upperBound + 1))
         let before = runs.filter { Double($0.open) < lower && lower <= Double($0.close) }.max(by: ranksBelow)
-        return changes(in: runs, from: lower, before: upper, after: before).map(transition)
+        return changes(in: runs, from: lower, before: upper, after: before).map { transition($0, runs: runs) }
     }
 
     // MARK: - Runs
@@ -216,7 +223,7 @@ package struct ScheduleEvaluator: Sendable {
         while day <= lastDay {
             let end = clock.instant(day: day + 8, second: 0)
             if let first = changes(in: runs, from: lower, before: Double(end), after: current).first {
-                return transition(first)
+                return transition(first, runs: runs)
             }
             var nextDay = Int.max
             for rule in rules {
@@ -235,9 +242,10 @@ package struct ScheduleEvaluator: Sendable {
 
     /// The last instant an entry's run closed, at or before `time`: among the runs looked at, and each
     /// entry's last window opening before them (an overnight one may close after a later day's).
+    /// A timed override is no run of the file's: the default resumes where its timeline is after one.
     private func defaultEpoch(at time: Double, day: Int, near runs: [Run]) -> Date {
-        var latest = runs.map(\.close).filter { $0 != .max && Double($0) <= time }.max()
-        for rule in rules {
+        var latest = runs.filter { rules[$0.entry].fixed == nil }.map(\.close).filter { $0 != .max && Double($0) <= time }.max()
+        for rule in rules where rule.fixed == nil {
             // A few tries: a window may fall wholly into a skipped hour.
             var earlier = rule.previousActiveDay(onOrBefore: Self.searchedDays(from: day).lowerBound - 1)
             for _ in 0..<3 {
@@ -254,10 +262,13 @@ package struct ScheduleEvaluator: Sendable {
 
     // MARK: - Results
 
-    private func transition(_ change: (instant: Int, run: Run?)) -> ScheduleTransition {
+    /// The default's epoch is what `state(at:)` says at the instant: the close of the run that ends
+    /// then, unless that is a timed override's.
+    private func transition(_ change: (instant: Int, run: Run?), runs: [Run]) -> ScheduleTransition {
         let instant = Date(timeIntervalSince1970: TimeInterval(change.instant))
-        return ScheduleTransition(instant: instant,
-                                  run: scheduledRun(change.run, epoch: change.run.map { epochDate($0.open) } ?? instant))
+        let epoch = change.run.map { epochDate($0.open) }
+            ?? defaultEpoch(at: Double(change.instant), day: clock.day(of: change.instant), near: runs)
+        return ScheduleTransition(instant: instant, run: scheduledRun(change.run, epoch: epoch))
     }
 
     private func scheduledRun(_ run: Run?, epoch: Date) -> ScheduledRun {

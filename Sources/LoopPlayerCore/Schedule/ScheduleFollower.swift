@@ -32,6 +32,8 @@ package struct ScheduleFollower: Sendable {
         case retry(ScheduledRun)
         /// The retry asked for is not wanted any more (a change, a reload, a failure of the run on).
         case cancelRetry
+        /// Load `run` again, the same as plays (it failed): no change.
+        case reload(ScheduledRun)
     }
 
     /// A run left out, and when it is tried again (nil: not before its window closes).
@@ -40,6 +42,8 @@ package struct ScheduleFollower: Sendable {
         let run: ScheduledRun
         var retryAt: Date?
         var failures: Int
+        /// When its window closes (then it is forgotten; nil: not known).
+        let until: Date?
     }
 
     package private(set) var evaluator: ScheduleEvaluator
@@ -72,6 +76,8 @@ package struct ScheduleFollower: Sendable {
     package private(set) var retrying: ScheduledRun?
     /// The default failed: it is played again then (the failures so far).
     private var defaultRetry: (at: Date, failures: Int)?
+    /// A run tried and played again after failing: its failures count on until it shows a picture.
+    private var probation: (key: ScheduleEvaluator.RunKey, failures: Int)?
     /// Something else than the run plays (a `loadfile`) until the next change: nothing falls or
     /// is retried meanwhile.
     package private(set) var overridden = false
@@ -97,6 +103,7 @@ package struct ScheduleFollower: Sendable {
             for retryAt in skipped.compactMap(\.retryAt) { due = min(due, retryAt) }
             if let defaultRetry, current?.entry == nil { due = min(due, defaultRetry.at) }
         }
+        for until in skipped.compactMap(\.until) { due = min(due, until) }
         return due
     }
 
@@ -125,6 +132,12 @@ package struct ScheduleFollower: Sendable {
     /// What to do at `now`.
     package mutating func step(at now: Date) -> [Action] {
         guard let current else { return [begin(at: now)] }
+        // A skipped run whose window closed is forgotten, and the clock checked now (the default's
+        // epoch may have moved to its close).
+        if skipped.contains(where: { $0.until.map { now >= $0 } ?? false }) {
+            skipped.removeAll { $0.until.map { now >= $0 } ?? false }
+            checkedAt = nil
+        }
         if let next, prepared || !switchesAfterPass(next.run), !waitsForPass,
            now >= next.instant.addingTimeInterval(-switchAhead) {
             return arrive(at: now, next: next)
@@ -159,22 +172,36 @@ package struct ScheduleFollower: Sendable {
             defaultRetry = (now.addingTimeInterval(retryDelay(failures: failures)), failures)
             return abandoned
         }
-        let failures = (skipped.first { $0.key == key }?.failures ?? 0) + 1
-        skip(Skip(key: key, run: current, retryAt: now.addingTimeInterval(retryDelay(failures: failures)), failures: failures))
+        let before = skipped.first { $0.key == key }?.failures ?? (probation?.key == key ? probation?.failures : nil) ?? 0
+        let failures = before + 1
+        skip(Skip(key: key, run: current, retryAt: now.addingTimeInterval(retryDelay(failures: failures)), failures: failures,
+                  until: evaluator.close(of: key, near: now)))
         return abandoned + fall(at: now)
     }
 
-    /// The run playing plays (its first frame is shown): the default's delays start over.
+    /// Every run that failed is due for a retry now (the operator fixed something); a failed default
+    /// is loaded again at the next step.
+    package mutating func retryNow(at now: Date) -> [Action] {
+        for index in skipped.indices where skipped[index].retryAt != nil { skipped[index].retryAt = now }
+        defaultRetry = defaultRetry.map { (now, $0.failures) }
+        return []
+    }
+
+    /// The run playing shows its picture: its delays start over.
     package mutating func runPlays() {
         if current?.entry == nil, defaultRetry?.at == .distantFuture { defaultRetry = nil }
+        if let current, probation?.key == ScheduleEvaluator.RunKey(current) { probation = nil }
     }
 
     /// The run playing played its list once (`loop: no`): what is below it plays until its window
     /// closes.
     package mutating func runFinished(at now: Date) -> [Action] {
         guard let current, !overridden, let key = ScheduleEvaluator.RunKey(current) else { return [] }
+        // The change is near (prepared, or deferred until the last item lasts to it): the last frame
+        // stays until then rather than showing what is below for a moment.
+        if let next, prepared || now >= prepareTime(of: next) { return [] }
         let abandoned = abandonRetry(at: now)
-        skip(Skip(key: key, run: current, retryAt: nil, failures: 0))
+        skip(Skip(key: key, run: current, retryAt: nil, failures: 0, until: evaluator.close(of: key, near: now)))
         return abandoned + fall(at: now)
     }
 
@@ -195,6 +222,7 @@ package struct ScheduleFollower: Sendable {
             skipped.insert(skip, at: index)  // something else is on by now: it is not tried again yet
             return []
         }
+        probation = (skip.key, skip.failures)
         let cancelled = resetNext(state.next, checkedAt: now)
         return cancelled + [play(run)]
     }
@@ -205,7 +233,7 @@ package struct ScheduleFollower: Sendable {
         guard mayRetry else { return nil }
         if let defaultRetry, now >= defaultRetry.at, let current, current.entry == nil {
             self.defaultRetry?.at = .distantFuture  // until it fails again
-            return [.play(current)]
+            return [.reload(current)]
         }
         guard let index = skipped.firstIndex(where: { $0.retryAt.map { now >= $0 } ?? false }) else { return nil }
         if let next, prepareTime(of: next).timeIntervalSince(now) < 10 {
@@ -256,10 +284,12 @@ package struct ScheduleFollower: Sendable {
             guard let index = schedule.entries.firstIndex(where: { $0.name == skip.run.name && $0.playlist == skip.run.playlist })
             else { return nil }
             let run = ScheduledRun(entry: index, name: skip.run.name, playlist: skip.run.playlist, epoch: skip.run.epoch)
-            return Skip(key: .init(entry: index, epoch: skip.key.epoch), run: run, retryAt: skip.retryAt.map { _ in now },
-                        failures: skip.failures)
+            let key = ScheduleEvaluator.RunKey(entry: index, epoch: skip.key.epoch)
+            return Skip(key: key, run: run, retryAt: skip.retryAt.map { _ in now }, failures: skip.failures,
+                        until: evaluator.close(of: key, near: now))
         }
-        defaultRetry = nil
+        probation = nil
+        defaultRetry = defaultRetry.map { (now, $0.failures) }  // a failed default is loaded again at once
         let state = state(at: now)
         let same = current.map { Self.sameRun($0, state.current, in: schedule) } ?? false
         guard same else {
@@ -300,13 +330,14 @@ package struct ScheduleFollower: Sendable {
     /// The change's instant has come: switch to the prepared run, unless the clock says something
     /// else is on by now (the loop slept through a change, or the clock jumped).
     private mutating func arrive(at now: Date, next: ScheduleTransition) -> [Action] {
+        let abandoned = abandonRetry(at: now)
         let state = state(at: max(now, next.instant))
         let wasPrepared = prepared
-        resetNext(state.next, checkedAt: now)
-        guard state.current == next.run else { return [play(state.current)] }
+        resetNext(state.next, checkedAt: now)  // the prepared item is the switch's: not cancelled
+        guard state.current == next.run else { return abandoned + [play(state.current)] }
         transitions += 1
         (current, overridden) = (next.run, false)
-        return [wasPrepared ? .switchNow(next.run, at: max(now, next.instant)) : .play(next.run)]
+        return abandoned + [wasPrepared ? .switchNow(next.run, at: max(now, next.instant)) : .play(next.run)]
     }
 
     /// Nothing due: the clock is checked for a step; a run other than the one playing plays at once.
@@ -321,10 +352,14 @@ package struct ScheduleFollower: Sendable {
             checkedAt = now
             return []
         }
-        // Only the next change moved (a later entry): the run on plays on.
-        if state.current == playing { return resetNext(state.next, checkedAt: now) }
-        resetNext(state.next, checkedAt: now)
-        return [play(state.current)]
+        // Only the next change moved (a later entry): the run on plays on. So it does when only the
+        // default's epoch moved (a skipped run's window closed) and nothing is kept in step by it.
+        if state.current == playing || (!evaluator.schedule.sync && state.current.entry == nil && playing.entry == nil) {
+            current = state.current
+            return resetNext(state.next, checkedAt: now)
+        }
+        let cancelled = resetNext(state.next, checkedAt: now)
+        return cancelled + [play(state.current)]
     }
 
     private mutating func play(_ run: ScheduledRun) -> Action {

@@ -242,7 +242,9 @@ package struct MPVConnection {
     /// schedule.
     private static func scheduleOverride(_ arguments: [JSONValue], status: PlayerStatus) -> Result<[MPVAction], MPVError> {
         guard status.schedule != nil else { return .failure(.command) }
-        if arguments.count == 1, arguments[0].text == "clear" { return .success([.send(.clearScheduleOverride)]) }
+        if arguments.first?.text == "clear" {  // a file named so is `./clear`
+            return arguments.count == 1 ? .success([.send(.clearScheduleOverride)]) : .failure(.invalidParameter)
+        }
         guard (2...3).contains(arguments.count), let seconds = arguments[1].number, (1...86_400).contains(seconds) else {
             return .failure(.invalidParameter)
         }
@@ -257,7 +259,10 @@ package struct MPVConnection {
         }
         var start: Date?
         if arguments.count == 3 {
-            guard let instant = instant(arguments[2]) else { return .failure(.invalidParameter) }
+            // Within a year, and ending after now (its window is in whole seconds).
+            let now = Date().timeIntervalSince1970
+            guard let instant = instant(arguments[2]), instant.timeIntervalSince1970 <= now + 366 * 86_400,
+                  (instant.timeIntervalSince1970 + seconds).rounded(.down) > now else { return .failure(.invalidParameter) }
             start = instant
         }
         return .success([.send(.scheduleOverride(items, seconds: seconds, from: start))])

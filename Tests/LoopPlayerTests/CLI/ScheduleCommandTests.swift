@@ -69,16 +69,23 @@ final class ScheduleCommandTests: XCTestCase {
         }
         // A timed override: the idle loop for ten minutes, at once; a bad one is refused; `clear` ends it.
         for bad: [Any] in [["schedule-override", idle, 0], ["schedule-override", idle, 86_401], ["schedule-override", [], 60],
-                           ["schedule-override", idle, 60, "tomorrow"], ["schedule-override", [idle, 5], 60]] {
+                           ["schedule-override", idle, 60, "tomorrow"], ["schedule-override", [idle, 5], 60],
+                           ["schedule-override", idle, 60, 0], ["schedule-override", idle, 60, "9999-12-31T23:59:59Z"],
+                           ["schedule-override", idle, 60, "2027-01-04T10:00:00"], ["schedule-override", "clear", 60]] {
             XCTAssertEqual(try client.request(bad)?["error"] as? String, "invalid parameter", "\(bad)")
         }
+        let sentAt = Date()
         XCTAssertEqual(try client.request(["schedule-override", idle, "600"])?["error"] as? String, "success")
+        let answeredAt = Date()
         XCTAssertTrue(waitFor(timeout: 30) { (try? client.request(["get_property", "schedule-entry"]))?["data"] as? String == "override" },
                       stderr.text)
         XCTAssertTrue(waitFor(timeout: 30) { (try? client.request(["get_property", "path"]))?["data"] as? String == idle },
                       "the override's item plays: \(stderr.text)")
         let ends = try XCTUnwrap(try client.request(["get_property", "schedule-next-change"])?["data"] as? String)
-        XCTAssertTrue(ends.hasSuffix("+00:00"), ends)
+        let end = try XCTUnwrap(ISO8601DateFormatter().date(from: ends), ends)
+        // Its window is whole seconds from when the player took the command (between the two).
+        XCTAssertGreaterThanOrEqual(end.timeIntervalSince1970, (sentAt.timeIntervalSince1970 + 600).rounded(.down) - 1, ends)
+        XCTAssertLessThanOrEqual(end.timeIntervalSince1970, answeredAt.timeIntervalSince1970 + 600 + 1, ends)
         XCTAssertEqual(try client.request(["schedule-override", "clear"])?["error"] as? String, "success")
         XCTAssertTrue(waitFor(timeout: 30) { (try? client.request(["get_property", "schedule-entry"]))?["data"] as? String != "override" },
                       stderr.text)

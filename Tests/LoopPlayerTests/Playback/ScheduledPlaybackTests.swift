@@ -63,7 +63,17 @@ final class ScheduledPlaybackTests: XCTestCase {
             shown.append(Shown(width: frame.width, at: engine.clock.now))
             if engine.clock.now >= seconds { engine.requestQuit() }
         }
+        // A failure bound, not a measure: a run that stops showing frames (a regression) ends the test
+        // instead of hanging it.
+        let stalled = Mutex(false)
+        let watchdog = DispatchWorkItem { [weak player] in
+            stalled.withLock { $0 = true }
+            player?.stop()
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
+        defer { watchdog.cancel() }
         XCTAssertEqual(session.run(), .quit)
+        XCTAssertFalse(stalled.withLock { $0 }, "the run stopped showing frames before \(seconds) s of its clock")
         return (shown, events, player.status)
     }
 
@@ -195,6 +205,27 @@ final class ScheduledPlaybackTests: XCTestCase {
             XCTAssertEqual(after.at - before.at, 1.0 / 30, accuracy: 1e-6, "the default untouched by the retries")
         }
         XCTAssertEqual(status.schedule?.entry, "morning")
+    }
+
+    /// An entry's list whose every item goes while it plays (files removed): the list cannot go on,
+    /// and the default plays; the entry is no longer on the screen.
+    func testAListWhoseItemsAllGoFallsToTheDefault() throws {
+        let directory = try TemporaryDirectory()
+        let (one, two) = (directory.url.appendingPathComponent("one.mp4").path, directory.url.appendingPathComponent("two.mp4").path)
+        try FileManager.default.copyItem(atPath: try PlaylistMedia.second(), toPath: one)
+        try FileManager.default.copyItem(atPath: try PlaylistMedia.second(), toPath: two)
+        let yaml = Self.morning.replacingOccurrences(of: "07:00:05", with: "07:10:00")
+            .replacingOccurrences(of: "[\"SECOND\"]", with: "[\"\(one)\", \"\(two)\"]")
+        let (shown, events, status) = try play(yaml, from: ScheduleFixture.instant("2027-01-04T06:59:57Z"), until: 12) { event, _ in
+            guard case .playlistItemChanged(index: 1) = event else { return }
+            try? FileManager.default.removeItem(atPath: one)
+            try? FileManager.default.removeItem(atPath: two)
+        }
+        XCTAssertEqual(events.scheduleChanges, ["default", "morning", "default"])
+        let back = try XCTUnwrap(change(to: 320, in: shown, after: 1), "the default again")
+        XCTAssertGreaterThan(shown[back].at, 4, "after the entry's two items played")
+        XCTAssertTrue(shown[back...].allSatisfy { $0.width == 320 })
+        XCTAssertEqual(status.schedule?.entry, "default")
     }
 
     /// `loop: no`: the entry's list plays once, then the default plays until the window closes; its

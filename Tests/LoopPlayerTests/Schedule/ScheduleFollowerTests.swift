@@ -24,6 +24,7 @@ final class ScheduleFollowerTests: XCTestCase {
             case .cancelPrepare: "cancel"
             case let .retry(run): "retry \(run.name)"
             case .cancelRetry: "cancel retry"
+            case let .reload(run): "reload \(run.name)"
             }
         }
     }
@@ -197,8 +198,14 @@ final class ScheduleFollowerTests: XCTestCase {
         XCTAssertEqual(follower.current?.name, "lunch")
         XCTAssertEqual(follower.transitions, before + 1)
         XCTAssertEqual(follower.next?.instant, ScheduleFixture.instant("2027-03-22T15:00:00+01:00"), "its own close again")
-        XCTAssertEqual(names(follower.runFailed(at: now)), ["play default"], "failing again: the delays start over")
-        XCTAssertEqual(try XCTUnwrap(follower.wakeAt).timeIntervalSince(now), 30, accuracy: 1e-6)
+        XCTAssertEqual(names(follower.runFailed(at: now)), ["play default"], "failing before it showed a picture")
+        XCTAssertEqual(try XCTUnwrap(follower.wakeAt).timeIntervalSince(now), 300, accuracy: 1e-6, "the delays go on")
+        now = try XCTUnwrap(follower.wakeAt)
+        XCTAssertEqual(names(follower.step(at: now)), ["retry lunch"])
+        XCTAssertEqual(names(follower.retried(opened: true, at: now)), ["play lunch"])
+        follower.runPlays()
+        XCTAssertEqual(names(follower.runFailed(at: now)), ["play default"], "failing after it played")
+        XCTAssertEqual(try XCTUnwrap(follower.wakeAt).timeIntervalSince(now), 30, accuracy: 1e-6, "the delays start over")
     }
 
     /// The alert (priority 5) during lunch cannot play: lunch, the entry below it, plays; when the
@@ -248,7 +255,7 @@ final class ScheduleFollowerTests: XCTestCase {
         XCTAssertEqual(names(follower.step(at: now)), ["play default"])
         XCTAssertEqual(names(follower.runFailed(at: now)), [])
         XCTAssertEqual(names(follower.step(at: now.addingTimeInterval(29))), [])
-        XCTAssertEqual(names(follower.step(at: now.addingTimeInterval(30))), ["play default"])
+        XCTAssertEqual(names(follower.step(at: now.addingTimeInterval(30))), ["reload default"])
         XCTAssertEqual(names(follower.runFailed(at: now.addingTimeInterval(31))), [])
         XCTAssertEqual(try XCTUnwrap(follower.wakeAt).timeIntervalSince(now.addingTimeInterval(31)), 60, accuracy: 1e-6)
     }
@@ -364,5 +371,35 @@ final class ScheduleFollowerTests: XCTestCase {
         let reloaded = now.addingTimeInterval(40)
         XCTAssertEqual(names(follower.replace(try ScheduleFixture.schedule(week + "\n"), at: reloaded)), [], "the default plays on")
         XCTAssertEqual(names(follower.step(at: reloaded)), ["retry alert"], "retried at once, the highest first")
+    }
+
+    /// A skipped run whose window closes is forgotten at its close: on an unsynced schedule the
+    /// default plays on untouched (its epoch moved, nothing is in step by it); on a synced one it plays
+    /// again at the close, where every other screen's default starts.
+    func testASkippedRunIsForgottenAtItsClose() throws {
+        let yaml = """
+            timezone: UTC
+            default: {playlist: [idle.mp4]}
+            entries:
+              - {name: show, from: "10:00", to: "11:00", playlist: [show.mp4]}
+            """
+        for synced in [false, true] {
+            var follower = ScheduleFollower(try ScheduleFixture.schedule(yaml + (synced ? "\nsync: true" : "")), checkInterval: 3600)
+            let now = ScheduleFixture.instant("2027-01-04T10:30:00Z")
+            _ = follower.step(at: now)
+            XCTAssertEqual(names(follower.runFailed(at: now)), ["play default"])
+            var log: [String] = []
+            var at = now
+            for _ in 0..<100 {
+                guard let wake = follower.wakeAt, wake <= ScheduleFixture.instant("2027-01-04T11:00:00Z") else { break }
+                XCTAssertGreaterThan(wake, at)
+                at = wake
+                log += names(follower.step(at: at)).filter { !$0.hasPrefix("retry") && $0 != "cancel retry" }
+                if let run = follower.retrying { _ = follower.retried(opened: false, at: at); XCTAssertEqual(run.name, "show") }
+            }
+            XCTAssertEqual(at, ScheduleFixture.instant("2027-01-04T11:00:00Z"), "woken at the close")
+            XCTAssertEqual(log, synced ? ["play default"] : [], "synced: \(synced)")
+            XCTAssertEqual(follower.current?.epoch, ScheduleFixture.instant("2027-01-04T11:00:00Z"))
+        }
     }
 }
