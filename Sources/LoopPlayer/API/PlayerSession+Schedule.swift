@@ -10,7 +10,18 @@ extension PlayerSession {
         if let schedule, schedule.schedule == wanted, let run = schedule.run { return play(run, fromPreparedItem: false, announce: false) }
         let schedule = SchedulePlayback(wanted, wallClock: engine.systemClock)
         self.schedule = schedule
+        warnOfMissingFiles(in: wanted)
         perform(schedule.tick())
+    }
+
+    /// An error event (and its count) for each local file the schedule names that is not there, when
+    /// it is read: an operator learns of a missing file before its entry's time.
+    func warnOfMissingFiles(in schedule: Schedule) {
+        var seen = Set<String>()
+        for item in schedule.defaultPlaylist + schedule.entries.flatMap(\.playlist) where !item.resolved.contains("://") {
+            guard seen.insert(item.resolved).inserted, !FileManager.default.fileExists(atPath: item.resolved) else { continue }
+            engine.outbox.note(.sourceNotFound(source: item.resolved, searched: [item.resolved]))
+        }
     }
 
     /// Every iteration: a prepare deferred until the list's item lasts to the change, and what the
@@ -21,8 +32,8 @@ extension PlayerSession {
         if let (probe, deadline) = schedule.retryProbe, probe.result == nil, engine.realClock.now >= deadline {
             probe.cancel()
             schedule.retryProbe = nil
-            let error = PlayerError.invalidSetting(name: "schedule", value: schedule.retryingItem ?? "",
-                                                   reason: "did not open within \(Int(SchedulePlayback.retryTimeout)) s")
+            let error = PlayerError.sourceInaccessible(source: schedule.retryingItem ?? "",
+                                                       reason: "did not open within \(Int(SchedulePlayback.retryTimeout)) s")
             record(.error(error))
             engine.outbox.record(error)
             perform(schedule.retried(opened: false))

@@ -560,6 +560,7 @@ final class PlayerSession: EngineController {
             if playlist != nil { load(settings) }
         }
         if let changed = settings.schedule, changed != previous.schedule, let schedule {
+            warnOfMissingFiles(in: changed)
             perform(schedule.replace(changed))  // a reread file: what is on and unchanged plays on
         }
         if settings.frameCacheMegabytes != previous.frameCacheMegabytes {

@@ -171,7 +171,7 @@ final class ScheduledPlaybackTests: XCTestCase {
         let yaml = Self.morning.replacingOccurrences(of: "[\"SECOND\"]", with: "[\"/nonexistent/missing.mp4\"]")
         let (shown, events, status) = try play(yaml, from: ScheduleFixture.instant("2027-01-04T06:59:57Z"), until: 10)
         XCTAssertEqual(events.scheduleChanges, ["default", "morning", "default"], "the entry's close is no change then")
-        XCTAssertTrue(events.errorKinds.contains("sourceNotFound"), "\(events.errorKinds)")
+        XCTAssertEqual(events.errorKinds.first, "sourceNotFound", "said when the schedule is read: \(events.errorKinds)")
         let during = shown.filter { (3.0..<10).contains($0.at) }
         XCTAssertFalse(during.isEmpty)
         XCTAssertTrue(during.allSatisfy { $0.width == 320 }, "the default plays while the entry's item is missing")
@@ -191,10 +191,11 @@ final class ScheduledPlaybackTests: XCTestCase {
         let failures = Mutex(0)
         let (shown, events, status) = try play(yaml, from: ScheduleFixture.instant("2027-01-04T06:59:57Z"), until: 100) { event, _ in
             guard case let .error(error) = event, error.kind == "sourceNotFound" else { return }
-            // Opened ahead of the change, loaded at it, tried 30 s later: the file arrives after that.
-            if failures.withLock({ $0 += 1; return $0 }) == 3 { try? FileManager.default.copyItem(atPath: second, toPath: late) }
+            // Said when the schedule was read, opened ahead of the change, loaded at it, tried 30 s
+            // later: the file arrives after that.
+            if failures.withLock({ $0 += 1; return $0 }) == 4 { try? FileManager.default.copyItem(atPath: second, toPath: late) }
         }
-        XCTAssertEqual(failures.withLock { $0 }, 3, "the prepare's, the change's and the first retry's")
+        XCTAssertEqual(failures.withLock { $0 }, 4, "the schedule read's, the prepare's, the change's and the first retry's")
         XCTAssertEqual(events.scheduleChanges, ["default", "morning", "default", "morning"])
         let taken = try XCTUnwrap(change(to: 240, in: shown), "the entry plays")
         XCTAssertEqual(shown[taken].at, 93, accuracy: 0.1, "90 s after the failure at 07:00:00: retried at 30 s, then 60 s later")
