@@ -137,6 +137,19 @@ public enum PlaybackCommand: Sendable {
         }
     }
 
+    /// Why a `scheduleOverride` cannot be taken at wall time `now` (Unix seconds); nil: it can. The
+    /// player and the IPC (which answers `invalid parameter`) check the same.
+    package static func scheduleOverrideRefusal(items: [String], seconds: Double, from start: Date?, now: Double) -> String? {
+        if items.isEmpty || items.count > 1000 || items.contains(where: \.isEmpty) { return "give 1 to 1000 items, none empty" }
+        guard seconds.isFinite, (1...ScheduleEntry.longestOverride).contains(seconds) else { return "the duration must be 1 to 86400 seconds" }
+        guard let start = start?.timeIntervalSince1970 else { return nil }
+        // Its window is whole seconds: it must end after now.
+        guard start.isFinite, start <= now + 366 * 86_400, (start + seconds).rounded(.down) > now else {
+            return "the start must be within a year, and the end still to come"
+        }
+        return nil
+    }
+
     /// Commands applied even while no source is ready: those that choose the playlist's item, and a
     /// message (`Loading…` over a source that opens slowly, or over one that failed).
     var appliesWithoutSource: Bool {

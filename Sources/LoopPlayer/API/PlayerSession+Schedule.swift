@@ -10,17 +10,17 @@ extension PlayerSession {
         if let schedule, schedule.schedule == wanted, let run = schedule.run { return play(run, fromPreparedItem: false, announce: false) }
         let schedule = SchedulePlayback(wanted, wallClock: engine.systemClock)
         self.schedule = schedule
-        warnOfMissingFiles(in: wanted)
+        lookForMissingFiles(in: wanted)
         perform(schedule.tick())
     }
 
-    /// An error event (and its count) for each local file the schedule names that is not there, when
-    /// it is read: an operator learns of a missing file before its entry's time.
-    func warnOfMissingFiles(in schedule: Schedule) {
-        var seen = Set<String>()
-        for item in schedule.defaultPlaylist + schedule.entries.flatMap(\.playlist) where !item.resolved.contains("://") {
-            guard seen.insert(item.resolved).inserted, !FileManager.default.fileExists(atPath: item.resolved) else { continue }
-            engine.outbox.note(.sourceNotFound(source: item.resolved, searched: [item.resolved]))
+    /// Looks, on a thread (a file system may block), for the local files `schedule` names that are
+    /// not there: each is an error event when found, before its entry's time.
+    func lookForMissingFiles(in schedule: Schedule) {
+        let paths = Set((schedule.defaultPlaylist + schedule.entries.flatMap(\.playlist)).map(\.resolved).filter { !$0.contains("://") })
+        self.schedule?.missingFiles?.cancel()
+        self.schedule?.missingFiles = BackgroundProbe(name: "lp-schedule-files", noThread: [], wake: engine.waiter.wake) { abort in
+            paths.sorted().filter { !abort.isRaised && !FileManager.default.fileExists(atPath: $0) }
         }
     }
 
@@ -29,31 +29,23 @@ extension PlayerSession {
     func tickSchedule() {
         guard let schedule else { return }
         if let item = schedule.deferredPrepare, mayPrepareNow { perform([.prepare(item: item, holdCurrent: true)]) }
-        if let (probe, deadline) = schedule.retryProbe, probe.result == nil, engine.realClock.now >= deadline {
-            probe.cancel()
-            schedule.retryProbe = nil
-            let error = PlayerError.sourceInaccessible(source: schedule.retryingItem ?? "",
-                                                       reason: "did not open within \(Int(SchedulePlayback.retryTimeout)) s")
-            record(.error(error))
-            engine.outbox.record(error)
-            perform(schedule.retried(opened: false))
+        if let missing = schedule.missingFiles?.result {
+            schedule.missingFiles = nil
+            missing.forEach { engine.outbox.note(.sourceNotFound(source: $0, searched: [])) }
         }
-        if let outcome = schedule.retryProbe?.probe.result {
-            schedule.retryProbe = nil
-            if case let .fails(error) = outcome {
-                record(.error(error))
-                engine.outbox.record(error)
-            }
+        if let outcome = schedule.retry?.outcome(now: engine.realClock.now) {
+            schedule.retry = nil
+            if case let .fails(error) = outcome { engine.outbox.note(error) }
             if case .opens = outcome { perform(schedule.retried(opened: true)) } else { perform(schedule.retried(opened: false)) }
         }
         perform(schedule.tick())
     }
 
-    /// The schedule waits for something that takes real time: a retry's file being tried, or the
-    /// next change's item decoding (a virtual clock stands still meanwhile).
+    /// The schedule waits for something that takes real time: its files looked for, a retry's file
+    /// being tried, or the next change's item decoding (a virtual clock stands still meanwhile).
     var scheduleWaits: Bool {
         guard let schedule else { return false }
-        return schedule.retryProbe != nil || (schedule.hasPrepared && engine.queuedLocation != nil && !engine.queuedIsReady)
+        return schedule.missingFiles != nil || schedule.retry != nil || (schedule.hasPrepared && engine.queuedLocation != nil && !engine.queuedIsReady)
     }
 
     /// When the loop must wake for the schedule (the engine's clock): its next step, or a retry's
@@ -61,7 +53,7 @@ extension PlayerSession {
     var scheduleDeadline: Double? {
         guard let schedule else { return nil }
         let step = schedule.secondsToWake.map { engine.clock.now + $0 }
-        guard let retry = schedule.retryProbe?.deadline, !engine.clock.isVirtual else { return step }
+        guard let retry = schedule.retry?.deadline, !engine.clock.isVirtual else { return step }
         return min(step ?? .infinity, engine.clock.now + max(0, retry - engine.realClock.now))
     }
 
@@ -120,38 +112,15 @@ extension PlayerSession {
             case .cancelPrepare:
                 cancelPrepare()
             case let .retry(item):
-                let (ext, network) = (applied.ext, engine.configuration.network)
-                schedule.retryProbe?.probe.cancel()
-                let probe = BackgroundProbe<RetryOutcome>(name: "lp-retry", noThread: .fails(.invalidSetting(name: "schedule", value: item,
-                                                          reason: "no thread to try the item")), wake: engine.waiter.wake) { abort in
-                    Self.tryOpening(item, ext: ext, network: network, abort: abort)
-                }
-                (schedule.retryProbe, schedule.retryingItem) = ((probe, engine.realClock.now + SchedulePlayback.retryTimeout), item)
+                schedule.retry?.cancel()
+                schedule.retry = RetryAttempt(item, ext: applied.ext, network: engine.configuration.network,
+                                              now: engine.realClock.now, wake: engine.waiter.wake)
             case .cancelRetry:
-                schedule.retryProbe?.probe.cancel()
-                schedule.retryProbe = nil
+                schedule.retry?.cancel()
+                schedule.retry = nil
             case let .reload(run):
                 play(run, fromPreparedItem: false, announce: false)
             }
-        }
-    }
-
-    /// Whether `item` opens, as the source policy allows it: its container and streams are read (an
-    /// HLS playlist is left to its load, which reads it with its own client). On the retry's thread.
-    private static func tryOpening(_ item: String, ext: String, network: NetworkOptions, abort: AbortFlag) -> RetryOutcome {
-        do {
-            let location = try SourceResolver.standard().resolve(item, ext: ext)
-            let plan = try SourcePlan.admit(location, network: network, controls: NetworkControls()).get()
-            if plan.url.pathExtension.lowercased() == "m3u8" { return .opens }
-            _ = try MediaInput.open(location, interrupt: InputInterrupt(abort: abort),
-                                    access: InputAccess.forSource(plan.kind, options: network))
-            return .opens
-        } catch let failure as InputFailure {
-            return .fails(failure.error)
-        } catch let error as PlayerError {
-            return .fails(error)
-        } catch {
-            return .fails(.invalidSetting(name: "schedule", value: item, reason: "\(error)"))
         }
     }
 
@@ -170,8 +139,7 @@ extension PlayerSession {
         do {
             engine.queueNext(try SourceResolver.standard().resolve(item, ext: applied.ext))
         } catch {
-            record(.error(error))
-            engine.outbox.record(error)
+            engine.outbox.note(error)
             queued = false
         }
         // After the pass: one that already ended (or failed), or an item that cannot be opened, has
@@ -218,27 +186,14 @@ extension PlayerSession {
         }
     }
 
-    /// A timed override (`PlaybackCommand.scheduleOverride`), its numbers checked: 1 s to a day,
-    /// 1 to 1,000 items, a start at most a year ahead and an end still to come.
+    /// A timed override (`PlaybackCommand.scheduleOverride`), its numbers checked
+    /// (`scheduleOverrideRefusal`).
     func overrideSchedule(_ items: [String], seconds: Double, from start: Date?) {
-        let refusal: String? = if schedule == nil {
-            "no schedule plays"
-        } else if items.isEmpty || items.count > 1000 || items.contains(where: \.isEmpty) {
-            "give 1 to 1000 items, none empty"
-        } else if !seconds.isFinite || !(1...ScheduleEntry.longestOverride).contains(seconds) {
-            "the duration must be 1 to 86400 seconds"
-        } else if let start, !start.timeIntervalSince1970.isFinite
-                    || start.timeIntervalSince1970 > engine.systemClock.now + 366 * 86_400
-                    || (start.timeIntervalSince1970 + seconds).rounded(.down) <= engine.systemClock.now {
-            "the start must be within a year, and the end still to come"
-        } else {
-            nil
-        }
+        let refusal = schedule == nil ? "no schedule plays"
+            : PlaybackCommand.scheduleOverrideRefusal(items: items, seconds: seconds, from: start, now: engine.systemClock.now)
         guard let schedule, refusal == nil else {
-            let error = PlayerError.invalidSetting(name: "schedule-override", value: "\(items.count) items, \(seconds) s",
-                                                   reason: refusal ?? "")
-            record(.error(error))
-            return engine.outbox.record(error)
+            return engine.outbox.note(.invalidSetting(name: "schedule-override", value: "\(items.count) items, \(seconds) s",
+                                                      reason: refusal ?? ""))
         }
         perform(schedule.override(items, from: start, seconds: seconds))
     }

@@ -174,7 +174,7 @@ final class PlayerSession: EngineController {
             case .advanced, .queuedItemFailed, .switchSettled, .queueDropped, .scheduleWantsItem:
                 break
             }
-            if schedule != nil, scheduleHandled(event) { continue }
+            if scheduleHandled(event) { continue }
             if let playlist { perform(playlist.handle(event)) }
         }
         refreshStatus()
@@ -560,7 +560,7 @@ final class PlayerSession: EngineController {
             if playlist != nil { load(settings) }
         }
         if let changed = settings.schedule, changed != previous.schedule, let schedule {
-            warnOfMissingFiles(in: changed)
+            lookForMissingFiles(in: changed)
             perform(schedule.replace(changed))  // a reread file: what is on and unchanged plays on
         }
         if settings.frameCacheMegabytes != previous.frameCacheMegabytes {

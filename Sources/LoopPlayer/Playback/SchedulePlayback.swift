@@ -24,12 +24,6 @@ enum ScheduleRequest: Equatable {
     case reload(ScheduleRun)
 }
 
-/// What trying a skipped run's first item found.
-enum RetryOutcome: Sendable {
-    case opens
-    case fails(PlayerError)
-}
-
 /// One run as the session plays it.
 struct ScheduleRun: Equatable {
     let name: String
@@ -53,17 +47,12 @@ final class SchedulePlayback {
     private(set) var waitsForPass = false
     /// Something else than the entry plays (a `loadfile`) until the next change.
     var overridden: Bool { follower.overridden }
-    /// A skipped run's item is being tried in the background.
-    var isRetrying: Bool { follower.retrying != nil }
     /// The next change's first item is opened (or asked to be).
     var hasPrepared: Bool { follower.isPrepared }
-    /// The thread trying it (the session starts it for `.retry`), and when it must have answered (the
-    /// engine's real clock): a read stuck on a network file system counts as a failure then.
-    var retryProbe: (probe: BackgroundProbe<RetryOutcome>, deadline: Double)?
-    /// The item the retry tries, for its message.
-    var retryingItem: String?
-    /// How long a retry's file may take to open.
-    static let retryTimeout = 20.0
+    /// The try of a failed run's item under way (the session starts it for `.retry`).
+    var retry: RetryAttempt?
+    /// The local files the schedule names that are not there, looked for on a thread when it is read.
+    var missingFiles: BackgroundProbe<[String]>?
     /// The run playing (nil before the first `play`).
     var run: ScheduleRun?
     /// The next change's first item, opened once the list's item playing lasts until the change (its

@@ -245,26 +245,20 @@ package struct MPVConnection {
         if arguments.first?.text == "clear" {  // a file named so is `./clear`
             return arguments.count == 1 ? .success([.send(.clearScheduleOverride)]) : .failure(.invalidParameter)
         }
-        guard (2...3).contains(arguments.count), let seconds = arguments[1].number, (1...86_400).contains(seconds) else {
-            return .failure(.invalidParameter)
-        }
+        guard (2...3).contains(arguments.count), let seconds = arguments[1].number else { return .failure(.invalidParameter) }
         let items: [String]
         switch arguments[0] {
         case let .string(item): items = [item]
         case let .array(values): items = values.compactMap(\.text).count == values.count ? values.compactMap(\.text) : []
         default: items = []
         }
-        guard !items.isEmpty, items.count <= maximumPlaylistItems, !items.contains(where: \.isEmpty) else {
-            return .failure(.invalidParameter)
-        }
         var start: Date?
         if arguments.count == 3 {
-            // Within a year, and ending after now (its window is in whole seconds).
-            let now = Date().timeIntervalSince1970
-            guard let instant = instant(arguments[2]), instant.timeIntervalSince1970 <= now + 366 * 86_400,
-                  (instant.timeIntervalSince1970 + seconds).rounded(.down) > now else { return .failure(.invalidParameter) }
+            guard let instant = instant(arguments[2]) else { return .failure(.invalidParameter) }
             start = instant
         }
+        guard PlaybackCommand.scheduleOverrideRefusal(items: items, seconds: seconds, from: start,
+                                                      now: Date().timeIntervalSince1970) == nil else { return .failure(.invalidParameter) }
         return .success([.send(.scheduleOverride(items, seconds: seconds, from: start))])
     }
 

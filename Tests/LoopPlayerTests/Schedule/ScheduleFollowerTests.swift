@@ -29,6 +29,22 @@ final class ScheduleFollowerTests: XCTestCase {
         }
     }
 
+    /// Steps `follower` at each wake it asks for, from `start` while the wake is at or before `end`
+    /// (each later than the last, at most `limit`): what each step asked, with its time; `answer`
+    /// runs after each step (a retry's outcome). Returns the last step's time too.
+    private func stepThroughWakes(_ follower: inout ScheduleFollower, from start: Date, through end: Date, limit: Int = 1000,
+                                  answer: (inout ScheduleFollower, Date) -> Void = { _, _ in }) -> (log: [(Date, String)], last: Date) {
+        var (log, at) = ([(Date, String)](), start)
+        for _ in 0..<limit {
+            guard let wake = follower.wakeAt, wake <= end else { break }
+            XCTAssertGreaterThan(wake, at, "the wake moves on")
+            at = wake
+            log += names(follower.step(at: at)).map { (at, $0) }
+            answer(&follower, at)
+        }
+        return (log, at)
+    }
+
     /// A week stepped at every wake the follower asks for:
     /// each change of the evaluator's is prepared `lead` ahead and switched `switchAhead` before its
     /// instant, in order, and nothing else happens.
@@ -273,13 +289,8 @@ final class ScheduleFollowerTests: XCTestCase {
         XCTAssertEqual(names(follower.step(at: now)), ["play intro"])
         XCTAssertEqual(names(follower.runFinished(at: now.addingTimeInterval(20))), ["play default"])
         XCTAssertEqual(follower.next?.instant, ScheduleFixture.instant("2027-01-05T10:00:00Z"), "tomorrow's window")
-        var at = now.addingTimeInterval(20)
-        for _ in 0..<1000 {
-            guard let wake = follower.wakeAt, wake < ScheduleFixture.instant("2027-01-05T09:59:00Z") else { break }
-            XCTAssertGreaterThan(wake, at, "the wake moves on")
-            XCTAssertEqual(names(follower.step(at: wake)), [], "no retry, no change")
-            at = wake
-        }
+        let (log, at) = stepThroughWakes(&follower, from: now.addingTimeInterval(20), through: ScheduleFixture.instant("2027-01-05T09:59:00Z"))
+        XCTAssertEqual(log.map(\.1), [], "no retry, no change")
         XCTAssertGreaterThan(at, now.addingTimeInterval(3600), "stepped past the window's close")
         XCTAssertEqual(names(follower.step(at: ScheduleFixture.instant("2027-01-05T09:59:57Z"))), ["prepare intro"])
     }
@@ -314,14 +325,7 @@ final class ScheduleFollowerTests: XCTestCase {
                                             from: ScheduleFixture.instant("2027-03-22T10:59:00+01:00"),
                                             until: ScheduleFixture.instant("2027-03-22T11:02:00+01:00")))
         XCTAssertEqual(names(follower.replace(overridden, at: now)), [], "breakfast plays on")
-        var log: [(Date, String)] = []
-        var at = now
-        for _ in 0..<100 {
-            guard let wake = follower.wakeAt, wake < ScheduleFixture.instant("2027-03-22T11:05:00+01:00") else { break }
-            XCTAssertGreaterThan(wake, at, "the wake moves on")
-            at = wake
-            log += names(follower.step(at: at)).map { (at, $0) }
-        }
+        let log = stepThroughWakes(&follower, from: now, through: ScheduleFixture.instant("2027-03-22T11:05:00+01:00")).log
         XCTAssertEqual(log.map(\.1), ["prepare override", "switch override", "prepare lunch", "switch lunch"])
         let instants = ["10:58:57", "10:59:00", "11:01:57", "11:02:00"].map { ScheduleFixture.instant("2027-03-22T\($0)+01:00") }
         let expected: [Double] = [instants[0].timeIntervalSince1970, instants[1].timeIntervalSince1970 - 0.002,
@@ -388,17 +392,13 @@ final class ScheduleFollowerTests: XCTestCase {
             let now = ScheduleFixture.instant("2027-01-04T10:30:00Z")
             _ = follower.step(at: now)
             XCTAssertEqual(names(follower.runFailed(at: now)), ["play default"])
-            var log: [String] = []
-            var at = now
-            for _ in 0..<100 {
-                guard let wake = follower.wakeAt, wake <= ScheduleFixture.instant("2027-01-04T11:00:00Z") else { break }
-                XCTAssertGreaterThan(wake, at)
-                at = wake
-                log += names(follower.step(at: at)).filter { !$0.hasPrefix("retry") && $0 != "cancel retry" }
-                if let run = follower.retrying { _ = follower.retried(opened: false, at: at); XCTAssertEqual(run.name, "show") }
+            let (log, at) = stepThroughWakes(&follower, from: now, through: ScheduleFixture.instant("2027-01-04T11:00:00Z")) { follower, at in
+                guard let run = follower.retrying else { return }
+                XCTAssertEqual(run.name, "show")
+                _ = follower.retried(opened: false, at: at)  // still failing
             }
             XCTAssertEqual(at, ScheduleFixture.instant("2027-01-04T11:00:00Z"), "woken at the close")
-            XCTAssertEqual(log, synced ? ["play default"] : [], "synced: \(synced)")
+            XCTAssertEqual(log.map(\.1).filter { !$0.hasPrefix("retry") }, synced ? ["play default"] : [], "synced: \(synced)")
             XCTAssertEqual(follower.current?.epoch, ScheduleFixture.instant("2027-01-04T11:00:00Z"))
         }
     }
