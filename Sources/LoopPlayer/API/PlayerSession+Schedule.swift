@@ -45,7 +45,7 @@ extension PlayerSession {
     /// being tried, or the next change's item decoding (a virtual clock stands still meanwhile).
     var scheduleWaits: Bool {
         guard let schedule else { return false }
-        return schedule.missingFiles != nil || schedule.retry != nil || (schedule.hasPrepared && engine.queuedLocation != nil && !engine.queuedIsReady)
+        return schedule.missingFiles != nil || schedule.retry != nil || (schedule.hasPrepared && engine.queuedLocation != nil && !engine.itemSwitch.queuedIsReady)
     }
 
     /// When the loop must wake for the schedule (the engine's clock): its next step, or a retry's

@@ -633,7 +633,7 @@ final class PlayerSession: EngineController {
                 guard !engine.playQueuedNow(), let index = orElse, let playlist else { continue }
                 perform(playlist.play(index, inOrder: true))
             case let .followSchedule(schedule, item):
-                engine.followSchedule(schedule, item: item)
+                engine.timelineSync.follow(schedule: schedule, item: item)
             case let .endSoundWithPicture(ends):
                 engine.endsSoundWithPicture = ends
             case .leaveTimeline:

@@ -110,6 +110,12 @@ final class ItemSwitch {
         case ready(PlaybackItem, VideoStreamInfo)
     }
 
+    /// Whether the queued item's first frame is decoded (it would take over at once).
+    var queuedIsReady: Bool {
+        if case .ready = readiness { return true }
+        return false
+    }
+
     var readiness: Readiness {
         guard let next = queued else { return .nothingQueued }
         switch next.pipeline.status.phase {

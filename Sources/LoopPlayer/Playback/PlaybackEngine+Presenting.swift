@@ -95,10 +95,8 @@ extension PlaybackEngine {
         ItemEnd(queued: itemSwitch.queued != nil, holdsLastFrame: replacedFile.holdsLastFrame, settling: settling)
     }
 
-    /// When an empty queue turns into buffering; nil unless playing in real time.
+    /// When an empty queue turns into buffering (`Presenter.starvationDeadline`); playing in real time only.
     func starvationDeadline(_ presenter: Presenter) -> Double? {
-        guard state == .playing, !clock.isVirtual, !presenter.isPaused, presenter.speed > 0,
-              let shown = presenter.lastShownAt, let info = item?.info else { return nil }
-        return shown + 2 * info.nominalFrameInterval + 0.05
+        state == .playing && !clock.isVirtual ? presenter.starvationDeadline : nil
     }
 }

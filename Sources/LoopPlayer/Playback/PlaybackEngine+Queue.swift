@@ -17,12 +17,6 @@ extension PlaybackEngine {
         }
     }
 
-    /// Whether the queued item's first frame is decoded (it would take over at once).
-    package var queuedIsReady: Bool {
-        if case .ready = itemSwitch.readiness { return true }
-        return false
-    }
-
     /// The item queued to follow the current one.
     package var queuedLocation: MediaLocation? { itemSwitch.queued?.location }
 

@@ -15,12 +15,6 @@ extension PlaybackEngine {
         waiter.wake()
     }
 
-    /// Follows `schedule` (a playlist on the shared timeline) with `item` current; nil: a single loop.
-    package func followSchedule(_ schedule: TimelineSchedule?, item index: Int) {
-        timelineSync.follow(schedule: schedule, item: index)
-        waiter.wake()
-    }
-
     /// Keeps the current source on the shared timeline (`TimelineSync.keepInStep`).
     func keepInStep() {
         guard let item, let presenter = item.presenter, !isFailed else { return }

@@ -112,7 +112,7 @@ package final class PlaybackEngine {
                                 muted: configuration.audio.muted, speed: 1)
         itemSwitch = ItemSwitch(clock: clock, sound: sound, outbox: outbox)
         timelineSync = TimelineSync(timeline: configuration.syncTimeline, sound: sound, clock: clock,
-                                    systemClock: systemClock, outbox: outbox)
+                                    systemClock: systemClock, outbox: outbox, wake: output.waiter.wake)
         soundControl = SoundControl(device: sound, options: configuration.audio, timeline: timelineSync,
                                     switcher: itemSwitch, clock: clock, outbox: outbox, wake: output.waiter.wake)
         replacedFile = FileReplacementWatch(virtualClock: clock.isVirtual)
@@ -522,43 +522,21 @@ package final class PlaybackEngine {
                             errors: outbox.errorCounts)
     }
 
-    /// What the pipeline's threads reported: failures end the item, warnings and underruns are events.
-    /// A replaced file's new content is queued once the file has settled (`tendReplacement`), the
-    /// current item holding its last frame until then.
+    /// What the pipeline's threads reported (`PipelineReports`); the engine ends the item, or opens
+    /// it again without its picture (the last frame held until then).
     private func takeReports() {
         guard let item else { return }
-        let pipeline = item.pipeline
-        for report in pipeline.status.takeReports() {
-            switch report {
-            case let .fatal(error):
-                // A file copied over while it played fails on its old content: play the new one.
-                guard !pipeline.sourceWasReplaced else {
-                    replacedFile.noteReplaced(item.location, pipelineFailed: true, now: realClock.now)
-                    continue
-                }
-                fail(error)
-            case .sourceReplaced:
-                replacedFile.noteReplaced(item.location, now: realClock.now)
-            case let .pictureUndecodable(error):
-                // Opened again without its picture, the last frame held meanwhile.
-                outbox.note(error)
-                logger.notice("\(item.location): opening it again without its picture")
-                load(item.location, ignoringPicture: true)
-                return outbox.report(.queueDropped)  // a playlist queues its next item again
-            case let .warning(error):
-                outbox.note(error)
-            case let .loopingStopped(error):
-                item.stopLooping(error)
-            case let .filterFailed(error, instead):
-                // The decode thread went back to the last stack that worked: that is what runs now.
-                filterControl.fellBack(to: instead)
-                outbox.note(.invalidFilter(error))
-            case .underrun:
-                outbox.emit(.waitingToPlayAtSpecifiedRate)
-            }
+        let reports = PipelineReports(outbox: outbox, replacedFile: replacedFile, filterControl: filterControl)
+        switch reports.take(from: item, now: realClock.now, soundUnderruns: sound.underruns) {
+        case let .fail(error)?:
+            fail(error)
+        case .reopenWithoutPicture?:
+            logger.notice("\(item.location): opening it again without its picture")
+            load(item.location, ignoringPicture: true)
+            return outbox.report(.queueDropped)  // a playlist queues its next item again
+        case nil:
+            break
         }
-        if item.presenter != nil, let unmatched = item.subtitles.takeUnmatchedStartChoice() { outbox.note(unmatched) }
-        if let underrun = item.announcements.underruns(sound.underruns) { outbox.emit(underrun) }
         reportDurationIfMeasured()
     }
 

@@ -18,11 +18,13 @@ final class Presenter {
     private(set) var scheduler: FrameScheduler
     private var follower = MasterClockFollower()
     private let clock: PlaybackClock
+    private let nominalFrameInterval: Double
     /// The frame on screen.
     private(set) var current: VideoFrame?
 
     init(clock: PlaybackClock, nominalFrameInterval: Double) {
         self.clock = clock
+        self.nominalFrameInterval = nominalFrameInterval
         scheduler = FrameScheduler(nominalFrameInterval: nominalFrameInterval)
     }
 
@@ -163,6 +165,12 @@ final class Presenter {
     var ended: Bool { scheduler.ended }
     var showsCurrentGeneration: Bool { scheduler.showsCurrentGeneration }
     var lastShownAt: Double? { scheduler.lastShownAt }
+    /// When an empty queue turns into buffering: two frames and 50 ms after the last one shown,
+    /// unless the picture is held (paused, speed 0).
+    var starvationDeadline: Double? {
+        guard !isPaused, speed > 0, let lastShownAt else { return nil }
+        return lastShownAt + 2 * nominalFrameInterval + 0.05
+    }
     func deadline(for stop: StopCondition) -> Double? { scheduler.deadline(for: stop) }
 }
 

@@ -22,14 +22,17 @@ package final class TimelineSync {
     private let clock: PlaybackClock
     private let systemClock: any SystemClock
     private let outbox: EngineOutbox
+    /// Wakes the engine's loop (a new schedule is acted on at once).
+    private let wake: @Sendable () -> Void
 
     init(timeline: SharedTimeline?, sound: SoundOutput, clock: PlaybackClock, systemClock: any SystemClock,
-         outbox: EngineOutbox) {
+         outbox: EngineOutbox, wake: @escaping @Sendable () -> Void) {
         self.timeline = timeline
         self.sound = sound
         self.clock = clock
         self.systemClock = systemClock
         self.outbox = outbox
+        self.wake = wake
     }
 
     /// The player follows a shared timeline (it joined it).
@@ -53,9 +56,10 @@ package final class TimelineSync {
     }
 
     /// Follows `schedule` (a playlist on the timeline) with `item` current; nil: a single loop.
-    func follow(schedule: TimelineSchedule?, item index: Int) {
+    package func follow(schedule: TimelineSchedule?, item index: Int) {
         self.schedule = schedule.map { ($0, index) }
         follower.scheduleChanged()
+        wake()
     }
 
     /// A queued item took over: it is the schedule's item `index` now.

@@ -17,14 +17,15 @@ public struct PlaybackStatistics: Sendable, Equatable, Codable {
     /// One pass of the loop, measured from the timeline (nil until the first pass was read).
     public var loopDurationMs: Double?
     /// Presentation interval at each wrap (last frame of pass k → first frame of pass k+1), as
-    /// measured: the latest 1000 (a loop that runs for weeks does not grow).
-    public var seamIntervalsMs: [Double] = []
+    /// measured: the latest 1000 (a loop that runs for weeks does not grow). For measurements
+    /// (`--stats-json`, the benchmarks); a user reads `seamMaxDeviationMs`.
+    package var seamIntervalsMs: [Double] = []
     /// Seams measured in all (`seamIntervalsMs` keeps the latest only).
     public var seamsMeasured = 0
     /// Largest |seam interval − nominal frame interval|.
     public var seamMaxDeviationMs: Double = 0
     /// Time between the first frames of consecutive passes, as presented (the latest 1000).
-    public var loopPeriodsMs: [Double] = []
+    package var loopPeriodsMs: [Double] = []
     /// From the start of opening to the first frame on screen.
     public var firstFrameMs: Double?
     /// The process's peak resident memory (`getrusage`), in bytes.

@@ -170,7 +170,7 @@ final class SyncedPlaybackTests: XCTestCase {
     func testAScheduledItemJoinsItsSlot() throws {
         let epoch = 1_800_000_000.0
         let rig = try Rig(epoch: epoch, systemStart: epoch + 3 + 1.3, looping: false)
-        rig.engine.followSchedule(schedule, item: 1)
+        rig.engine.timelineSync.follow(schedule: schedule, item: 1)
         try rig.engine.load(clip())
         rig.drive { rig.shown.count >= 5 }
         let first = try XCTUnwrap(rig.shown.first)
@@ -184,7 +184,7 @@ final class SyncedPlaybackTests: XCTestCase {
     func testAScheduledItemOutOfItsSlotAsksForTheItemOnNow() throws {
         let epoch = 1_800_000_000.0
         let rig = try Rig(epoch: epoch, systemStart: epoch + 0.2, looping: false)
-        rig.engine.followSchedule(schedule, item: 0)
+        rig.engine.timelineSync.follow(schedule: schedule, item: 0)
         try rig.engine.load(clip())
         func wanted() -> [Int] { rig.controller.events.compactMap { if case let .scheduleWantsItem(index) = $0 { index } else { nil } } }
         rig.drive { rig.shown.count >= 3 }
