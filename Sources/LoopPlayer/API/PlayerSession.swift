@@ -5,7 +5,10 @@ import Filters
 final class PlayerSession: EngineController {
     unowned let player: ExtVideoPlayer
     let engine: PlaybackEngine
-    var applied: VideoSettings
+    var applied: VideoSettings { didSet { content.ext = applied.ext } }
+    /// What plays: the settings' source, playlist or schedule.
+    private lazy var content = ContentPlayback(engine: engine, ext: applied.ext, record: { [unowned self] in record($0) },
+                                               forgetOverrideSource: { [unowned self] in forgetOverrideSource() })
     private var appliedVersion: Int
     private var batcher: EventBatcher
     private var publisher = TimePublisher(interval: nil)
@@ -17,16 +20,11 @@ final class PlayerSession: EngineController {
     /// Time passing, as the engine reads it (`EngineClocks.monotonic`: a test may drive it).
     private var realClock: PlaybackClock { engine.realClock }
     /// The `Playlist` setting's items being played (nil: one source).
-    var playlist: PlaylistPlayback?
+    private var playlist: PlaylistPlayback? { content.playlist }
     /// Where the last seek went, while its picture is not shown: a relative seek goes on from there.
     private var lastSeekTarget: Double?
-    /// The playlist as the status shows it: kept once the run has let the playlist go.
-    var listed: PlaylistPlayback?
     /// After `loopTimes`: the passes still to play after the current one (nil: forever, or not looping).
     private var loopsLeft: Int?
-    /// The `Schedule` setting played on the wall clock (nil: a source or a playlist); carried out in
-    /// `PlayerSession+Schedule`.
-    var schedule: SchedulePlayback?
     /// Events for `onEachEvent`, held until the status they lead to is published.
     private var eventsToTell: [PlayerEvent] = []
 
@@ -96,7 +94,7 @@ final class PlayerSession: EngineController {
     /// Loads the source and runs the engine's loop until it ends.
     func run() -> RunOutcome {
         batcher.start(at: engine.clock.now)
-        load(applied)
+        content.play(applied)
         let outcome = engine.run(controller: self)
         finish()
         return outcome
@@ -108,15 +106,14 @@ final class PlayerSession: EngineController {
     /// Starts the source without running the loop (the host pumps: embedding).
     func start() {
         batcher.start(at: engine.clock.now)
-        load(applied)
+        content.play(applied)
     }
 
     /// Delivers what is pending and publishes the final statistics.
     func finish() {
         engine.close()
         let last = engine.outbox.take()
-        playlist?.stopReadingLengths()
-        (listed, playlist) = (playlist, nil)  // the run is over: nothing is queued after it
+        content.finish()
         handle(last)
         deliver(batcher.drain())
         publisher.stop()
@@ -151,8 +148,8 @@ final class PlayerSession: EngineController {
     func prepareIteration() { tick() }
 
     var runContext: RunContext {
-        return RunContext(deadline: earliest(earliest(batcher.nextDeadline, publisher.nextDeadline), scheduleDeadline),
-                          failureEndsRun: !(playlist?.skipPending ?? false), holdsVirtualClock: scheduleWaits)
+        RunContext(deadline: earliest(earliest(batcher.nextDeadline, publisher.nextDeadline), content.scheduleDeadline),
+                   failureEndsRun: content.failureEndsRun, holdsVirtualClock: content.scheduleWaits)
     }
 
     func handle(_ events: [EngineEvent]) {
@@ -174,8 +171,7 @@ final class PlayerSession: EngineController {
             case .advanced, .queuedItemFailed, .switchSettled, .queueDropped, .scheduleWantsItem:
                 break
             }
-            if scheduleHandled(event) { continue }
-            if let playlist { perform(playlist.handle(event)) }
+            content.handle(event)
         }
         refreshStatus()
     }
@@ -221,7 +217,7 @@ final class PlayerSession: EngineController {
         status.state = engine.state
         status.position = engine.shownPosition
         status.duration = engine.duration
-        let playlist = self.playlist ?? listed
+        let playlist = content.shownList
         status.source = engine.location?.description ?? playlist?.currentItem ?? applied.sourceName
         status.playlistIndex = playlist?.currentItem == nil ? nil : playlist?.state.current
         status.playlistCount = playlist?.state.items.count ?? (status.source == nil ? 0 : 1)
@@ -247,7 +243,7 @@ final class PlayerSession: EngineController {
         status.followsSharedTimeline = engine.timelineSync.refusesLeaving
         status.subtitlesVisible = engine.screen.subtitlesVisible
         status.videoRotation = engine.screen.videoRotation
-        status.schedule = schedule?.status
+        status.schedule = content.schedule?.status
         return status
     }
 
@@ -264,13 +260,8 @@ final class PlayerSession: EngineController {
         if stop { engine.requestQuit() }
         if version != appliedVersion { apply(settings, version: version) }
         yieldIfAnotherStartedLater()
-        if schedule != nil { tickSchedule() }
-        if let playlist { perform(playlist.tick(systemNow: engine.systemClock.now)) }
-        if retry, let schedule {
-            perform(schedule.retryNow())  // the schedule tries what failed (a failed default is loaded again)
-        } else if retry, case .failed = engine.state {
-            if let playlist { perform(playlist.retry()) } else { load(applied) }
-        }
+        content.tick()
+        if retry { content.retry(applied) }
         // After `apply`: a new source is not ready yet. Playlist commands change the source: they
         // need no ready one (a failed item is skipped with `next`).
         applyQueuedCommands(withoutSourceOnly: !engine.isReady, sentUpTo: sentBefore)
@@ -368,18 +359,18 @@ final class PlayerSession: EngineController {
         case let .showText(text, duration, level): engine.screen.showMessage(text, duration: duration, level: level)
         case let .addVector(builder, clear): engine.screen.addVector(builder, clear: clear)
         case .removeAllVectors: engine.screen.removeAllVectors()
-        case .next: if let playlist { perform(playlist.next()) }
-        case .previous: if let playlist { perform(playlist.previous()) }
-        case let .playItem(index): if let playlist = playlistOrError("playItem") { perform(playlist.play(index)) }
-        case let .insert(source, index): if let playlist = playlistOrError("insert") { perform(playlist.insert(source, at: index)) }
-        case let .remove(index): if let playlist = playlistOrError("remove") { perform(playlist.remove(at: index)) }
-        case .clearPlaylist: if let playlist { perform(playlist.removeAllButCurrent()) }
+        case .next: if let playlist { content.perform(playlist.next()) }
+        case .previous: if let playlist { content.perform(playlist.previous()) }
+        case let .playItem(index): if let playlist = playlistOrError("playItem") { content.perform(playlist.play(index)) }
+        case let .insert(source, index): if let playlist = playlistOrError("insert") { content.perform(playlist.insert(source, at: index)) }
+        case let .remove(index): if let playlist = playlistOrError("remove") { content.perform(playlist.remove(at: index)) }
+        case .clearPlaylist: if let playlist { content.perform(playlist.removeAllButCurrent()) }
         case .startPiP: try? engine.screen.startPictureInPicture()  // a refusal is an error event
         case .stopPiP: engine.screen.stopPictureInPicture()
         case let .addInset(inset): engine.screen.addInset(inset)
         case .removeAllInsets: engine.screen.removeAllInsets()
-        case let .scheduleOverride(items, seconds, start): overrideSchedule(items, seconds: seconds, from: start)
-        case .clearScheduleOverride: if let schedule { perform(schedule.clearOverride()) }
+        case let .scheduleOverride(items, seconds, start): content.overrideSchedule(items, seconds: seconds, from: start)
+        case .clearScheduleOverride: content.clearScheduleOverride()
         case .idle: break
         }
     }
@@ -445,7 +436,7 @@ final class PlayerSession: EngineController {
         case .nextItem, .previousItem:
             let next = action == .nextItem
             guard !engine.timelineSync.refused(next ? "next" : "previous") else { return engine.screen.showMessage(Self.syncedRefusal) }
-            if let playlist { perform(next ? playlist.next() : playlist.previous()) }
+            if let playlist { content.perform(next ? playlist.next() : playlist.previous()) }
         default:
             break
         }
@@ -496,7 +487,7 @@ final class PlayerSession: EngineController {
     /// `playlist-pos`: a single source is item 0 of a list of one, already playing.
     func setPlaylistPosition(_ index: Int) {
         guard playlist != nil || index != 0 else { return }
-        if let playlist = playlistOrError("playItem") { perform(playlist.play(index)) }
+        if let playlist = playlistOrError("playItem") { content.perform(playlist.play(index)) }
     }
 
     /// `loop-playlist`: mpv's count is of the passes left, this one included; the setting's, of
@@ -511,7 +502,7 @@ final class PlayerSession: EngineController {
         default: (false, nil)
         }
         (applied.loopPlaylist, applied.loopPlaylistPasses) = (loops, passes)
-        if let playlist { perform(playlist.setLoops(loops, passes: passes)) }
+        if let playlist { content.perform(playlist.setLoops(loops, passes: passes)) }
         player.updateSettings { ($0.loopPlaylist, $0.loopPlaylistPasses) = (loops, passes) }
     }
 
@@ -557,12 +548,9 @@ final class PlayerSession: EngineController {
         if settings.syncEpoch != previous.syncEpoch {
             engine.setSyncTimeline(settings.syncEpoch.map(SharedTimeline.init(epoch:)))
             // A playlist goes on the timeline's schedule (its lengths read first), or off it.
-            if playlist != nil { load(settings) }
+            if playlist != nil { content.play(settings) }
         }
-        if let changed = settings.schedule, changed != previous.schedule, let schedule {
-            lookForMissingFiles(in: changed)
-            perform(schedule.replace(changed))  // a reread file: what is on and unchanged plays on
-        }
+        if let changed = settings.schedule, changed != previous.schedule { content.replaceSchedule(changed) }
         if settings.frameCacheMegabytes != previous.frameCacheMegabytes {
             engine.setFrameCache(bytes: settings.frameCacheMegabytes << 20)
         }
@@ -571,81 +559,27 @@ final class PlayerSession: EngineController {
             settings.vectorLayers.forEach { engine.screen.addVector($0) }
         }
         if (settings.schedule == nil) != (previous.schedule == nil) {
-            load(settings)
+            content.play(settings)
         } else if settings.schedule != nil {
             // The schedule says what plays; a source or list given meanwhile plays until its next change.
-            if settings.sourceName != previous.sourceName || settings.playlist != previous.playlist { playOverride(settings) }
+            if settings.sourceName != previous.sourceName || settings.playlist != previous.playlist { content.playOverride(settings) }
         } else if playlist == nil, previous.playlist.isEmpty, settings.ext == previous.ext, settings.playlist.count > 1,
            settings.playlist.first == previous.sourceName, engine.location != nil, !engine.isFailed, settings.syncEpoch == nil {
-            load(settings, keepingCurrent: true)  // one source became a list starting with it: it plays on
+            content.play(settings, keepingCurrent: true)  // one source became a list starting with it: it plays on
         } else if settings.playlist != previous.playlist || settings.ext != previous.ext
             || (settings.playlist.isEmpty && settings.sourceName != previous.sourceName) {
-            load(settings)
+            content.play(settings)
         } else if settings.loopPlaylist != previous.loopPlaylist || settings.loopPlaylistPasses != previous.loopPlaylistPasses {
-            if let playlist { perform(playlist.setLoops(settings.loopPlaylist, passes: settings.loopPlaylistPasses)) }
+            if let playlist { content.perform(playlist.setLoops(settings.loopPlaylist, passes: settings.loopPlaylistPasses)) }
         }
     }
 
-    /// Plays the settings' source (none: idle), or their playlist from its first item (`keepingCurrent`:
-    /// the first is the source playing, which plays on).
-    private func load(_ settings: VideoSettings, keepingCurrent: Bool = false) {
-        engine.setHoldsFirstFrame(settings.notAutoPlay)
-        if let wanted = settings.schedule { return loadSchedule(wanted) }
-        schedule = nil
-        guard !settings.playlist.isEmpty else {
-            if let playlist { perform(playlist.detach()) }
-            playlist = nil
-            guard let source = settings.sourceName else { return engine.unload() }  // idle (`idles`)
-            try? engine.load(source, ext: settings.ext)
-            return
-        }
-        startPlaylist(settings.playlist, loops: settings.loopPlaylist, passes: settings.loopPlaylistPasses,
-                      keepingCurrent: keepingCurrent)
-    }
-
-    /// Plays `items` as the current playlist (`keepingCurrent`: the first is the source playing).
-    func startPlaylist(_ items: [String], loops: Bool, passes: Int?, keepingCurrent: Bool, onTimeline: Bool = true) {
-        if let playlist { perform(playlist.detach()) }
-        let timeline = engine.clock.isVirtual || !onTimeline ? nil : engine.timelineSync.timeline
-        let playlist = PlaylistPlayback(items: items, loops: loops, passes: passes, ext: applied.ext, itemLoops: engine.isLooping,
-                                        timeline: timeline) { [unowned self] event in
-            record(event)
-        }
-        self.playlist = playlist
-        perform(playlist.attach())
-        perform(keepingCurrent ? playlist.continueWithCurrent() : playlist.start(wake: engine.waiter.wake))
-    }
-
-    /// Carries out what the playlist asks of the engine (what it answers to a load goes back to it).
-    func perform(_ requests: [PlaylistRequest]) {
-        for request in requests {
-            switch request {
-            case let .load(source, ext):
-                let loading = (try? engine.load(source, ext: ext)) != nil
-                engine.setHoldsFirstFrame(false)  // `NotAutoPlay` holds the first item only
-                if loading, let playlist { perform(playlist.loaded()) }
-            case let .queue(location, scheduleItem):
-                engine.queueNext(location)
-                if let scheduleItem { engine.itemSwitch.queueOnSchedule(scheduleItem) }
-            case .dropQueued:
-                engine.itemSwitch.dropQueued()
-            case let .playQueuedNow(orElse):
-                guard !engine.playQueuedNow(), let index = orElse, let playlist else { continue }
-                perform(playlist.play(index, inOrder: true))
-            case let .followSchedule(schedule, item):
-                engine.timelineSync.follow(schedule: schedule, item: item)
-            case let .endSoundWithPicture(ends):
-                engine.endsSoundWithPicture = ends
-            case .leaveTimeline:
-                engine.setSyncTimeline(nil)
-            case .unload:
-                engine.unload()
-            case .wake:
-                engine.waiter.wake()
-            case let .count(error):
-                engine.outbox.record(error)
-            }
-        }
+    /// A source or a list given while a schedule played (`loadfile`) went with the schedule's change:
+    /// the same `loadfile` later plays it again.
+    private func forgetOverrideSource() {
+        guard applied.sourceName != nil || !applied.playlist.isEmpty else { return }
+        (applied.sourceName, applied.playlist) = (nil, [])
+        player.updateSettings { ($0.sourceName, $0.playlist) = (nil, []) }
     }
 
     private func stateChanged(_ state: PlayerState) {

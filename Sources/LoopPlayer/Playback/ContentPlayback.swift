@@ -1,12 +1,147 @@
 import Foundation
 
-/// The session carrying out a `Schedule` (`SchedulePlayback` decides): a run plays, the next one's
-/// first item opens ahead of its change and takes over at it, a `loadfile` overrides it until the
-/// next change. Run thread only.
-extension PlayerSession {
+/// What the engine plays, from the settings: their source, their playlist (`PlaylistPlayback`
+/// decides), or their schedule (`SchedulePlayback` decides: a run plays, the next one's first item
+/// opens ahead of its change and takes over at it, a `loadfile` overrides it until the next change).
+/// Carries out what the list and the schedule ask of the engine. The session hands it the engine's
+/// events and its iterations. Run thread only.
+final class ContentPlayback {
+    let engine: PlaybackEngine
+    /// The extension a bare name takes (the settings' `Ext`), as applied.
+    var ext: String
+    /// An event for the session's batches (a list's, a schedule's change).
+    private let record: (PlayerEvent) -> Void
+    /// The player's settings forget a source or a list given while a schedule plays (`loadfile`):
+    /// the schedule's change ended it.
+    private let forgetOverrideSource: () -> Void
+    /// The `Playlist` setting's items being played (nil: one source).
+    private(set) var playlist: PlaylistPlayback?
+    /// The playlist as the status shows it: kept once the run has let the playlist go.
+    private(set) var listed: PlaylistPlayback?
+    /// The `Schedule` setting played on the wall clock (nil: a source or a playlist).
+    private(set) var schedule: SchedulePlayback?
+
+    init(engine: PlaybackEngine, ext: String, record: @escaping (PlayerEvent) -> Void,
+         forgetOverrideSource: @escaping () -> Void) {
+        self.engine = engine
+        self.ext = ext
+        self.record = record
+        self.forgetOverrideSource = forgetOverrideSource
+    }
+
+    /// The list the status shows: the one playing, or the last one.
+    var shownList: PlaylistPlayback? { playlist ?? listed }
+
+    /// Plays the settings' schedule, their source (none: idle), or their playlist from its first item
+    /// (`keepingCurrent`: the first is the source playing, which plays on).
+    func play(_ settings: VideoSettings, keepingCurrent: Bool = false) {
+        engine.setHoldsFirstFrame(settings.notAutoPlay)
+        if let wanted = settings.schedule { return loadSchedule(wanted) }
+        schedule = nil
+        guard !settings.playlist.isEmpty else {
+            if let playlist { perform(playlist.detach()) }
+            playlist = nil
+            guard let source = settings.sourceName else { return engine.unload() }  // idle (`idles`)
+            try? engine.load(source, ext: settings.ext)
+            return
+        }
+        startPlaylist(settings.playlist, loops: settings.loopPlaylist, passes: settings.loopPlaylistPasses,
+                      keepingCurrent: keepingCurrent)
+    }
+
+    /// `retry()`: a schedule tries what failed (a failed default is loaded again); a failed list or
+    /// source plays again.
+    func retry(_ settings: VideoSettings) {
+        if let schedule {
+            perform(schedule.retryNow())
+        } else if case .failed = engine.state {
+            if let playlist { perform(playlist.retry()) } else { play(settings) }
+        }
+    }
+
+    /// Every iteration: what the schedule's clock and the list's (a synced list's lengths) bring.
+    func tick() {
+        if schedule != nil { tickSchedule() }
+        if let playlist { perform(playlist.tick(systemNow: engine.systemClock.now)) }
+    }
+
+    /// What the engine reported, for the schedule and then the list playing.
+    func handle(_ event: EngineEvent) {
+        if scheduleHandled(event) { return }
+        if let playlist { perform(playlist.handle(event)) }
+    }
+
+    /// The run is over: nothing is queued after it, and the list is kept for the status.
+    func finish() {
+        playlist?.stopReadingLengths()
+        (listed, playlist) = (playlist, nil)
+    }
+
+    /// A failure does not end the run while the list skips the failed item.
+    var failureEndsRun: Bool { !(playlist?.skipPending ?? false) }
+
+    /// A reread schedule file: what is on and unchanged plays on.
+    func replaceSchedule(_ changed: Schedule) {
+        guard let schedule else { return }
+        lookForMissingFiles(in: changed)
+        perform(schedule.replace(changed))
+    }
+
+    /// The timed override ends now.
+    func clearScheduleOverride() {
+        if let schedule { perform(schedule.clearOverride()) }
+    }
+
+    // MARK: Playlists
+
+    /// Plays `items` as the current playlist (`keepingCurrent`: the first is the source playing).
+    private func startPlaylist(_ items: [String], loops: Bool, passes: Int?, keepingCurrent: Bool, onTimeline: Bool = true) {
+        if let playlist { perform(playlist.detach()) }
+        let timeline = engine.clock.isVirtual || !onTimeline ? nil : engine.timelineSync.timeline
+        let playlist = PlaylistPlayback(items: items, loops: loops, passes: passes, ext: ext, itemLoops: engine.isLooping,
+                                        timeline: timeline, emit: record)
+        self.playlist = playlist
+        perform(playlist.attach())
+        perform(keepingCurrent ? playlist.continueWithCurrent() : playlist.start(wake: engine.waiter.wake))
+    }
+
+    /// Carries out what the playlist asks of the engine (what it answers to a load goes back to it).
+    func perform(_ requests: [PlaylistRequest]) {
+        for request in requests {
+            switch request {
+            case let .load(source, ext):
+                let loading = (try? engine.load(source, ext: ext)) != nil
+                engine.setHoldsFirstFrame(false)  // `NotAutoPlay` holds the first item only
+                if loading, let playlist { perform(playlist.loaded()) }
+            case let .queue(location, scheduleItem):
+                engine.queueNext(location)
+                if let scheduleItem { engine.itemSwitch.queueOnSchedule(scheduleItem) }
+            case .dropQueued:
+                engine.itemSwitch.dropQueued()
+            case let .playQueuedNow(orElse):
+                guard !engine.playQueuedNow(), let index = orElse, let playlist else { continue }
+                perform(playlist.play(index, inOrder: true))
+            case let .followSchedule(schedule, item):
+                engine.timelineSync.follow(schedule: schedule, item: item)
+            case let .endSoundWithPicture(ends):
+                engine.endsSoundWithPicture = ends
+            case .leaveTimeline:
+                engine.setSyncTimeline(nil)
+            case .unload:
+                engine.unload()
+            case .wake:
+                engine.waiter.wake()
+            case let .count(error):
+                engine.outbox.record(error)
+            }
+        }
+    }
+
+    // MARK: Schedules
+
     /// Plays `wanted` from what the clock says is on; `retry()` after a failure keeps the same
     /// schedule (its changes counted) and plays its run again.
-    func loadSchedule(_ wanted: Schedule) {
+    private func loadSchedule(_ wanted: Schedule) {
         if let schedule, schedule.schedule == wanted, let run = schedule.run { return play(run, fromPreparedItem: false, announce: false) }
         let schedule = SchedulePlayback(wanted, wallClock: engine.systemClock)
         self.schedule = schedule
@@ -16,7 +151,7 @@ extension PlayerSession {
 
     /// Looks, on a thread (a file system may block), for the local files `schedule` names that are
     /// not there: each is an error event when found, before its entry's time.
-    func lookForMissingFiles(in schedule: Schedule) {
+    private func lookForMissingFiles(in schedule: Schedule) {
         let paths = Set((schedule.defaultPlaylist + schedule.entries.flatMap(\.playlist)).map(\.resolved).filter { !$0.contains("://") })
         self.schedule?.missingFiles?.cancel()
         self.schedule?.missingFiles = BackgroundProbe(name: "lp-schedule-files", noThread: [], wake: engine.waiter.wake) { abort in
@@ -26,7 +161,7 @@ extension PlayerSession {
 
     /// Every iteration: a prepare deferred until the list's item lasts to the change, and what the
     /// clock brings.
-    func tickSchedule() {
+    private func tickSchedule() {
         guard let schedule else { return }
         if let item = schedule.deferredPrepare, mayPrepareNow { perform([.prepare(item: item, holdCurrent: true)]) }
         if let missing = schedule.missingFiles?.result {
@@ -59,7 +194,7 @@ extension PlayerSession {
 
     /// What the engine reported, as the schedule sees it. True: it was the schedule's own (the list
     /// playing is not told, or was told already).
-    func scheduleHandled(_ event: EngineEvent) -> Bool {
+    private func scheduleHandled(_ event: EngineEvent) -> Bool {
         guard let schedule else { return false }
         switch event {
         case .stateChanged(.failed) where schedule.waitsForPass:
@@ -92,7 +227,7 @@ extension PlayerSession {
 
     /// Carries out what the schedule asks: a run plays, the next one's first item opens ahead of its
     /// change, and takes over at it.
-    func perform(_ requests: [ScheduleRequest]) {
+    private func perform(_ requests: [ScheduleRequest]) {
         guard let schedule else { return }
         for request in requests {
             switch request {
@@ -113,7 +248,7 @@ extension PlayerSession {
                 cancelPrepare()
             case let .retry(item):
                 schedule.retry?.cancel()
-                schedule.retry = RetryAttempt(item, ext: applied.ext, network: engine.configuration.network,
+                schedule.retry = RetryAttempt(item, ext: ext, network: engine.configuration.network,
                                               now: engine.realClock.now, wake: engine.waiter.wake)
             case .cancelRetry:
                 schedule.retry?.cancel()
@@ -137,7 +272,7 @@ extension PlayerSession {
         engine.setLooping(holdCurrent && !ended)
         var queued = true
         do {
-            engine.queueNext(try SourceResolver.standard().resolve(item, ext: applied.ext))
+            engine.queueNext(try SourceResolver.standard().resolve(item, ext: ext))
         } catch {
             engine.outbox.note(error)
             queued = false
@@ -215,10 +350,7 @@ extension PlayerSession {
         schedule?.run = run
         schedule?.deferredPrepare = nil
         // An override's source goes with it: the same `loadfile` later plays it again.
-        if applied.sourceName != nil || !applied.playlist.isEmpty {
-            (applied.sourceName, applied.playlist) = (nil, [])
-            player.updateSettings { ($0.sourceName, $0.playlist) = (nil, []) }
-        }
+        forgetOverrideSource()
         // A list taken over at its first item plays off the timeline, in step on every screen by
         // construction (each starts it at the instant); one joined later finds its item on the
         // timeline (its lengths read first). A loop of one file is joined where the timeline is. A
@@ -229,7 +361,7 @@ extension PlayerSession {
             if let playlist { perform(playlist.detach()) }
             (listed, playlist) = (nil, nil)
             engine.setLooping(true)
-            if !fromPreparedItem { try? engine.load(run.items[0], ext: applied.ext) }
+            if !fromPreparedItem { try? engine.load(run.items[0], ext: ext) }
         } else {
             engine.setLooping(false)
             startPlaylist(run.items, loops: run.loops, passes: nil, keepingCurrent: fromPreparedItem, onTimeline: followsTimeline)
