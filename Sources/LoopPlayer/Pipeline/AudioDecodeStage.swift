@@ -275,7 +275,13 @@ final class AudioDecodeStage {
                 converter = try AudioConverter(source: frame.pointer, device: output.format, speed: speed > 0 ? speed : 1)
                 self.converter = converter
             }
-            try converter.convert(frame) { block in write(block, output) }
+            try converter.convert(frame) { block in
+                // The speed changed meanwhile: the rest of this frame at the old tempo is skipped (the
+                // next frame drains the old graph, 0.1 s of it), and the new speed is heard at once.
+                let speed = setup.writer.speed
+                guard speed <= 0 || abs(converter.speed - speed) <= 1e-6 else { return }
+                write(block, output)
+            }
         } catch {
             broken = true
             setup.status.post(.warning(.audioUnavailable(reason: "cannot convert the audio: \(error.reason)")))

@@ -1,5 +1,5 @@
-/// What a playlist asks of the engine; its controller carries it out (`PlayerSession+Playlist`), as
-/// it carries out what the engine reports. The playlist holds no engine: values in, requests out.
+/// What a playlist asks of the engine; `ContentPlayback` carries it out, and hands the playlist what
+/// the engine reports. The playlist holds no engine: values in, requests out.
 enum PlaylistRequest {
     /// Play `source` now (a failure is the engine's to show); once it loads, tell `loaded()`.
     case load(String, ext: String)

@@ -1,8 +1,8 @@
 import Foundation
 
 /// What a schedule asks of the session, in its terms: a run's items to play now, the next run's
-/// first item to open ahead of its instant, the switch to it. The session carries them out
-/// (`PlayerSession.perform(_:)`).
+/// first item to open ahead of its instant, the switch to it. `ContentPlayback` carries them
+/// out.
 enum ScheduleRequest: Equatable {
     /// Play `run` now, from its first item (on a synced schedule, where its timeline is).
     case play(ScheduleRun)

@@ -447,10 +447,20 @@ package final class SoundOutput: Sendable {
                            step: Double, generation: Int) -> Bool {
         guarded.withLock {
             var done = 0
+            var speedAtStart: Double?
+            var speedChanged = false
             repeat {
                 // Nothing waits for what a write changes: no wakeup (the callback wakes a blocked write).
                 let taken = guarded.update { state -> Int? in
                     guard !state.feed.closed, generation == state.generation, state.epoch == writer.epoch else { return nil }
+                    // Sound made at another tempo stops at a change of speed: at 0.01 one decoded frame
+                    // is seconds of it, and the new speed would be heard only after them. The rest is
+                    // skipped (the next sound's times say so; the picture follows).
+                    if speedAtStart == nil { speedAtStart = state.speed }
+                    if state.speed > 0, state.speed != speedAtStart {
+                        speedChanged = true
+                        return 0
+                    }
                     let dropped = min(state.skip, frames - done)
                     state.skip -= dropped
                     let start = done + dropped
@@ -462,6 +472,7 @@ package final class SoundOutput: Sendable {
                     return dropped + appended
                 }
                 guard let taken else { return false }
+                if speedChanged { return true }
                 done += taken
                 if taken == 0 && done < frames { guarded.condition.wait() }
             } while done < frames
