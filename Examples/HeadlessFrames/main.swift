@@ -13,4 +13,4 @@ let outcome = player.runFrames(timing: .untimed, until: StopCondition(loops: 3))
     }
 }
 let stats = player.statistics
-print("\(outcome): \(stats.framesPresented) frames, \(stats.loopsCompleted) loops, seams \(stats.seamIntervalsMs) ms")
+print("\(outcome): \(stats.framesPresented) frames, \(stats.loopsCompleted) loops, \(stats.seamsMeasured) seams, at most \(stats.seamMaxDeviationMs) ms off a frame interval")

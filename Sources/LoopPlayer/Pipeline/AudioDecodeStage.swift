@@ -278,9 +278,10 @@ final class AudioDecodeStage {
             try converter.convert(frame) { block in
                 // The speed changed meanwhile: the rest of this frame at the old tempo is skipped (the
                 // next frame drains the old graph, 0.1 s of it), and the new speed is heard at once.
+                // The writer checks it again under its lock, for a change during the write.
                 let speed = setup.writer.speed
                 guard speed <= 0 || abs(converter.speed - speed) <= 1e-6 else { return }
-                write(block, output)
+                write(block, tempo: converter.speed, output)
             }
         } catch {
             broken = true
@@ -295,13 +296,14 @@ final class AudioDecodeStage {
         var left = output.format.rate / 10
         try? converter?.drain { block in
             guard left > 0 else { return }
-            write(block.prefix(left), output)
+            write(block.prefix(left), tempo: nil, output)
             left -= block.frames
         }
         converter = nil
     }
 
-    private func write(_ block: AudioConverter.Block, _ output: ClaimedDevice) {
+    /// `tempo`: the speed `block` was made at (nil: the old graph's drain, written after a change on purpose).
+    private func write(_ block: AudioConverter.Block, tempo: Double?, _ output: ClaimedDevice) {
         if let rate = output.writer.rateCorrection, !driftResamplerFailed {
             if driftResampler == nil { driftResampler = DriftResampler(channels: output.format.channels, rate: output.format.rate) }
             if let resampled = driftResampler?.resample(block.samples, frames: block.frames, mediaTime: block.mediaTime,
@@ -309,7 +311,7 @@ final class AudioDecodeStage {
                 // Nothing out while the resampler's filter fills first.
                 if resampled.frames > 0 {
                     _ = output.writer.write(resampled.samples, frames: resampled.frames, mediaTime: resampled.mediaTime,
-                                            step: resampled.secondsPerSample, generation: generation)
+                                            step: resampled.secondsPerSample, tempo: tempo, generation: generation)
                 }
                 return
             }
@@ -320,7 +322,7 @@ final class AudioDecodeStage {
             driftResampler = nil
         }
         _ = output.writer.write(block.samples, frames: block.frames, mediaTime: block.mediaTime,
-                                step: block.secondsPerSample, generation: generation)
+                                step: block.secondsPerSample, tempo: tempo, generation: generation)
     }
 }
 

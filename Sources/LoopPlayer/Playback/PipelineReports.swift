@@ -15,8 +15,10 @@ struct PipelineReports {
     let replacedFile: FileReplacementWatch
     let filterControl: FilterControl
 
-    /// Takes `item`'s reports. The first failure is returned once the rest are said; a picture that
-    /// cannot be decoded ends the taking (the item is opened again, and its reports with it).
+    /// Takes `item`'s reports. The first failure is returned once the rest are said (a later one is
+    /// an error event of its own); a picture that cannot be decoded ends the taking (the item is
+    /// opened again, and its reports with it) unless the item failed already: a failure is not hidden
+    /// by a reopening.
     func take(from item: PlaybackItem, now: Double, soundUnderruns: Int) -> Outcome? {
         let pipeline = item.pipeline
         var failure: PlayerError?
@@ -28,12 +30,14 @@ struct PipelineReports {
                     replacedFile.noteReplaced(item.location, pipelineFailed: true, now: now)
                 } else if failure == nil {
                     failure = error
+                } else {
+                    outbox.note(error)
                 }
             case .sourceReplaced:
                 replacedFile.noteReplaced(item.location, now: now)
             case let .pictureUndecodable(error):
                 outbox.note(error)
-                return .reopenWithoutPicture
+                if failure == nil { return .reopenWithoutPicture }
             case let .warning(error):
                 outbox.note(error)
             case let .loopingStopped(error):

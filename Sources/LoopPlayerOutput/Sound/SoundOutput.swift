@@ -442,12 +442,12 @@ package final class SoundOutput: Sendable {
 
     /// Queues `frames` interleaved frames in the device format, blocking while the ring is full.
     /// False once closed, cancelled, if `generation` is stale (a seek happened) or the device went
-    /// to another writer: the caller drops them.
+    /// to another writer: the caller drops them. `tempo` is the speed the samples were made at (nil:
+    /// kept whatever the speed, as the old graph's drain is).
     fileprivate func write(_ writer: SoundWriter, _ samples: UnsafePointer<Float>, frames: Int, mediaTime: Double,
-                           step: Double, generation: Int) -> Bool {
+                           step: Double, tempo: Double?, generation: Int) -> Bool {
         guarded.withLock {
             var done = 0
-            var speedAtStart: Double?
             var speedChanged = false
             repeat {
                 // Nothing waits for what a write changes: no wakeup (the callback wakes a blocked write).
@@ -455,9 +455,9 @@ package final class SoundOutput: Sendable {
                     guard !state.feed.closed, generation == state.generation, state.epoch == writer.epoch else { return nil }
                     // Sound made at another tempo stops at a change of speed: at 0.01 one decoded frame
                     // is seconds of it, and the new speed would be heard only after them. The rest is
-                    // skipped (the next sound's times say so; the picture follows).
-                    if speedAtStart == nil { speedAtStart = state.speed }
-                    if state.speed > 0, state.speed != speedAtStart {
+                    // skipped (the next sound's times say so; the picture follows). Speed 0 pauses the
+                    // feed and keeps the tempo: nothing is cut then.
+                    if let tempo, state.speed > 0, abs(state.speed - tempo) > 1e-6 {
                         speedChanged = true
                         return 0
                     }
@@ -590,8 +590,10 @@ package final class SoundWriter: Sendable {
         try output.claim(self, rate: rate, channels: channels, driver: driver, generation: generation)
     }
 
-    package func write(_ samples: UnsafePointer<Float>, frames: Int, mediaTime: Double, step: Double, generation: Int) -> Bool {
-        output.write(self, samples, frames: frames, mediaTime: mediaTime, step: step, generation: generation)
+    /// Queues samples made at `tempo` (nil: kept at any speed); see `SoundOutput.write`.
+    package func write(_ samples: UnsafePointer<Float>, frames: Int, mediaTime: Double, step: Double, tempo: Double?,
+                       generation: Int) -> Bool {
+        output.write(self, samples, frames: frames, mediaTime: mediaTime, step: step, tempo: tempo, generation: generation)
     }
 
     package func finish(generation: Int) { output.finish(self, generation: generation) }
