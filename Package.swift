@@ -44,6 +44,8 @@ let package = Package(
         .systemLibrary(name: "CLibass", pkgConfig: "libass", providers: [.apt(["libass-dev", "fonts-dejavu-core"])]),
         .target(name: "CLogBridge", dependencies: ["CFFmpeg"]),
         .target(name: "CThreadName"),
+        // The commit loopplay --version names (given by scripts/package-deb.sh; empty otherwise).
+        .target(name: "CBuildInfo"),
         // Pixel loops C vectorises well and Swift does not (AVX2 chosen at load time where the CPU has it).
         .target(name: "CPixelKernels"),
         .target(name: "FFmpegSupport", dependencies: ["CFFmpeg"]),
@@ -82,7 +84,7 @@ let package = Package(
                            .product(name: "NIOHTTP1", package: "swift-nio")]),
         .executableTarget(
             name: "loopplay",
-            dependencies: ["LoopPlayer", "LoopPlayerIPC", "LoopPlayerMetrics", "Filters",
+            dependencies: ["LoopPlayer", "LoopPlayerIPC", "LoopPlayerMetrics", "Filters", "CBuildInfo",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "WindowPlayer", dependencies: ["LoopPlayer"], path: "Examples/WindowPlayer"),
         .executableTarget(name: "EmbedInSDL", dependencies: ["LoopPlayer", "CSDL"], path: "Examples/EmbedInSDL"),

@@ -7,12 +7,15 @@
 #                                    picture-in-picture window, which only one can keep on top; openssl: the
 #                                    certificate of the https test server; socat and python-mpv-jsonipc from
 #                                    PyPI, into .build/test-python: real clients of the mpv IPC; prometheus
-#                                    and its promtool: a real scraper and checker of the metrics endpoint)
+#                                    and its promtool: a real scraper and checker of the metrics endpoint;
+#                                    dpkg-dev, fakeroot, lintian, debootstrap and man-db: the Debian package
+#                                    built, checked and installed in a fresh Debian 12 root)
 set -euo pipefail
 packages=(pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
           libavfilter-dev libsdl2-dev libcairo2-dev libpango1.0-dev librsvg2-dev libass-dev fonts-dejavu-core)
 tests=false; [[ ${1:-} == --tests ]] && tests=true
-$tests && packages+=(ffmpeg xvfb x11-utils xdotool python3 python3-pip openbox openssl socat prometheus)
+$tests && packages+=(ffmpeg xvfb x11-utils xdotool python3 python3-pip openbox openssl socat prometheus
+                     dpkg-dev fakeroot lintian debootstrap man-db)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -9,8 +9,11 @@ scripts/check-architecture.sh
 # The public surface within its budget; no type over 800 lines with its extension files.
 scripts/check-size.sh
 scripts/install-deps.sh --tests
-# https HLS in a release build: a use-after-free at TLS's close crashed release builds only.
-scripts/https-hls-check.sh 10
+# The Debian package (the release loopplay), installed, run and purged in a fresh Debian 12 root.
+deb=$(scripts/package-deb.sh | tail -1)
+scripts/check-deb.sh "$deb"
+# https HLS in a release build (the package's): a use-after-free at TLS's close crashed release builds only.
+LOOPPLAY=$(swift build -c release --show-bin-path)/loopplay scripts/https-hls-check.sh 10
 swift build --build-tests
 log=$(mktemp -t loopplayer-tests.XXXXXX)
 trap 'rm -f "$log"' EXIT

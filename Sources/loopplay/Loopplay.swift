@@ -1,4 +1,5 @@
 import ArgumentParser
+import CBuildInfo
 import Foundation
 import Logging
 import Filters
@@ -17,11 +18,19 @@ struct Loopplay: ParsableCommand {
             [/] speed ÷/× 1.1; backspace speed 1; # next audio track;
             j next subtitle track; v subtitles on/off; >/< next/previous item
             (Enter next); the play media key pauses.
+
             Several sources (or --playlist) play one after the other without a gap.
+
             Exit codes: 0 done; 64 usage error; 65 media error (not found,
             unreadable, no picture); 70 other failure.
             """,
-        version: "loopplay \(LibraryVersions.loopPlayer)\n\(LibraryVersions.libraries)")
+        version: "loopplay \(LibraryVersions.loopPlayer)\(buildCommit)\n\(LibraryVersions.libraries)")
+
+    /// ` (commit 4d78a2a)` where the build was told its commit (the package's), else nothing.
+    private static var buildCommit: String {
+        let commit = String(cString: lp_build_commit())
+        return commit.isEmpty ? "" : " (commit \(commit))"
+    }
 
     @OptionGroup(title: "Source") var sources: SourceArguments
     @OptionGroup(title: "Window") var window: WindowArguments
@@ -74,6 +83,10 @@ struct Loopplay: ParsableCommand {
     func run() throws {
         if scheduling.printSchedule {
             for line in try scheduling.transitionLines() { print(line) }
+            return
+        }
+        if let listing = control.listing {
+            for line in listing { print(line) }
             return
         }
         // Checked here, not in validate(): ArgumentParser validates before it reports an unknown

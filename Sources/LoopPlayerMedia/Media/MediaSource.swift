@@ -110,20 +110,23 @@ package struct SourceResolver: Sendable {
 }
 
 /// The media bundled with the library: the `Media` folder of a SwiftPM resource bundle
-/// (`*.resources`) beside the executable. Looked for rather than named: the bundle is the target's
-/// that declares the resources in Package.swift (a layer above this one, whose `Bundle.module`
-/// this layer cannot see, and whose accessor traps when the bundle was not installed).
+/// (`*.resources`) beside the executable, or of an installed program (`/usr/bin/loopplay` finds
+/// `/usr/share/loopplay/Media`, where the Debian package puts the sample). Looked for rather than
+/// named: the bundle is the target's that declares the resources in Package.swift (a layer above
+/// this one, whose `Bundle.module` this layer cannot see, and whose accessor traps when the bundle
+/// was not installed).
 package enum BundledMedia {
     package static var directories: [String] {
         guard let executable = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() else {
             return []
         }
         let roots = [executable.path, executable.deletingLastPathComponent().path]  // xctest bundles sit one level down
-        return roots.flatMap { root in
+        let bundles = roots.flatMap { root in
             ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [])
                 .filter { $0.hasSuffix(".resources") }.sorted()
                 .map { "\(root)/\($0)/Media" }
         }
-        .filter { LocalFile.isDirectory($0) }
+        let installed = executable.deletingLastPathComponent().appendingPathComponent("share/loopplay/Media").path
+        return (bundles + [installed]).filter { LocalFile.isDirectory($0) }
     }
 }

@@ -16,6 +16,18 @@ struct ControlArguments: ParsableArguments {
                                + "port 0: one chosen by the system, said on stderr).", valueName: "host:port"))
     var metricsAddress: String?
 
+    @Flag(help: "Print the properties the IPC can get, set and observe (mpv's names and units), then exit.")
+    var listProperties = false
+
+    @Flag(name: .customLong("input-cmdlist"), help: "Print the commands the IPC takes, with their arguments, then exit (mpv's --input-cmdlist).")
+    var inputCmdlist = false
+
+    /// The listing asked for (`--list-properties`, `--input-cmdlist`), if one was.
+    var listing: [String]? {
+        if listProperties { return MPVListing.properties }
+        return inputCmdlist ? MPVListing.commands : nil
+    }
+
     func validate() throws {
         if inputIpcServer?.isEmpty == true { throw ValidationError("--input-ipc-server needs a socket path") }
         if let metricsAddress {

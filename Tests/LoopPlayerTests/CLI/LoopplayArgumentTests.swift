@@ -1,5 +1,6 @@
 import Foundation
 import LoopPlayer
+import LoopPlayerIPC
 import XCTest
 
 /// loopplay's arguments as a user types them: negative numbers, flags that need no source, what the
@@ -53,6 +54,23 @@ final class LoopplayArgumentTests: XCTestCase {
         XCTAssertEqual(lines.first.map(String.init), "loopplay \(LibraryVersions.loopPlayer)")
         XCTAssertTrue(lines.count == 2 && lines[1].hasPrefix("FFmpeg 5.") && lines[1].contains("libavcodec 59.")
                       && lines[1].contains(", SDL 2."), result.stdout)
+    }
+
+    /// `--list-properties` and `--input-cmdlist` (what the man page's IPC section is made from) list
+    /// every property of the table and every command the IPC takes, one a line, and exit 0.
+    func testListingsNameEveryPropertyAndCommand() throws {
+        let properties = try LoopplayTool.run(["--list-properties"])
+        XCTAssertEqual(properties.status, 0, properties.stderr)
+        let listed = properties.stdout.split(separator: "\n").map { String($0.split(separator: " ")[0]) }
+        XCTAssertEqual(listed, PlayerProperty.all.map(\.name))
+        XCTAssertTrue(properties.stdout.contains("volume") && properties.stdout.contains("read/write  number 0…100 %"),
+                      properties.stdout)
+        XCTAssertFalse(properties.stdout.contains("e+308"), "an open range reads 'from', not the largest Double")
+        let commands = try LoopplayTool.run(["--input-cmdlist"])
+        XCTAssertEqual(commands.status, 0, commands.stderr)
+        XCTAssertEqual(commands.stdout.split(separator: "\n").map { String($0.split(separator: " ")[0]) },
+                       MPVCommandName.allCases.map(\.rawValue))
+        XCTAssertTrue(commands.stdout.contains("seek target flags\n"), commands.stdout)
     }
 
     /// Every usage error is one line on stderr naming the flag (and its range where it has one),
