@@ -40,6 +40,9 @@ let package = Package(
             pkgConfig: "cairo gobject-2.0 harfbuzz",
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "librsvg2-dev", "fonts-dejavu-core"])]),
         .target(name: "CGraphicsHeaders"),
+        // GTK 4, for the example of a video behind a GTK application's widgets (Examples/GTKBackground).
+        // (A subset declared, not gtk4.pc: see gtk_subset.h.)
+        .systemLibrary(name: "CGtk", providers: [.apt(["libgtk-4-dev"])]),
         // Subtitle rendering; fonts come through fontconfig (DejaVu Sans is the default face).
         .systemLibrary(name: "CLibass", pkgConfig: "libass", providers: [.apt(["libass-dev", "fonts-dejavu-core"])]),
         .target(name: "CLogBridge", dependencies: ["CFFmpeg"]),
@@ -91,6 +94,7 @@ let package = Package(
         .executableTarget(name: "AnimatedOverlay", dependencies: ["LoopPlayer"], path: "Examples/AnimatedOverlay"),
         .executableTarget(name: "HeadlessFrames", dependencies: ["LoopPlayer"], path: "Examples/HeadlessFrames"),
         .executableTarget(name: "SeveralWindows", dependencies: ["LoopPlayer"], path: "Examples/SeveralWindows"),
+        .executableTarget(name: "GTKBackground", dependencies: ["LoopPlayer", "CGtk"], path: "Examples/GTKBackground"),
         .testTarget(name: "LoopPlayerTests", dependencies: ["LoopPlayer", "LoopPlayerIPC", "LoopPlayerMetrics", "LoopPlayerCore", "LoopPlayerMedia",
                                                          "LoopPlayerOutput", "Filters", "FFmpegSupport", "CFFmpeg", "CSDL",
                                                          .product(name: "Prometheus", package: "swift-prometheus")],

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages LoopPlayer needs; only missing ones, so it is cheap to repeat.
 #   scripts/install-deps.sh          build and run (FFmpeg, SDL2, Cairo, Pango, librsvg and libass development
-#                                    files, and the default font of overlay text and subtitles)
+#                                    files, and the default font of overlay text and subtitles; GTK 4's for
+#                                    Examples/GTKBackground)
 #   scripts/install-deps.sh --tests  also what the tests use (ffmpeg tool, Xvfb, xwininfo, xdotool, python3 for
 #                                    the loopback HTTP servers, openbox: a window manager for the
 #                                    picture-in-picture window, which only one can keep on top; openssl: the
@@ -12,7 +13,8 @@
 #                                    built, checked and installed in a fresh Debian 12 root)
 set -euo pipefail
 packages=(pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
-          libavfilter-dev libsdl2-dev libcairo2-dev libpango1.0-dev librsvg2-dev libass-dev fonts-dejavu-core)
+          libavfilter-dev libsdl2-dev libcairo2-dev libpango1.0-dev librsvg2-dev libass-dev fonts-dejavu-core
+          libgtk-4-dev)
 tests=false; [[ ${1:-} == --tests ]] && tests=true
 $tests && packages+=(ffmpeg xvfb x11-utils xdotool python3 python3-pip openbox openssl socat prometheus
                      dpkg-dev fakeroot lintian debootstrap man-db)

@@ -3,6 +3,7 @@ import FFmpegSupport
 import Foundation
 import LoopPlayerCore
 import LoopPlayerMedia
+import Synchronization
 
 /// An RGB picture in memory (8 bits per channel, rows packed).
 public struct RGBImage: Sendable, Equatable {
@@ -58,9 +59,10 @@ package struct BGRAPicture {
 package enum Snapshot {
     /// `scene` in an area of `area` pixels (black where the picture does not reach); the on-screen
     /// messages too with `messages`.
-    package static func image(of scene: Scene, area: PixelSize, messages: Bool = false) throws(PlayerError) -> RGBImage {
+    package static func image(of scene: Scene, area: PixelSize, messages: Bool = false,
+                              scaler: ScalerCache? = nil) throws(PlayerError) -> RGBImage {
         let width = max(1, area.width), height = max(1, area.height)
-        let canvas = try bgra(of: scene, area: area, scaler: nil, messages: messages)
+        let canvas = try bgra(of: scene, area: area, scaler: scaler, messages: messages)
         var rgb = [UInt8](repeating: 0, count: width * height * 3)
         for pixel in 0..<(width * height) {
             rgb[pixel * 3] = canvas[pixel * 4 + 2]
@@ -312,6 +314,24 @@ package final class ScalerCache {
     }
 
     package init() {}
+}
+
+/// Scalers lent to frames-only hosts that render frame after frame (`ComposedFrame.image()`): a
+/// call takes one and gives it back, so that calls on several threads never share one, and a host
+/// rendering every frame reuses a context instead of making an accurate one per picture (at 1080p
+/// that making and its bicubic pass cost a core).
+package final class ScalerPool: Sendable {
+    /// A cache handed from call to call, never used by two at once (the lock hands it out).
+    private struct Idle: @unchecked Sendable { let cache: ScalerCache }
+    private let idle = Mutex<[Idle]>([])
+
+    package static let shared = ScalerPool()
+
+    package func lend<Value>(_ body: (ScalerCache) throws(PlayerError) -> Value) throws(PlayerError) -> Value {
+        let lent = idle.withLock { $0.popLast() } ?? Idle(cache: ScalerCache())
+        defer { idle.withLock { if $0.count < 4 { $0.append(lent) } } }
+        return try body(lent.cache)
+    }
 }
 
 /// Writes all of `data` to `descriptor` (short writes and interruptions resumed); the `errno` of
