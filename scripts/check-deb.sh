@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 fail() { echo "check-deb.sh: $*" >&2; exit 1; }
 [[ $(id -u) == 0 ]] || fail "needs root (debootstrap and chroot)"
-for tool in debootstrap lintian chroot; do command -v "$tool" >/dev/null || fail "$tool is missing (scripts/install-deps.sh --tests)"; done
+for tool in debootstrap lintian chroot systemd-analyze; do command -v "$tool" >/dev/null || fail "$tool is missing (scripts/install-deps.sh --tests)"; done
 started=$SECONDS
 if [[ -n ${1:-} ]]; then deb=$(realpath "$1"); else deb=$(scripts/package-deb.sh | tail -1); fi
 [[ -f $deb ]] || fail "no package at '$deb'"
@@ -77,15 +77,45 @@ for section in NAME SYNOPSIS OPTIONS KEYS IPC CONFIGURATION "EXIT STATUS" ENVIRO
   grep -q "^$section" <<<"$page" || fail "man loopplay has no $section section"
 done
 grep -q -- "--video-rotate" <<<"$page" || fail "man loopplay does not list --video-rotate"
-# bash: the completion loaded the way bash-completion loads it, asked to complete `--video-r`.
-words=$(in_root bash -c 'source /usr/share/bash-completion/bash_completion; _completion_loader loopplay;
-  COMP_WORDS=(loopplay --video-r); COMP_CWORD=1; COMP_LINE="loopplay --video-r"; COMP_POINT=${#COMP_LINE};
-  $(complete -p loopplay | sed -n "s/.*-F \([^ ]*\) .*/\1/p") loopplay --video-r loopplay; echo "${COMPREPLY[@]}"')
+# bash: the completion loaded the way bash-completion loads it, asked to complete a word.
+bash_completes() {  # the words before, then the one being typed
+  in_root bash -c 'source /usr/share/bash-completion/bash_completion; _completion_loader loopplay
+    COMP_WORDS=(loopplay "$@"); COMP_CWORD=$#; COMP_LINE="loopplay $*"; COMP_POINT=${#COMP_LINE}
+    $(complete -p loopplay | sed -n "s/.*-F \([^ ]*\) .*/\1/p") loopplay "${@: -1}" "${COMP_WORDS[COMP_CWORD-1]}"
+    echo "${COMPREPLY[@]}"' bash "$@"
+}
+words=$(bash_completes --video-r)
 grep -q -- "--video-rotate" <<<"$words" || fail "bash completes '--video-r' as '$words'"
+words=$(bash_completes --gravity f)
+[[ $words == fill ]] || fail "bash completes '--gravity f' as '$words'"
+words=$(bash_completes /usr/share/loopplay/Media/sw)
+[[ $words == /usr/share/loopplay/Media/swipe.mp4 ]] || fail "bash completes a source's path as '$words'"
 words=$(in_root fish -c 'complete -C "loopplay --video-r"')
 grep -q -- "--video-rotate" <<<"$words" || fail "fish completes '--video-r' as '$words'"
-in_root zsh -c 'autoload -U compinit && compinit -u && (( $+_comps[loopplay] ))' || fail "zsh has no completion for loopplay"
+# zsh: a real interactive zsh on a pseudo-terminal (zpty), typing `loopplay --video-r` and Tab; the
+# read waits for the completed word or zsh's error, and timeout bounds it.
+cat > "$root/tmp/complete.zsh" <<'ZSH'
+zmodload zsh/zpty
+zpty -b z 'zsh -f -i'
+zpty -w z 'autoload -U compinit && compinit -u && PS1="ready> "'
+zpty -w -n z $'loopplay --video-r\t'
+zpty -r z said '*(--video-rotate |doubled rest|_arguments:)*' && print -r -- "$said"
+ZSH
+words=$(in_root timeout 60 zsh -f /tmp/complete.zsh 2>&1) || fail "zsh did not complete '--video-r': $words"
+grep -q -- "--video-rotate " <<<"$words" && ! grep -q "doubled rest\|_arguments:" <<<"$words" \
+  || fail "zsh completes '--video-r' as: $words"
 echo "man page, bash, zsh and fish completions: work"
+
+# The units as installed, checked by this machine's systemd (ExecStart pointed into the root, whose
+# loopplay runs here too; their man: link is the page checked above).
+units=$(mktemp -d /tmp/loopplay-units-XXXXXX)
+sed "s|/usr/bin/loopplay|$root/usr/bin/loopplay|" "$root/usr/lib/systemd/system/loopplay@.service" > "$units/loopplay@lobby.service"
+sed "s|/usr/bin/loopplay|$root/usr/bin/loopplay|" "$root/usr/lib/systemd/user/loopplay.service" > "$units/loopplay.service"
+said=$(systemd-analyze verify --man=no "$units/loopplay@lobby.service" 2>&1 \
+  && XDG_RUNTIME_DIR=$units systemd-analyze --user verify --man=no "$units/loopplay.service" 2>&1) \
+  || { rm -rf "$units"; fail "systemd-analyze verify: $said"; }
+rm -rf "$units"
+echo "systemd units: verified"
 
 # The bundled sample, twice round, headless (no display here), and the shipped config read as is.
 stats=$(in_root loopplay --headless --untimed --loops 2 --stats-json - swipe) || fail "loopplay --loops 2 swipe failed"
@@ -95,13 +125,17 @@ stats=$(in_root loopplay --no-config --config /etc/loopplay/loopplay.conf --head
 grep -q '"loopsCompleted":1' <<<"$stats" || fail "the shipped config did not play its source: $stats"
 echo "headless --loops 2 of the bundled sample and the shipped config: played"
 
-# Removed, the conffile stays (dpkg's rule); purged, nothing of the package is left.
+# Removed, the conffile stays (dpkg's rule); purged, nothing of the package is left, not even the
+# link of a screen the administrator enabled (`systemctl enable loopplay@lobby` makes it).
+mkdir -p "$root/etc/systemd/system/graphical.target.wants"
+ln -s /usr/lib/systemd/system/loopplay@.service "$root/etc/systemd/system/graphical.target.wants/loopplay@lobby.service"
 in_root apt-get remove -y -qq loopplay > /dev/null
 [[ ! -e $root/usr/bin/loopplay && -f $root/etc/loopplay/loopplay.conf ]] || fail "remove left the program or took the conffile"
 in_root apt-get purge -y -qq loopplay > /dev/null
 in_root dpkg-query -W loopplay >/dev/null 2>&1 && [[ $(in_root dpkg-query -W -f='${db:Status-Status}' loopplay) != not-installed ]] \
   && fail "dpkg still knows loopplay after purge"
-left=$(cd "$root" && ls -d etc/loopplay usr/share/loopplay usr/share/doc/loopplay usr/lib/systemd/system/loopplay@.service 2>/dev/null || true)
+left=$(cd "$root" && ls -d etc/loopplay usr/share/loopplay usr/share/doc/loopplay usr/lib/systemd/system/loopplay@.service \
+  etc/systemd/system/graphical.target.wants/loopplay@lobby.service 2>/dev/null || true)
 [[ -z $left ]] || fail "purge left: $left"
 echo "removed and purged: nothing left"
 echo "check-deb.sh: $version passed in $((SECONDS - started)) s"

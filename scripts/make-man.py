@@ -130,9 +130,10 @@ def main():
               ".TP", "\\fI~/.config/loopplay/loopplay.conf\\fR", roff("The user's configuration, read by every run "
                                                                      "unless --no-config."),
               ".TP", "\\fI/usr/lib/systemd/system/loopplay@.service\\fR",
-              roff("A system service per screen: systemctl enable \\-\\-now loopplay@NAME reads /etc/loopplay/NAME.conf."),
+              roff("A system service per screen: systemctl enable --now loopplay@NAME reads /etc/loopplay/NAME.conf, with its "
+                   "IPC socket at /run/loopplay/NAME/ipc.sock; it fails and is restarted while the display is not there."),
               ".TP", "\\fI/usr/lib/systemd/user/loopplay.service\\fR",
-              roff("A user service reading ~/.config/loopplay/loopplay.conf: systemctl \\-\\-user enable \\-\\-now loopplay."),
+              roff("A user service reading ~/.config/loopplay/loopplay.conf: systemctl --user enable --now loopplay."),
               ".TP", "\\fI/usr/share/loopplay/Media/swipe.mp4\\fR", roff("The bundled sample: loopplay swipe plays it."),
               ".SH EXAMPLES", ".nf", "loopplay \\-\\-loop swipe", "loopplay \\-\\-fs \\-\\-loop \\-\\-volume 40 /srv/media/lobby.mp4",
               "loopplay \\-\\-playlist shop.m3u \\-\\-loop\\-playlist", "loopplay \\-\\-schedule /etc/loopplay/week.yaml",

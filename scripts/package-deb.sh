@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the Debian package of loopplay from this checkout and prints its path as the last line:
-#   scripts/package-deb.sh [OUTDIR]        (default .build/deb)
+#   scripts/package-deb.sh [OUTDIR]        (default .build/deb; LOOPPLAY_DEB_ALLOW_DIRTY=1 for a tree with changes)
 # The release loopplay with the Swift runtime linked in (the target needs no toolchain), Depends
 # worked out by dpkg-shlibdeps from what the binary links, the bundled sample, the man page and
 # completions made from the binary's own definitions, systemd units, an example conffile.
@@ -17,7 +17,13 @@ maintainer="${DEBFULLNAME:-LoopPlayer} <${DEBEMAIL:-loopplay@example.org}>"
 version=$(sed -n 's/.*static let loopPlayer = "\([^"]*\)".*/\1/p' Sources/LoopPlayerOutput/LibraryVersions.swift)
 [[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || { echo "package-deb.sh: no version in LibraryVersions.swift" >&2; exit 70; }
 commit=$(git rev-parse --short=10 HEAD 2>/dev/null || echo unknown)
-git diff --quiet HEAD 2>/dev/null || commit+=-dirty
+# A package names the commit it was built from: not a tree with changes, unless asked (the test
+# script packages the tree it tests).
+if ! git diff --quiet HEAD 2>/dev/null; then
+  [[ ${LOOPPLAY_DEB_ALLOW_DIRTY:-} == 1 ]] || {
+    echo "package-deb.sh: the tree has uncommitted changes (commit them, or LOOPPLAY_DEB_ALLOW_DIRTY=1 for a -dirty package)" >&2; exit 65; }
+  commit+=-dirty
+fi
 
 # The commit reaches the build through a header written for this build alone (ignored by git) and
 # taken out after it; touching the file that includes it makes SwiftPM compile it again both times.
@@ -49,14 +55,21 @@ install -m 0644 Sources/LoopPlayer/Resources/Media/swipe.mp4 "$root/usr/share/lo
 # The man page's date is the commit's, so that two builds of one commit make the same page.
 SOURCE_DATE_EPOCH=$(git log -1 --format=%ct 2>/dev/null || date +%s) python3 scripts/make-man.py "$bin" "$work/loopplay.1" "$version"
 gzip -9n -c "$work/loopplay.1" > "$root/usr/share/man/man1/loopplay.1.gz"
-# bash sources its completions: no #! line (lintian's bash-completion-with-hashbang).
-"$bin" --generate-completion-script bash | sed '1{/^#!/d}' > "$root/usr/share/bash-completion/completions/loopplay"
-"$bin" --generate-completion-script zsh > "$root/usr/share/zsh/vendor-completions/_loopplay"
-"$bin" --generate-completion-script fish > "$root/usr/share/fish/vendor_completions.d/loopplay.fish"
+# swift-argument-parser's scripts, less the `help` subcommand it gives every command (loopplay has
+# none: `loopplay help` plays a file named help; in zsh its rest argument doubles the sources' and
+# every Tab fails); bash sources its completions: no #! line (lintian's bash-completion-with-hashbang).
+"$bin" --generate-completion-script bash | sed "1{/^#!/d}; /compgen -W 'help'/d" \
+  > "$root/usr/share/bash-completion/completions/loopplay"
+"$bin" --generate-completion-script zsh | sed "/'(-): :->command'/d; /'(-)\*:: :->arg'/d" \
+  > "$root/usr/share/zsh/vendor-completions/_loopplay"
+"$bin" --generate-completion-script fish | sed "/-fa 'help' -d 'Show subcommand help information.'/d" \
+  > "$root/usr/share/fish/vendor_completions.d/loopplay.fish"
+grep -q -- "->arg'" "$root/usr/share/zsh/vendor-completions/_loopplay" && { echo "package-deb.sh: the zsh script kept its help subcommand" >&2; exit 70; }
 install -m 0644 contrib/debian/loopplay@.service "$root/usr/lib/systemd/system/loopplay@.service"
 install -m 0644 contrib/debian/loopplay.user.service "$root/usr/lib/systemd/user/loopplay.service"
 install -m 0644 contrib/debian/loopplay.conf "$root/etc/loopplay/loopplay.conf"
 echo /etc/loopplay/loopplay.conf > "$root/DEBIAN/conffiles"
+for script in postinst prerm postrm; do install -m 0755 "contrib/debian/$script" "$root/DEBIAN/$script"; done
 install -d "$root/usr/share/lintian/overrides"
 install -m 0644 contrib/debian/lintian-overrides "$root/usr/share/lintian/overrides/loopplay"
 install -m 0644 contrib/debian/copyright "$root/usr/share/doc/loopplay/copyright"
@@ -70,7 +83,8 @@ mkdir -p "$work/debian"
 printf 'Source: loopplay\n\nPackage: loopplay\nArchitecture: amd64\n' > "$work/debian/control"
 depends=$(cd "$work" && dpkg-shlibdeps -O root/usr/bin/loopplay 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [[ -n $depends ]] || { echo "package-deb.sh: dpkg-shlibdeps found no dependency" >&2; exit 70; }
-# The sample and the default subtitle face (fontconfig finds no font without one).
+# The default face of text and subtitles (fontconfig finds no font without one). SDL loads its GL
+# and PipeWire back ends itself (Recommends): without them, software rendering and no pipewire driver.
 depends+=", fonts-dejavu-core"
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 cat > "$root/DEBIAN/control" <<EOF
@@ -80,6 +94,7 @@ Architecture: amd64
 Maintainer: $maintainer
 Installed-Size: $size
 Depends: $depends
+Recommends: libgl1, libegl1, libgl1-mesa-dri, libpipewire-0.3-0
 Suggests: prometheus, socat
 Section: video
 Priority: optional

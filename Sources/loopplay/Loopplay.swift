@@ -145,7 +145,8 @@ struct Loopplay: ParsableCommand {
         var statsPath = runLimits.statsJson
         // The stats the headless fallback prints unasked are a played run's: a failure is its one line.
         var statsUnasked = false
-        if case let .failed(.displayUnavailable(reason)) = outcome, !SignalWatch.wasReceived {
+        // (With --require-display the failure stays, said in its one line at the end: exit 70.)
+        if case let .failed(.displayUnavailable(reason)) = outcome, !window.requireDisplay, !SignalWatch.wasReceived {
             // No display: play headless, with stats and a snapshot, and say so in one line once the
             // media has opened, so that a source that fails is reported alone.
             // The stats go to stdout unless the picture does (`--snapshot -`).

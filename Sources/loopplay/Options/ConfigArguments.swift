@@ -5,7 +5,8 @@ import ArgumentParser
 struct ConfigArguments: ParsableArguments {
     @Option(help: ArgumentHelp("Read settings from FILE too, after $XDG_CONFIG_HOME/loopplay/loopplay.conf: loopplay's "
                                + "option names in mpv.conf's syntax (name=value, bare flags, # comments); the command "
-                               + "line wins. SIGHUP reads them again.", valueName: "file"))
+                               + "line wins. SIGHUP reads them again.", valueName: "file"),
+            completion: .file(extensions: ["conf"]))
     var config: String?
 
     @Flag(name: .customLong("no-config"), help: "Do not read $XDG_CONFIG_HOME/loopplay/loopplay.conf.")

@@ -5,7 +5,8 @@ import LoopPlayer
 /// Network sources: the HLS variant, how long a failing source is given, what may be opened.
 struct NetworkArguments: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("HLS variant: max, min, auto (by measured throughput and window size, switching while playing) or bits per second (1500000, 1500k, 1.5M: the highest not above it).",
-                               valueName: "max|min|auto|bits"))
+                               valueName: "max|min|auto|bits"),
+            completion: .list(["max", "min", "auto"]))
     var hlsBitrate: String?
 
     @Option(parsing: .unconditional,

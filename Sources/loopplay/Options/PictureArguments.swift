@@ -7,12 +7,13 @@ import LoopPlayer
 struct PictureArguments: ParsableArguments {
     @Option(help: ArgumentHelp("How the picture fits the window: aspect (letterbox), fill (crop) or stretch.",
                                valueName: "gravity"),
-            transform: GravityArgument.parse)
+            completion: .list(["aspect", "fill", "stretch"]), transform: GravityArgument.parse)
     var gravity = GravityArgument(value: Gravity.defaultValue)
 
     @Option(parsing: .unconditional,
             help: ArgumentHelp("Turn the picture clockwise on screen, on top of the file's own rotation (a portrait screen): \(VideoRotation.validValues.map(String.init).joined(separator: ", ")).",
-                               valueName: "degrees"))
+                               valueName: "degrees"),
+            completion: .list(VideoRotation.validValues.map(String.init)))
     var videoRotate = 0
 
     @Option(parsing: .unconditional, help: "Brightness \(Loopplay.span(Brightness.validRange)), after the filters.")
@@ -37,7 +38,8 @@ struct PictureArguments: ParsableArguments {
     var printFilterGraph = false
 
     @Option(help: ArgumentHelp("An SVG drawn over the picture, fitted into it (repeatable; later ones on top).",
-                               valueName: "file.svg"))
+                               valueName: "file.svg"),
+            completion: .file(extensions: ["svg"]))
     var overlay: [String] = []
 
     @Option(help: ArgumentHelp("Text at the top left, readable on any picture (repeatable: one line each).", valueName: "text"))

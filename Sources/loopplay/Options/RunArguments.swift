@@ -26,13 +26,15 @@ struct RunArguments: ParsableArguments {
     @Flag(help: "Hold the last frame at the end instead of exiting; in a window, keep a failed source's error on screen until the window is closed (the exit code still says it failed).")
     var keepOpen = false
 
-    @Option(help: ArgumentHelp("Write the frame shown at --snapshot-at as PNG (JPEG for .jpg/.jpeg; - for PNG on stdout), then exit.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the frame shown at --snapshot-at as PNG (JPEG for .jpg/.jpeg; - for PNG on stdout), then exit.", valueName: "file"),
+            completion: .file(extensions: ["png", "jpg", "jpeg"]))
     var snapshot: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Position in seconds for --snapshot.", valueName: "seconds"))
     var snapshotAt: Double = 0
 
-    @Option(help: ArgumentHelp("Write statistics as one JSON object to FILE at exit (- for stdout).", valueName: "file"))
+    @Option(help: ArgumentHelp("Write statistics as one JSON object to FILE at exit (- for stdout).", valueName: "file"),
+            completion: .file(extensions: ["json"]))
     var statsJson: String?
 
     @Option(parsing: .unconditional,

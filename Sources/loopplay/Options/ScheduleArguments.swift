@@ -7,7 +7,8 @@ import LoopPlayer
 /// operator's dry run).
 struct ScheduleArguments: ParsableArguments {
     @Option(help: ArgumentHelp("A schedule file (YAML, docs/schedule.md): play what it says, when it says it (instead of a source). SIGHUP reads it again.",
-                               valueName: "file"))
+                               valueName: "file"),
+            completion: .file(extensions: ["yaml", "yml"]))
     var schedule: String?
 
     @Flag(help: "Print each transition of --schedule from --from for --days, one line each (its local time with the offset, the entry, its items), and exit.")

@@ -18,7 +18,8 @@ struct SoundArguments: ParsableArguments {
     var speed: Double = 1
 
     @Option(help: ArgumentHelp("SDL audio driver (pulseaudio, alsa, pipewire, disk, dummy; default: SDL's choice).",
-                               valueName: "name"))
+                               valueName: "name"),
+            completion: .list(["pulseaudio", "alsa", "pipewire", "disk", "dummy"]))
     var audioDriver: String?
 
     @Option(help: ArgumentHelp("SDL audio device name (with --audio-driver disk: the file to write).", valueName: "name"))

@@ -3,14 +3,17 @@ import LoopPlayer
 
 /// What to play: a source, several (a playlist), or a playlist file, and whether it loops.
 struct SourceArguments: ParsableArguments {
-    @Option(help: ArgumentHelp("A path, a file:// or http(s) URL, or a bare name looked up in ., $LOOPPLAYER_MEDIA_PATH and the bundled media.", valueName: "path|url|name"))
+    @Option(help: ArgumentHelp("A path, a file:// or http(s) URL, or a bare name looked up in ., $LOOPPLAYER_MEDIA_PATH and the bundled media.", valueName: "path|url|name"),
+            completion: .file())
     var source: String?
 
-    @Argument(help: "The source, if --source is not given; several make a playlist.")
+    @Argument(help: ArgumentHelp("The source, if --source is not given; several make a playlist.", valueName: "source"),
+              completion: .file())
     var positionalSources: [String] = []
 
     @Option(help: ArgumentHelp("A playlist file (.m3u: one source per line, # lines are comments; relative paths are from its folder).",
-                               valueName: "file"))
+                               valueName: "file"),
+            completion: .file(extensions: ["m3u", "m3u8"]))
     var playlist: String?
 
     @Flag(help: "Play the playlist again after its last item; with --loops N, play it N times in all.")

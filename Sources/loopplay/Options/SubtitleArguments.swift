@@ -4,7 +4,8 @@ import LoopPlayer
 /// Subtitle files and which track shows (mpv's --sub-file, --slang and --sid).
 struct SubtitleArguments: ParsableArguments {
     @Option(help: ArgumentHelp("An external subtitle file: .srt, .vtt, .ass/.ssa, a path or an http(s) URL (repeatable; the first is shown unless --sid or --slang says otherwise).",
-                               valueName: "file"))
+                               valueName: "file"),
+            completion: .file(extensions: ["srt", "vtt", "ass", "ssa"]))
     var subFile: [String] = []
 
     @Option(help: ArgumentHelp("Show the first subtitle track in this language (en, eng, …).", valueName: "lang"))

@@ -50,6 +50,9 @@ struct WindowArguments: ParsableArguments {
     @Flag(help: "No window: decode and present offscreen.")
     var headless = false
 
+    @Flag(help: "Without a display, fail (exit 70) instead of playing headless: for a service, which systemd restarts until the display is there.")
+    var requireDisplay = false
+
     @Option(parsing: .unconditional, help: ArgumentHelp("Messages over the picture, as mpv's: 0 none (but a show-text of level 0), 1 what a key "
                                + "did and show-text, 2 and 3 for show-text at those levels.", valueName: "0-3"))
     var osdLevel = 1
@@ -88,6 +91,7 @@ struct WindowArguments: ParsableArguments {
         for text in panel where Self.parsePanel(text) == nil {
             throw ValidationError("invalid --panel '\(text)': expected WxH+X+Y (the part of the picture), then @+X+Y or @WxH+X+Y (where its window goes)")
         }
+        if requireDisplay, headless { throw ValidationError("--require-display asks for a window: not with --headless") }
         if !panel.isEmpty, pip || fullscreen || headless {
             throw ValidationError("--panel shows the picture in panel windows: not with \(pip ? "--pip" : fullscreen ? "--fullscreen" : "--headless")")
         }

@@ -175,6 +175,21 @@ final class LoopplayArgumentTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("loopplay-snapshot.png").path))
     }
 
+    /// `--require-display` (the units' flag): without a display, one line, exit 70, nothing written
+    /// and nothing played headless, so that systemd restarts it until the display is there.
+    func testRequireDisplayFailsWithoutOne() throws {
+        let directory = try scratchDirectory()
+        let result = try LoopplayTool.run(["--require-display", "--stats-json", "-", try TestMedia.loopClip()],
+                                          environment: noDisplay, directory: directory.path)
+        XCTAssertEqual(result.status, 70, result.stderr)
+        let lines = result.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, result.stderr)
+        XCTAssertTrue(lines.first?.contains("no display") == true, result.stderr)
+        XCTAssertFalse(result.stderr.contains("headless"), result.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [], "nothing written")
+        XCTAssertEqual(try LoopplayTool.run(["--require-display", "--headless", "swipe"]).status, 64)
+    }
+
     func testNoDisplayWithAMissingSourceClaimsNoSnapshot() throws {
         let directory = try scratchDirectory()
         let result = try LoopplayTool.run(["--snapshot", "mine.png", "missing-clip.mp4"], environment: noDisplay,
