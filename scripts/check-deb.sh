@@ -7,12 +7,14 @@
 #   CACHE=/var/cache/loopplay-check-deb (default)
 # The archive is the one this machine's apt uses (its sources are copied into the root).
 set -euo pipefail
+[[ -n ${1:-} ]] && set -- "$(realpath -m "$1")"  # before the cd below
 cd "$(dirname "$0")/.."
+shopt -s nullglob
 fail() { echo "check-deb.sh: $*" >&2; exit 1; }
 [[ $(id -u) == 0 ]] || fail "needs root (debootstrap and chroot)"
-for tool in debootstrap lintian chroot systemd-analyze; do command -v "$tool" >/dev/null || fail "$tool is missing (scripts/install-deps.sh --tests)"; done
+for tool in debootstrap lintian chroot systemd-analyze man lexgrog; do command -v "$tool" >/dev/null || fail "$tool is missing (scripts/install-deps.sh --tests)"; done
 started=$SECONDS
-if [[ -n ${1:-} ]]; then deb=$(realpath "$1"); else deb=$(scripts/package-deb.sh | tail -1); fi
+if [[ -n ${1:-} ]]; then deb=$1; else deb=$(scripts/package-deb.sh | tail -1); fi
 [[ -f $deb ]] || fail "no package at '$deb'"
 echo "package: $deb, $(du -k "$deb" | cut -f1) KiB, built in $((SECONDS - started)) s"
 version=$(dpkg-deb -f "$deb" Version)
@@ -21,23 +23,38 @@ version=$(dpkg-deb -f "$deb" Version)
 lint=$(lintian "$deb" 2>&1 | grep -v "running with root privileges" || true)
 [[ -z $lint ]] || fail "lintian: $lint"
 echo "lintian: clean"
+# The man page as groff and man-db read it: no warning, and a NAME line whatis can index.
+page=$(mktemp -d /tmp/loopplay-man-XXXXXX)
+dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$page" ./usr/share/man/man1/loopplay.1.gz
+warned=$(LC_ALL=C.UTF-8 man --warnings -l "$page/usr/share/man/man1/loopplay.1.gz" 2>&1 >/dev/null || echo "man failed")
+indexed=$(lexgrog "$page/usr/share/man/man1/loopplay.1.gz" 2>&1 || true)
+rm -rf "$page"
+[[ -z $warned ]] || fail "man --warnings: $warned"
+grep -q 'loopplay - ' <<<"$indexed" || fail "lexgrog finds no NAME line: $indexed"
+echo "man page: no groff warning; lexgrog: ${indexed#*: }"
 
 # The first Debian archive this machine's apt reads from (deb822 or one-line sources).
-mirror=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | sed -n 's/^URIs: *\([^ ]*\/debian\)\/\?$/\1/p' | head -1)
-[[ -n $mirror ]] || mirror=$(grep -hE '^deb .*/debian/? bookworm' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null \
-  | awk '{print $2}' | head -1)
+sources=(/etc/apt/sources.list.d/*.sources) lists=(/etc/apt/sources.list /etc/apt/sources.list.d/*.list)
+mirror=""
+((${#sources[@]})) && mirror=$(sed -n 's/^URIs: *\([^ ]*\/debian\)\/\?$/\1/p' "${sources[@]}" | head -1 || true)
+[[ -n $mirror ]] || mirror=$(grep -shE '^deb .*/debian/? bookworm' "${lists[@]}" | awk '{print $2}' | head -1 || true)
 [[ -n $mirror ]] || fail "no Debian archive in this machine's apt sources"
 cache=${CACHE:-/var/cache/loopplay-check-deb}
 tarball=$cache/bookworm-minbase.tar
+mkdir -p "$cache"
+# One maker of the cached root at a time; a run that waited finds it made.
+exec 8> "$cache/.lock" && flock 8
 if [[ ! -f $tarball ]]; then
-  mkdir -p "$cache"
   fresh=$(mktemp -d "$cache/root-XXXXXX")
+  trap 'rm -rf --one-file-system "$fresh"' EXIT
   debootstrap --variant=minbase bookworm "$fresh" "$mirror" > "$cache/debootstrap.log" 2>&1 \
-    || { rm -rf "$fresh"; fail "debootstrap failed (its log: $cache/debootstrap.log)"; }
+    || fail "debootstrap failed (its log: $cache/debootstrap.log)"
   tar -C "$fresh" -cf "$tarball.part" . && mv "$tarball.part" "$tarball"
-  rm -rf "$fresh"
+  rm -rf --one-file-system "$fresh"
+  trap - EXIT
   echo "debootstrap: made $tarball"
 fi
+flock -u 8
 
 root=$(mktemp -d /tmp/loopplay-debroot-XXXXXX)
 chmod 0755 "$root"  # apt's _apt and man-db's man users read it, as they read a real /
@@ -53,7 +70,7 @@ mount -t proc proc "$root/proc"
 mount -t devpts devpts "$root/dev/pts"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 rm -f "$root"/etc/apt/sources.list "$root"/etc/apt/sources.list.d/*
-cp -a /etc/apt/sources.list.d/. "$root/etc/apt/sources.list.d/"
+cp -a /etc/apt/sources.list.d/. "$root/etc/apt/sources.list.d/"  # (nullglob: the rm above may match nothing)
 [[ -f /etc/apt/sources.list ]] && cp /etc/apt/sources.list "$root/etc/apt/"
 # Only what apt will read: the host's disabled lists stay disabled.
 find "$root/etc/apt/sources.list.d" -type f ! -name '*.sources' ! -name '*.list' -delete

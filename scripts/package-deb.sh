@@ -6,7 +6,10 @@
 # completions made from the binary's own definitions, systemd units, an example conffile.
 # The version is LibraryVersions.loopPlayer's; --version names the commit it was built from.
 set -euo pipefail
+[[ -n ${1:-} ]] && { mkdir -p "$1"; set -- "$(cd "$1" && pwd)"; }  # before the cd below
 cd "$(dirname "$0")/.."
+# One packaging at a time in a checkout: the commit's header and the release build are shared.
+mkdir -p .build && exec 9> .build/package-deb.lock && flock 9
 command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
 out=$(mkdir -p "${1:-.build/deb}" && cd "${1:-.build/deb}" && pwd)
 for tool in dpkg-deb dpkg-shlibdeps fakeroot gzip python3; do
@@ -19,7 +22,7 @@ version=$(sed -n 's/.*static let loopPlayer = "\([^"]*\)".*/\1/p' Sources/LoopPl
 commit=$(git rev-parse --short=10 HEAD 2>/dev/null || echo unknown)
 # A package names the commit it was built from: not a tree with changes, unless asked (the test
 # script packages the tree it tests).
-if ! git diff --quiet HEAD 2>/dev/null; then
+if [[ -n $(git status --porcelain 2>/dev/null) ]]; then
   [[ ${LOOPPLAY_DEB_ALLOW_DIRTY:-} == 1 ]] || {
     echo "package-deb.sh: the tree has uncommitted changes (commit them, or LOOPPLAY_DEB_ALLOW_DIRTY=1 for a -dirty package)" >&2; exit 65; }
   commit+=-dirty
@@ -81,7 +84,9 @@ chmod 0644 "$root"/usr/share/*/*/* "$root"/usr/share/*/*/*/* 2>/dev/null || true
 # Depends: what the binary links, as dpkg-shlibdeps finds it in this system's packages.
 mkdir -p "$work/debian"
 printf 'Source: loopplay\n\nPackage: loopplay\nArchitecture: amd64\n' > "$work/debian/control"
-depends=$(cd "$work" && dpkg-shlibdeps -O root/usr/bin/loopplay 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+shlibs=$(cd "$work" && dpkg-shlibdeps -O root/usr/bin/loopplay 2>"$work/shlibdeps.err") \
+  || { cat "$work/shlibdeps.err" >&2; echo "package-deb.sh: dpkg-shlibdeps failed" >&2; exit 70; }
+depends=$(sed -n 's/^shlibs:Depends=//p' <<<"$shlibs")
 [[ -n $depends ]] || { echo "package-deb.sh: dpkg-shlibdeps found no dependency" >&2; exit 70; }
 # The default face of text and subtitles (fontconfig finds no font without one). SDL loads its GL
 # and PipeWire back ends itself (Recommends): without them, software rendering and no pipewire driver.
@@ -108,5 +113,8 @@ EOF
 (cd "$root" && find usr etc -type f -print0 | sort -z | xargs -0 md5sum > DEBIAN/md5sums)
 chmod 0644 "$root/DEBIAN/control" "$root/DEBIAN/conffiles" "$root/DEBIAN/md5sums"
 deb=$out/loopplay_${version}_amd64.deb
-fakeroot dpkg-deb --build --root-owner-group -Zxz "$root" "$deb" >/dev/null
+# Every file dated at the commit, so that two builds of one commit make the same archive.
+epoch=$(git log -1 --format=%ct 2>/dev/null || date +%s)
+find "$root" -exec touch -h -d "@$epoch" {} +
+SOURCE_DATE_EPOCH=$epoch fakeroot dpkg-deb --build --root-owner-group -Zxz "$root" "$deb" >/dev/null
 echo "$deb"

@@ -16,10 +16,17 @@ gtk_init()
 
 /// One line on stdout at once (print's buffer would hold it back from a test reading a pipe).
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
-let arguments = CommandLine.arguments.dropFirst()
+let arguments = Array(CommandLine.arguments.dropFirst())
+/// A bad argument: one line, exit 64, as loopplay does.
+func usage(_ problem: String) -> Never {
+    FileHandle.standardError.write(Data("GTKBackground: \(problem) (usage: GTKBackground [source] [seconds] [WxH])\n".utf8))
+    exit(64)
+}
 let source = arguments.first ?? "swipe"
-let seconds = arguments.dropFirst().first.flatMap(Double.init)
-let size = arguments.dropFirst(2).first.map { $0.split(separator: "x").compactMap { Int32($0) } }.flatMap { $0.count == 2 ? $0 : nil } ?? [640, 360]
+let seconds: Double? = arguments.count > 1 ? Double(arguments[1]) ?? .nan : nil
+if let seconds, !(seconds > 0 && seconds <= 86_400) { usage("seconds must be a number from 0 to 86400, not '\(arguments[1])'") }
+let size: [Int32] = arguments.count > 2 ? arguments[2].split(separator: "x", omittingEmptySubsequences: false).map { Int32($0) ?? 0 } : [640, 360]
+if size.count != 2 || !size.allSatisfy({ (1...16_384).contains($0) }) { usage("the window is WxH, sides 1…16384, not '\(arguments[2])'") }
 let player = ExtVideoPlayer { VideoSettings { SourceName(source); Loop(); Events() } }
 
 /// What the player's thread hands to GTK's: the newest picture (older ones are dropped: the window
@@ -28,17 +35,23 @@ final class Mailbox: Sendable {
     private struct Content {
         var picture: RGBImage?
         var events: [String] = []
-        var ended = false
+        var outcome: RunOutcome?
     }
     private let content = Mutex(Content())
 
     func post(_ picture: RGBImage) { content.withLock { $0.picture = picture } }
-    func post(event: String) { content.withLock { $0.events.append(event) } }
-    func end() { content.withLock { $0.ended = true } }
-    func take() -> (picture: RGBImage?, events: [String], ended: Bool) {
+    /// Kept to the last 20: with the window hidden GTK stops ticking, and nothing takes them.
+    func post(event: String) { content.withLock { $0.events = $0.events.suffix(19) + [event] } }
+    /// The run is over; GTK's loop is woken, as its frame clock may not be ticking (a minimised window).
+    func end(_ outcome: RunOutcome) {
+        content.withLock { $0.outcome = outcome }
+        g_main_context_wakeup(nil)
+    }
+    var outcome: RunOutcome? { content.withLock { $0.outcome } }
+    func take() -> (picture: RGBImage?, events: [String]) {
         content.withLock { content in
             defer { (content.picture, content.events) = (nil, []) }
-            return (content.picture, content.events, content.ended)
+            return (content.picture, content.events)
         }
     }
 }
@@ -47,12 +60,12 @@ let mailbox = Mailbox()
 player.onEachEvent { event in mailbox.post(event: "\(event)") }
 let runner = Thread {
     // Laid out at the window's size, so that GTK shows the picture as it comes, without scaling it again.
-    player.runScenes(area: PixelSize(width: Int(size[0]), height: Int(size[1])), until: StopCondition(duration: seconds)) { frame in
+    let outcome = player.runScenes(area: PixelSize(width: Int(size[0]), height: Int(size[1])),
+                                   until: StopCondition(duration: seconds)) { frame in
         if let picture = try? frame.image() { mailbox.post(picture) }
     }
-    mailbox.end()
+    mailbox.end(outcome)
 }
-runner.name = "player"
 
 /// The window and its widgets, on the main thread only: GTK's callbacks reach it through the
 /// pointer they were given, which stays valid because `window` below lives until the program ends.
@@ -62,7 +75,7 @@ final class BackgroundWindow {
     let label = gtk_label_new("starting…")
     let button = gtk_button_new_with_label("Pause")
     var pictures = 0, ticks = 0
-    var closed = false, ended = false
+    var closed = false
     private var shownState: PlayerState?
 
     init() {
@@ -122,14 +135,14 @@ final class BackgroundWindow {
         }
         ticks += 1
         if ticks % 30 == 0 { say("tick \(ticks)") }
-        ended = news.ended
     }
 }
 
 let shown = BackgroundWindow()
 let context = Unmanaged.passUnretained(shown).toOpaque()
 _ = gtk_widget_add_tick_callback(shown.picture, { _, _, data in
-    Unmanaged<BackgroundWindow>.fromOpaque(data!).takeUnretainedValue().tick()
+    guard let data else { return 0 }
+    Unmanaged<BackgroundWindow>.fromOpaque(data).takeUnretainedValue().tick()
     return 1  // G_SOURCE_CONTINUE
 }, context, nil)
 let clicked: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { _, _ in
@@ -138,16 +151,26 @@ let clicked: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void =
 _ = g_signal_connect_data(UnsafeMutableRawPointer(shown.button), "clicked", unsafeBitCast(clicked, to: (@convention(c) () -> Void).self),
                           nil, nil, 0)
 let closeRequested: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Int32 = { _, data in
-    Unmanaged<BackgroundWindow>.fromOpaque(data!).takeUnretainedValue().closed = true
+    if let data { Unmanaged<BackgroundWindow>.fromOpaque(data).takeUnretainedValue().closed = true }
     return 0  // let GTK close it
 }
 _ = g_signal_connect_data(UnsafeMutableRawPointer(shown.window), "close-request",
                           unsafeBitCast(closeRequested, to: (@convention(c) () -> Void).self), context, nil, 0)
 gtk_window_present(shown.window)
 runner.start()
-while !shown.closed && !shown.ended {
+// Until the window is closed, or the run ends by itself; a failed source's error stays on screen
+// (in the picture and the label) until the window is closed, and the exit status says it failed.
+while !shown.closed {
+    if let outcome = mailbox.outcome {
+        guard case let .failed(error) = outcome else { break }
+        gtk_label_set_text(shown.label, "\(error)")
+    }
     _ = g_main_context_iteration(nil, 1)
 }
 player.stop()
-while !mailbox.take().ended { usleep(10_000) }  // the player's thread has let go of its output
+while mailbox.outcome == nil { usleep(10_000) }  // the player's thread lets go of its output: a few ms
 say("\(player.statistics.framesPresented) frames presented, \(shown.pictures) shown by GTK")
+if case let .failed(error) = mailbox.outcome {
+    FileHandle.standardError.write(Data("GTKBackground: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CPU of 1080p30 (video only) in a 1280x720 window: Examples/GTKBackground (GTK 4, Cairo renderer)
 # against loopplay's own window, under one Xvfb, alternating, ROUNDS times (default 2), SECONDS each.
-#   scripts/bench/gtk-background.sh FIXTURE.mp4     (release builds of both, e.g. scripts/package-deb.sh's)
+#   scripts/bench/gtk-background.sh FIXTURE.mp4     (release builds of both: swift build -c release)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 fixture=${1:?a 1080p30 clip (../shared/bench/make-fixtures.sh: a-1080p30-h264-aac.mp4)}

@@ -66,8 +66,8 @@ public struct ComposedFrame: Sendable {
     /// The overlays, bottom to top, placed in the area.
     public var overlays: [OverlayImage] { scene.planes.map(\.image) }
 
-    /// The scene as a window shows it, at `area`'s size (scaled bilinearly, as a window's renderer
-    /// does, with a scaler kept from call to call: for a host showing every frame).
+    /// The scene as a window shows it, at `area`'s size: scaled bilinearly, as a window's renderer
+    /// does (fast enough for a host showing every frame; `snapshot()` scales with accurate bicubic).
     public func image() throws(PlayerError) -> RGBImage {
         try ScalerPool.shared.lend { scaler throws(PlayerError) in try Snapshot.image(of: scene, area: area, scaler: scaler) }
     }

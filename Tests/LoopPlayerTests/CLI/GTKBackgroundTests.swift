@@ -11,7 +11,7 @@ final class GTKBackgroundTests: XCTestCase {
         try require(FileManager.default.isExecutableFile(atPath: example), "the GTKBackground example is not built at \(example)")
         try require(FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool"), "xdotool is not installed")
         let display = try VirtualDisplay()
-        let clip = try TestMedia.testPattern("gtk-moving-640x360.mp4", frames: 90, size: "640x360", codec: TestMedia.h264)
+        let clip = try TestMedia.testPattern("gtk-moving-640x360.mp4", frames: 300, size: "640x360", codec: TestMedia.h264)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: example)
         process.arguments = [clip]
