@@ -6,7 +6,6 @@
 // These are GTK's own prototypes, with every widget type written as GtkWidget (one pointer in C's
 // ABI) and GTK's enums as ints with their values below.
 #include <stddef.h>
-#include <stdint.h>
 
 typedef struct _GtkWidget GtkWidget;
 typedef struct _GdkPaintable GdkPaintable;
@@ -18,8 +17,8 @@ typedef struct _GBytes GBytes;
 typedef struct _GMainContext GMainContext;
 typedef int gboolean;
 
-enum { LP_GTK_ALIGN_FILL = 0, LP_GTK_ALIGN_START = 1, LP_GTK_ALIGN_END = 2, LP_GTK_ALIGN_CENTER = 3 };
-enum { LP_GTK_ORIENTATION_HORIZONTAL = 0, LP_GTK_ORIENTATION_VERTICAL = 1 };
+enum { LP_GTK_ALIGN_START = 1, LP_GTK_ALIGN_END = 2 };
+enum { LP_GTK_ORIENTATION_VERTICAL = 1 };
 enum { LP_GTK_CONTENT_FIT_COVER = 2 };
 enum { LP_GDK_MEMORY_R8G8B8 = 7 };
 enum { LP_GTK_STYLE_PROVIDER_PRIORITY_APPLICATION = 600 };
@@ -53,7 +52,6 @@ void gtk_widget_set_size_request(GtkWidget *widget, int width, int height);
 void gtk_widget_add_css_class(GtkWidget *widget, const char *css_class);
 typedef gboolean (*GtkTickCallback)(GtkWidget *widget, GdkFrameClock *clock, void *data);
 unsigned gtk_widget_add_tick_callback(GtkWidget *widget, GtkTickCallback callback, void *data, void (*notify)(void *data));
-int64_t gdk_frame_clock_get_frame_time(GdkFrameClock *clock);
 GtkCssProvider *gtk_css_provider_new(void);
 void gtk_css_provider_load_from_data(GtkCssProvider *provider, const char *data, ptrdiff_t length);
 GdkDisplay *gdk_display_get_default(void);

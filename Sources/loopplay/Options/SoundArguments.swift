@@ -17,10 +17,13 @@ struct SoundArguments: ParsableArguments {
             help: "Playback speed \(Loopplay.span(PropertyLimits.speed)) (0 holds the picture; the sound keeps its pitch).")
     var speed: Double = 1
 
-    @Option(help: ArgumentHelp("SDL audio driver (pulseaudio, alsa, pipewire, disk, dummy; default: SDL's choice).",
+    @Option(help: ArgumentHelp("SDL audio driver (\(Self.audioDrivers.joined(separator: ", ")); default: SDL's choice).",
                                valueName: "name"),
-            completion: .list(["pulseaudio", "alsa", "pipewire", "disk", "dummy"]))
+            completion: .list(Self.audioDrivers))
     var audioDriver: String?
+
+    /// The drivers --help names and the completions offer (SDL may have others).
+    private static let audioDrivers = ["pulseaudio", "alsa", "pipewire", "disk", "dummy"]
 
     @Option(help: ArgumentHelp("SDL audio device name (with --audio-driver disk: the file to write).", valueName: "name"))
     var audioDevice: String?
