@@ -2,7 +2,7 @@
 # Benchmarks, not tests: loopplay against ffplay, mpv and `ffmpeg -f null` on the same machine in the
 # same run, with ../shared/bench (fixtures, Xvfb, watchers). Results go to docs/benchmarks.md by hand.
 #
-#   scripts/bench.sh [seam|cpu|throughput|firstframe|kernels|filters|layers|audio|opus|overlay|subtitles|several|panels|rotate|scale|realtime|cache|ipc|service|sync|syncplaylist|syncsound|all]   (default all; about 60 minutes)
+#   scripts/bench.sh [seam|cpu|throughput|firstframe|kernels|filters|layers|audio|opus|overlay|subtitles|several|panels|rotate|snapshot|alerts|scale|realtime|cache|ipc|service|sync|syncplaylist|syncsound|all]   (default all; about 60 minutes)
 #   scripts/bench.sh schedule      three windows on a synced schedule changing every 10 s (about 2 minutes)
 #   BEFORE=path/to/older/loopplay scripts/bench.sh before-after   (the same checks on two builds, interleaved; about 8 minutes)
 # Env: F=/tmp/lp-fixtures  OUT=/tmp/lp-bench-loopplay  DISP=:7 (below :10, see the bench README)
@@ -24,6 +24,12 @@ if [[ -z ${LP:-} ]]; then
   LP=$ROOT/.build/release/loopplay
 fi
 "$BENCH/make-fixtures.sh" "$F" >/dev/null
+# Starts our own Xvfb on $DISP at SIZE (WxH) and sets xvfb_pid, or ends the run: another server may
+# hold $DISP, and nothing measured on it would mean anything.
+own_xvfb() {
+  Xvfb "$DISP" -screen 0 "$1x24" -nolisten tcp >/dev/null 2>&1 & xvfb_pid=$!; sleep 1
+  kill -0 "$xvfb_pid" 2>/dev/null && DISPLAY=$DISP xdpyinfo >/dev/null 2>&1 || { echo "$2: Xvfb $DISP did not start" >&2; exit 1; }
+}
 SWIPE=$F/c-swipe-640x360-h264.mp4 HD=$F/a-1080p30-h264-aac.mp4 SWIPE_AAC=$F/c-swipe-640x360-h264-aac.mp4
 
 if [[ $what == seam || $what == all ]]; then
@@ -515,6 +521,53 @@ if [[ $what == rotate || $what == all ]]; then
     done
   done
   kill $xvfb6
+fi
+
+if [[ $what == snapshot || $what == all ]]; then
+  # Issue 38: a fleet's operator polls each screen's picture; playback must not pay for it in frames.
+  echo "## Pictures of the screen polled once a second (GET /snapshot.png, 1920x1080) beside 1080p30 in a 1920x1080 window, 60 s, against no polling; 3 alternating rounds"
+  S=$OUT/snapshot; mkdir -p "$S"
+  own_xvfb 1920x1080 snapshot
+  XW=$OUT/xwatch; [[ $XW -nt $BENCH/xwatch.c ]] || cc -O2 -Wall -o "$XW" "$BENCH/xwatch.c" -lX11 -lXdamage
+  port=19472
+  for round in 1 2 3; do
+    for mode in off on; do
+      DISPLAY=$DISP SDL_AUDIODRIVER=dummy /usr/bin/time -f "%U %S %M" -o "$S/time" \
+        timeout -s TERM 64 "$LP" --loop --geometry 1920x1080+0+0 --no-border --metrics-address 127.0.0.1:$port \
+        --metrics-snapshot --stats-json "$S/$mode-$round.json" "$HD" >/dev/null 2>&1 & pid=$!
+      sleep 2
+      [[ $mode == on ]] && { python3 scripts/bench/snapshot_poller.py $port 60 > "$S/poller-$round" 2>&1 & poller=$!; }
+      read -r frames maxgap < <(DISPLAY=$DISP "$XW" count 1920 1080 60)
+      [[ $mode == on ]] && { wait $poller || true; }
+      wait "$pid" || true
+      read -r user system rss < <(tail -1 "$S/time")
+      dropped=$(python3 -c "import json; print(json.load(open('$S/$mode-$round.json'))['framesDropped'])")
+      polled=$([[ $mode == on ]] && cat "$S/poller-$round" || echo "poller: off")
+      awk -v r="$round" -v m="$mode" -v u="$user" -v y="$system" -v k="$rss" -v f="$frames" -v g="$maxgap" -v d="$dropped" -v p="$polled" 'BEGIN {
+        printf "round %d, polling %s: %.2f CPU-s, peak RSS %d MB, shown %.2f fps, max gap %s ms, dropped %d; %s\n",
+               r, m, u + y, k / 1024, f / 60, g, d, p }'
+    done
+  done
+  kill "$xvfb_pid"
+fi
+
+if [[ $what == alerts || $what == all ]]; then
+  # Issue 38: the picture alerts sample every picture; they must cost nothing worth turning them off for.
+  echo "## Picture alerts on (--alert-black 10 --alert-frozen 10) against off: 20 s of 1080p30 in a 1920x1080 window; 3 alternating rounds"
+  A=$OUT/alerts; mkdir -p "$A"
+  own_xvfb 1920x1080 alerts
+  for round in 1 2 3; do
+    for mode in off on; do
+      extra=(); [[ $mode == on ]] && extra=(--alert-black 10 --alert-frozen 10)
+      DISPLAY=$DISP SDL_AUDIODRIVER=dummy /usr/bin/time -f "%U %S %M" -o "$A/time" \
+        timeout -s TERM 20 "$LP" --loop --geometry 1920x1080+0+0 --no-border "${extra[@]}" --stats-json "$A/$mode-$round.json" "$HD" >/dev/null 2>&1 || true
+      read -r user system rss < <(tail -1 "$A/time")
+      read -r presented dropped < <(python3 -c "import json; d = json.load(open('$A/$mode-$round.json')); print(d['framesPresented'], d['framesDropped'])")
+      awk -v r="$round" -v m="$mode" -v u="$user" -v y="$system" -v k="$rss" -v p="$presented" -v d="$dropped" 'BEGIN {
+        printf "round %d, alerts %s: %.2f CPU-s, peak RSS %d MB, presented %d, dropped %d\n", r, m, u + y, k / 1024, p, d }'
+    done
+  done
+  kill "$xvfb_pid"
 fi
 
 if [[ $what == panels || $what == all ]]; then

@@ -6,7 +6,7 @@
 set -euo pipefail
 root=${ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$root"
-public_budget=600 type_lines=800
+public_budget=650 type_lines=800
 targets=(LoopPlayer LoopPlayerCore LoopPlayerMedia LoopPlayerOutput Overlay Filters FFmpegSupport LoopPlayerIPC LoopPlayerMetrics)
 shopt -s nullglob
 status=0

@@ -9,6 +9,8 @@ scripts/check-architecture.sh
 # The public surface within its budget; no type over 800 lines with its extension files.
 scripts/check-size.sh
 scripts/install-deps.sh --tests
+# The Prometheus alert rules shipped in contrib/: promtool's check and its unit tests of every alert.
+scripts/check-rules.sh
 # The Debian package (the release loopplay), installed, run and purged in a fresh Debian 12 root.
 deb=$(LOOPPLAY_DEB_ALLOW_DIRTY=1 scripts/package-deb.sh | tail -1)
 scripts/check-deb.sh "$deb"

@@ -1,3 +1,4 @@
+import Foundation
 import LoopPlayer
 import NIOCore
 import NIOHTTP1
@@ -7,8 +8,9 @@ import Synchronization
 /// Serves a player's metrics to Prometheus at `http://HOST:PORT/metrics` (what `loopplay
 /// --metrics-address` opens), on one thread of its own, with swift-nio's HTTP/1 server.
 ///
-/// `GET`/`HEAD /metrics` answers the text format (version 0.0.4); `/` says where the metrics are;
-/// other paths get 404, other methods 405. A request must arrive whole within 10 s and a
+/// `GET`/`HEAD /metrics` answers the text format (version 0.0.4); with a player to take pictures
+/// of, `/snapshot.png` and `/snapshot.jpg` answer what its screen shows (`SnapshotQuery`); `/` says
+/// where the metrics are; other paths get 404, other methods 405. A request must arrive whole within 10 s and a
 /// kept-alive connection may wait 30 s for the next; at most 32 connections are open
 /// at once, a new one closing the oldest (so idle connections cannot lock a scraper out); a client
 /// that does not read its answers is not read from either (back pressure), so none can grow the memory.
@@ -27,9 +29,13 @@ public final class MetricsServer: Sendable {
     private let listener: any Channel
     private let closed = Mutex(false)
 
-    /// Listens at `address` for `metrics`. Throws `invalidSetting` (named `metrics-address`) when
-    /// the address cannot be listened on (a port in use, a host that is not this machine's).
-    public init(address: MetricsAddress, metrics: PlayerMetrics) throws(PlayerError) {
+    /// A picture not made this long after its request is answered 503.
+    package static let snapshotTimeout = TimeAmount.seconds(10)
+
+    /// Listens at `address` for `metrics`, and for pictures of `player`'s screen when one is given.
+    /// Throws `invalidSetting` (named `metrics-address`) when the address cannot be listened on (a
+    /// port in use, a host that is not this machine's).
+    public init(address: MetricsAddress, metrics: PlayerMetrics, snapshotsOf player: ExtVideoPlayer? = nil) throws(PlayerError) {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let connections = ConnectionTable()
         let bootstrap = ServerBootstrap(group: group)
@@ -43,7 +49,7 @@ public final class MetricsServer: Sendable {
                     let operations = channel.pipeline.syncOperations
                     try operations.addHandler(BackPressureHandler())
                     try operations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try operations.addHandler(MetricsHTTPHandler(metrics: metrics))
+                    try operations.addHandler(MetricsHTTPHandler(metrics: metrics, snapshots: player))
                 }
             }
         do {
@@ -98,17 +104,25 @@ private final class ConnectionTable: Sendable {
     }
 }
 
-/// Answers one HTTP request at a time on a connection (HTTP/1.1 keep-alive as Prometheus uses it).
+/// Answers one HTTP request at a time on a connection (HTTP/1.1 keep-alive as Prometheus uses it;
+/// NIO's pipelining handler holds the next request until the answer is sent, a picture's too).
 private final class MetricsHTTPHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
     private let metrics: PlayerMetrics
+    private let snapshots: ExtVideoPlayer?
     private var request: HTTPRequestHead?
     /// Closes the connection unless the awaited request arrives in time.
     private var deadline: Scheduled<Void>?
+    /// The request whose picture is being made (answered once: by the picture or its deadline).
+    private var awaited: (number: Int, timeout: Scheduled<Void>)?
+    private var requestsTaken = 0
 
-    init(metrics: PlayerMetrics) { self.metrics = metrics }
+    init(metrics: PlayerMetrics, snapshots: ExtVideoPlayer?) {
+        self.metrics = metrics
+        self.snapshots = snapshots
+    }
 
     func channelActive(context: ChannelHandlerContext) {
         arm(MetricsServer.requestTimeout, context: context)
@@ -117,6 +131,8 @@ private final class MetricsHTTPHandler: ChannelInboundHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         deadline?.cancel()
+        awaited?.timeout.cancel()
+        awaited = nil
         context.fireChannelInactive()
     }
 
@@ -145,22 +161,74 @@ private final class MetricsHTTPHandler: ChannelInboundHandler {
     }
 
     private func respond(to request: HTTPRequestHead, context: ChannelHandlerContext) {
-        let path = request.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        var headers = HTTPHeaders()
-        let status: HTTPResponseStatus
-        let body: [UInt8]
+        let parts = request.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = parts.first.map(String.init) ?? ""
         if request.method != .GET, request.method != .HEAD {
-            (status, body) = (.methodNotAllowed, Array("only GET and HEAD\n".utf8))
-            headers.add(name: "Allow", value: "GET, HEAD")
+            send(.methodNotAllowed, "only GET and HEAD\n", extra: [("Allow", "GET, HEAD")], to: request, context: context)
         } else if path == "/metrics" {
-            (status, body) = (.ok, metrics.exposition())
-            headers.add(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")
+            send(.ok, metrics.exposition(), type: "text/plain; version=0.0.4; charset=utf-8", to: request, context: context)
         } else if path == "/" {
-            (status, body) = (.ok, Array("loopplay: the metrics are at /metrics\n".utf8))
+            let pictures = snapshots == nil ? "" : ", the screen at /snapshot.png and /snapshot.jpg"
+            send(.ok, "loopplay: the metrics are at /metrics\(pictures)\n", to: request, context: context)
+        } else if let format = SnapshotQuery.format(ofPath: path) {
+            guard let snapshots else {
+                send(.notFound, "not found: pictures of the screen are not served (loopplay --metrics-snapshot)\n",
+                     to: request, context: context)
+                return
+            }
+            switch SnapshotQuery.parse(parts.count > 1 ? String(parts[1]) : "") {
+            case let .failure(problem): send(.badRequest, "\(problem)\n", to: request, context: context)
+            case let .success(query): take(query, format: format, of: snapshots, for: request, context: context)
+            }
         } else {
-            (status, body) = (.notFound, Array("not found: the metrics are at /metrics\n".utf8))
+            send(.notFound, "not found: the metrics are at /metrics\n", to: request, context: context)
         }
-        if headers["Content-Type"].isEmpty { headers.add(name: "Content-Type", value: "text/plain; charset=utf-8") }
+    }
+
+    /// Asks the player for the picture; the answer is sent when it is made, or 503 at the deadline.
+    private func take(_ query: SnapshotQuery, format: SnapshotFormat, of player: ExtVideoPlayer,
+                      for request: HTTPRequestHead, context: ChannelHandlerContext) {
+        requestsTaken += 1
+        let number = requestsTaken
+        let loop = context.eventLoop
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
+        let timeout = loop.scheduleTask(in: MetricsServer.snapshotTimeout) {
+            bound.value.handler.finish(number, .failure(.renderFailed(reason: "no picture was made within 10 s")),
+                                       format: format, request: request, context: bound.value.context)
+        }
+        awaited = (number, timeout)
+        player.capture(SnapshotRequest(content: query.content, format: format, width: query.width) { result in
+            loop.execute {
+                bound.value.handler.finish(number, result, format: format, request: request, context: bound.value.context)
+            }
+        })
+    }
+
+    /// Sends the picture of request `number` (or why there is none), unless it was answered already.
+    private func finish(_ number: Int, _ result: Result<Data, PlayerError>, format: SnapshotFormat,
+                        request: HTTPRequestHead, context: ChannelHandlerContext) {
+        guard let awaited, awaited.number == number else { return }
+        awaited.timeout.cancel()
+        self.awaited = nil
+        guard context.channel.isActive else { return }
+        switch result {
+        case let .success(picture):
+            send(.ok, [UInt8](picture), type: format == .png ? "image/png" : "image/jpeg",
+                 extra: [("Cache-Control", "no-store")], to: request, context: context)
+        case let .failure(error):
+            send(.serviceUnavailable, "no picture: \(error.description)\n", extra: [("Retry-After", "1")],
+                 to: request, context: context)
+        }
+    }
+
+    private func send(_ status: HTTPResponseStatus, _ text: String, extra: [(String, String)] = [],
+                      to request: HTTPRequestHead, context: ChannelHandlerContext) {
+        send(status, Array(text.utf8), type: "text/plain; charset=utf-8", extra: extra, to: request, context: context)
+    }
+
+    private func send(_ status: HTTPResponseStatus, _ body: [UInt8], type: String, extra: [(String, String)] = [],
+                      to request: HTTPRequestHead, context: ChannelHandlerContext) {
+        var headers = HTTPHeaders([("Content-Type", type)] + extra)
         headers.add(name: "Content-Length", value: String(body.count))
         let keepAlive = request.isKeepAlive
         headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")

@@ -50,6 +50,9 @@ struct MetricsRecorder: ~Copyable {
     private var scheduleTransitions: RisingCounter
     private let scheduleNextChange: Gauge
     private let seamDeviation: ValueHistogram
+    /// Per picture alert (`PictureAlerts`): 1 while it holds, and how often it began.
+    private let alertGauges: [DisplayAlert: Gauge]
+    private var alertCounters: [DisplayAlert: RisingCounter]
     private var seamsRecorded = 0
 
     /// The engine's cumulative counts and where each is read from.
@@ -81,6 +84,15 @@ struct MetricsRecorder: ~Copyable {
                 "1 for the state the player is in (idle, loading, ready, playing, paused, buffering, ended, failed)."),
                 labels: [("state", name)]))
         })
+        alertGauges = Dictionary(uniqueKeysWithValues: DisplayAlert.allCases.map { alert in
+            (alert, registry.makeGauge(descriptor: .named("loopplay_display_alert",
+                "1 while the picture alert of this kind holds (black, frozen; loopplay --alert-black, --alert-frozen)."),
+                labels: [("kind", alert.rawValue)]))
+        })
+        alertCounters = Dictionary(uniqueKeysWithValues: DisplayAlert.allCases.map { alert in
+            (alert, RisingCounter(registry.makeCounter(descriptor: .named("loopplay_display_alerts_total",
+                "Picture alerts of this kind that began since the start."), labels: [("kind", alert.rawValue)])))
+        })
         seamDeviation = registry.makeValueHistogram(
             descriptor: .named("loopplay_seam_deviation_seconds",
                                "How far each loop seam's presentation interval was from one frame interval."),
@@ -102,6 +114,8 @@ struct MetricsRecorder: ~Copyable {
         for (name, gauge) in stateGauges { gauge.set(to: name == status.state.name ? 1 : 0) }
         recordSource(status.source)
         recordSchedule(status.schedule)
+        for (alert, gauge) in alertGauges { gauge.set(to: status.displayAlerts.contains(alert) ? 1 : 0) }
+        for alert in DisplayAlert.allCases { alertCounters[alert]?.follow(Double(status.displayAlertsRaised[alert] ?? 0)) }
     }
 
     private mutating func recordSchedule(_ schedule: ScheduleStatus?) {

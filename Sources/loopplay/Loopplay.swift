@@ -105,6 +105,16 @@ struct Loopplay: ParsableCommand {
             throw ExitCodes.code(for: error)
         }
         let player = try makePlayer()
+        let playLog: PlayLog?
+        do { playLog = try report.openPlayLog() } catch {
+            StandardError.line(error.description)
+            throw ExitCodes.code(for: error)
+        }
+        if let playLog {
+            player.onEachEvent { if case let .played(record) = $0 { playLog.append(record) } }
+            SignalWatch.reopenOnHangUp { playLog.reopen() }
+        }
+        defer { playLog?.close() }
         let notifier: SystemdNotifier?
         do {
             notifier = try SystemdNotifier.fromEnvironment()
@@ -295,7 +305,7 @@ struct Loopplay: ParsableCommand {
             // `--loop-playlist` with one source loops it, as mpv does.
             loop: sources.loop || (runLimits.loops != nil && !sources.countsListPasses)
                 || (sources.loopPlaylist && !sources.isPlaylist) || (runLimits.syncEpoch != nil && !sources.isPlaylist),
-            events: report.events ? .all : .only([.errorAny]))
+            events: report.events ? .all : .only([.errorAny, .displayAlertAny]))
         if sources.isPlaylist {
             let items = try sources.sources()
             settings.playlist = items
@@ -307,6 +317,7 @@ struct Loopplay: ParsableCommand {
         settings.mute = sound.mute
         if control.idle { (settings.idles, settings.sourceName) = (true, sources.isGiven ? settings.sourceName : nil) }
         try picture.apply(to: &settings)
+        settings.pictureAlerts = report.pictureAlerts
         if let frameCache = runLimits.frameCache { settings.frameCacheMegabytes = frameCache }
         try network.apply(to: &settings)
         settings.pictureInPicture = try window.pictureInPicture()

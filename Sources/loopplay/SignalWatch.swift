@@ -18,6 +18,8 @@ enum SignalWatch {
         /// One came before it was decided.
         case pending
     }
+    /// Files reopened at every SIGHUP (`--play-log`, for logrotate): with one, SIGHUP never stops.
+    private static let reopeners = Mutex<[@Sendable () -> Void]>([])
     private static let received = Atomic<Int32>(0)
     private static let firstAt = Mutex<Double?>(nil)
 
@@ -40,6 +42,8 @@ enum SignalWatch {
             var caught: Int32 = 0
             while sigwait(&signals, &caught) == 0 {
                 if caught == SIGHUP {
+                    let reopen = reopeners.withLock { $0 }
+                    reopen.forEach { $0() }
                     let action = hangUp.withLock { state -> HangUp? in
                         switch state {
                         case nil, .pending?:
@@ -53,7 +57,7 @@ enum SignalWatch {
                     case let .reload(reload)?:
                         reload()
                         continue
-                    case .stop?, nil: break
+                    case .stop?, nil: if !reopen.isEmpty { continue }
                     }
                 }
                 let now = ProcessInfo.processInfo.systemUptime
@@ -93,6 +97,11 @@ enum SignalWatch {
         }
         guard earlier else { return }
         if let reload { reload() } else { kill(getpid(), SIGHUP) }
+    }
+
+    /// Runs `reopen` at every SIGHUP (besides a reload), which then no longer stops loopplay.
+    static func reopenOnHangUp(_ reopen: @escaping @Sendable () -> Void) {
+        reopeners.withLock { $0.append(reopen) }
     }
 
     /// The run is over: from now on a first signal ends the process at once, as 128 + its number.

@@ -23,6 +23,9 @@ final class WarningPrinter: Sendable {
 
     /// Prints the errors among `events`; a source's failure names `source` (see `Loopplay.naming`).
     func print(_ events: [PlayerEvent], source: String) {
+        for case let .displayAlert(alert, active) in events {
+            StandardError.line(Loopplay.naming(source, "display alert: " + (active ? alert.explanation : alert.endExplanation)))
+        }
         for case let .error(error) in events {
             if case .displayUnavailable = error { continue }  // the CLI falls back to headless and says so
             if case .loopingStopped = error { stopped.withLock { $0 = error } }

@@ -217,6 +217,17 @@ public final class ExtVideoPlayer: @unchecked Sendable {
     /// Queues what a key press asks for (the IPC's `keypress`), as the window's keys do.
     package func press(_ action: PlayerAction) { queue(.action(action)) }
 
+    /// Queues a picture of the screen for a server (`SnapshotRequest`); it is taken once the player
+    /// runs its queue, a source ready or not. A player not running answers at once (a server polling
+    /// it between runs piles up nothing).
+    package func capture(_ request: SnapshotRequest) {
+        guard shared.withLock({ $0.isRunning }) else {
+            request.deliver(.failure(.renderFailed(reason: "the player is not running")))
+            return
+        }
+        queue(.capture(request))
+    }
+
     private func queue(_ request: ControlRequest) {
         let wake = shared.withLock { state -> (@Sendable () -> Void)? in
             state.commandsSent += 1

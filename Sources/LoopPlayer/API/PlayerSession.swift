@@ -11,6 +11,8 @@ final class PlayerSession: EngineController {
                                                forgetOverrideSource: { [unowned self] in forgetOverrideSource() })
     private var appliedVersion: Int
     private var batcher: EventBatcher
+    /// Proof of play: the plays of items, each a `played` event when it ends.
+    private var plays = PlayTracker()
     private var publisher = TimePublisher(interval: nil)
     private var statisticsRefreshedAt = -Double.infinity
     /// The error counts in the statistics last published: a new error publishes them at once.
@@ -89,6 +91,7 @@ final class PlayerSession: EngineController {
         }
         ExclusivePlaybackRegistry.join(player, group: settings.exclusiveGroup)
         settings.vectorLayers.forEach { engine.screen.addVector($0) }
+        engine.screen.pictureWatch.thresholds = settings.pictureAlerts.thresholds
     }
 
     /// Loads the source and runs the engine's loop until it ends.
@@ -115,6 +118,8 @@ final class PlayerSession: EngineController {
         let last = engine.outbox.take()
         content.finish()
         handle(last)
+        plays.interrupted(stopped: engine.quitRequested, playReading).forEach { record(.played($0)) }
+        refreshStatus()
         deliver(batcher.drain())
         publisher.stop()
         let statistics = engine.statistics
@@ -148,7 +153,8 @@ final class PlayerSession: EngineController {
     func prepareIteration() { tick() }
 
     var runContext: RunContext {
-        RunContext(deadline: earliest(earliest(batcher.nextDeadline, publisher.nextDeadline), content.scheduleDeadline),
+        RunContext(deadline: earliest(earliest(earliest(batcher.nextDeadline, publisher.nextDeadline), content.scheduleDeadline),
+                                      engine.screen.pictureWatch.nextDeadline),
                    failureEndsRun: content.failureEndsRun, holdsVirtualClock: content.scheduleWaits)
     }
 
@@ -172,8 +178,20 @@ final class PlayerSession: EngineController {
                 break
             }
             content.handle(event)
+            plays.heard(event, reading: playReading).forEach { record(.played($0)) }
         }
+        plays.settle(playing: engine.state == .playing, reading: playReading)
         refreshStatus()
+    }
+
+    /// What a play's edge records (`PlayTracker`).
+    private func playReading() -> PlayTracker.Reading {
+        let totals = engine.statistics.sinceStart
+        let opening = PlayLedger.Opening(source: engine.location?.description ?? applied.sourceName ?? "",
+                                         scheduleEntry: content.schedule?.status?.entry,
+                                         playlistIndex: content.shownList.flatMap { $0.currentItem == nil ? nil : $0.state.current })
+        return PlayTracker.Reading(unixTime: engine.systemClock.now, shown: totals.framesPresented,
+                                   dropped: totals.framesDropped, opening: opening)
     }
 
     /// An event for the batches and for `onEachEvent` (told with the next status).
@@ -244,6 +262,8 @@ final class PlayerSession: EngineController {
         status.subtitlesVisible = engine.screen.subtitlesVisible
         status.videoRotation = engine.screen.videoRotation
         status.schedule = content.schedule?.status
+        status.displayAlerts = engine.screen.pictureWatch.active.sorted()
+        status.displayAlertsRaised = engine.screen.pictureWatch.raised
         return status
     }
 
@@ -262,6 +282,8 @@ final class PlayerSession: EngineController {
         yieldIfAnotherStartedLater()
         content.tick()
         if retry { content.retry(applied) }
+        checkPictures()
+        plays.settle(playing: engine.state == .playing, reading: playReading)
         // After `apply`: a new source is not ready yet. Playlist commands change the source: they
         // need no ready one (a failed item is skipped with `next`).
         applyQueuedCommands(withoutSourceOnly: !engine.isReady, sentUpTo: sentBefore)
@@ -274,6 +296,16 @@ final class PlayerSession: EngineController {
             let statistics = engine.statistics
             publishedErrorCounts = statistics.errors
             player.shared.withLock { $0.statistics = statistics }
+        }
+    }
+
+    /// The picture alerts that began or ended (`PictureWatch`): events, and the status says them.
+    private func checkPictures() {
+        let watch = engine.screen.pictureWatch
+        guard watch.isWatching || !watch.active.isEmpty else { return }
+        let moving = (engine.state == .playing || engine.state == .buffering) && !engine.isPaused && engine.speed > 0
+        for change in engine.screen.pictureWatch.check(at: engine.clock.now, moving: moving, starved: engine.state == .buffering) {
+            record(.displayAlert(change.alert, active: change.active))
         }
     }
 
@@ -309,6 +341,7 @@ final class PlayerSession: EngineController {
         case let .command(command): perform(command)
         case let .property(name, change): changeProperty(name, change)
         case let .action(action): perform(action)
+        case let .capture(request): engine.screen.capture(request)
         }
     }
 
@@ -551,6 +584,7 @@ final class PlayerSession: EngineController {
             if playlist != nil { content.play(settings) }
         }
         if let changed = settings.schedule, changed != previous.schedule { content.replaceSchedule(changed) }
+        engine.screen.pictureWatch.thresholds = settings.pictureAlerts.thresholds
         if settings.frameCacheMegabytes != previous.frameCacheMegabytes {
             engine.setFrameCache(bytes: settings.frameCacheMegabytes << 20)
         }

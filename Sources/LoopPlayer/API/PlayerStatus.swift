@@ -66,6 +66,9 @@ public struct PlayerStatus: Sendable, Equatable {
     public var followsSharedTimeline = false
     /// On a schedule: the entry playing and the next change.
     package var schedule: ScheduleStatus?
+    /// The picture alerts holding (`PictureAlerts`), and how often each began since the start.
+    package var displayAlerts: [DisplayAlert] = []
+    package var displayAlertsRaised: [DisplayAlert: Int] = [:]
     /// How many of the commands given to `send(_:)` the player has carried out: a command sent
     /// when this was *n* has taken effect once it passes *n*.
     public var commandsApplied = 0

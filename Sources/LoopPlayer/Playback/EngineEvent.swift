@@ -8,8 +8,8 @@ package enum EngineEvent {
     /// The source opened and its presenter exists; no frame of it was shown yet (the iteration
     /// ends here, so commands queued meanwhile apply before its first frame).
     case opened
-    /// The queued item is the current one now (at the end of the one before, or skipped to).
-    case advanced(MediaLocation)
+    /// The queued item is the current one now (`afterEnd`: at the end of the one before; or skipped to).
+    case advanced(MediaLocation, afterEnd: Bool)
     /// The queued item failed before it could play (it is dropped; its error is an event too).
     case queuedItemFailed(MediaLocation, PlayerError)
     /// A key asked for this (the window's `InputMap`): the controller carries it out as it does a

@@ -67,7 +67,7 @@ extension PlaybackEngine {
 
     private func present(_ frame: VideoFrame, item: PlaybackItem, presenter: Presenter) {
         let firstOfGeneration = !presenter.showsCurrentGeneration || presenter.current == nil
-        screen.show(frame)
+        screen.showDue(frame)
         let heard: (Double) -> Double? = { [weak item, muted = soundControl.isMuted] now in
             guard let item, !muted, !item.realignPending else { return nil }
             return item.pipeline.sound.audibleMediaTime(at: now)

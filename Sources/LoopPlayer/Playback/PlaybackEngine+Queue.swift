@@ -75,13 +75,13 @@ extension PlaybackEngine {
     /// has settled) and hands its sound device over if the queued item's sound stage still waits.
     private func promoteQueued(reporting: Bool = true) -> ItemSwitch.Promotion? {
         guard let promoted = itemSwitch.promote() else { return nil }
-        let next = promoted.item
+        let (next, afterEnd) = (promoted.item, item?.presenter?.ended == true)
         filterControl.finish()
         itemSwitch.retire(item)
         makeCurrent(next)
         if let index = promoted.scheduleItem { timelineSync.scheduleAdvanced(to: index) }
         network.beginSource(preference: configuration.network.variant, outputSize: output.variantLimit)
-        if !promoted.isReplacement, reporting { outbox.report(.advanced(next.location)) }
+        if !promoted.isReplacement, reporting { outbox.report(.advanced(next.location, afterEnd: afterEnd)) }
         return promoted
     }
 

@@ -10,6 +10,11 @@ final class SceneComposer {
     let overlays = OverlayStack()
     /// The scene on screen.
     private(set) var lastScene: Scene?
+    /// The picture of the scene the output was last given.
+    private(set) weak var presentedFrame: VideoFrame?
+    /// A test's stall of the output (a frozen pipeline): while raised, scenes are composed and kept
+    /// but not presented.
+    var presentationHold: AbortFlag?
     /// When a scene was last presented (animations over a still picture are redrawn from then).
     private var drawnAt: Double?
     /// Inset players asked to stop (`removeAllInsets`) whose threads are not joined yet.
@@ -34,7 +39,10 @@ final class SceneComposer {
     func present(_ frame: VideoFrame?, gravity: VideoGravity, subtitles: SubtitleOverlay?,
                  streamGeometry: VideoGeometry?) -> [OverlayError] {
         let scene = compose(frame, gravity: gravity, subtitles: subtitles, streamGeometry: streamGeometry)
-        output.present(scene)
+        if presentationHold?.isRaised != true {
+            output.present(scene)
+            presentedFrame = frame
+        }
         lastScene = scene
         drawnAt = clock.now
         return overlays.takeFailures()

@@ -27,6 +27,10 @@ package final class Screen {
     private let clock: PlaybackClock
     /// Snapshots being written; joined when the screen closes.
     private let snapshots = SnapshotWriters()
+    /// Whether the pictures shown are black or frozen for too long (`PictureAlerts`).
+    var pictureWatch = PictureWatch()
+    /// The last picture presented that the watch sampled (a redraw of it is not sampled again).
+    private weak var sampledFrame: VideoFrame?
 
     init(output: PlayerOutput, configuration: EngineConfiguration, clock: PlaybackClock, filters: FilterControl,
          outbox: EngineOutbox) {
@@ -83,6 +87,15 @@ package final class Screen {
     /// Shows `frame` with the overlays of this moment.
     func show(_ frame: VideoFrame?) {
         overlays.present(frame, playing).forEach(outbox.note)
+        guard pictureWatch.isWatching, let presented = composer.presentedFrame, presented !== sampledFrame else { return }
+        sampledFrame = presented
+        pictureWatch.presented(presented.sample, at: clock.now)
+    }
+
+    /// Shows the frame due now (the engine's next picture), told to the picture watch first.
+    func showDue(_ frame: VideoFrame) {
+        if pictureWatch.isWatching { pictureWatch.due(frame.sample) }
+        show(frame)
     }
 
     /// Draws the scene again: the overlays or the layout changed (a resize, gravity, an error).
@@ -290,6 +303,17 @@ package final class Screen {
         guard let refusal = snapshots.write(scene, area: area, content: content, to: path, done: done) else { return }
         outbox.note(refusal)
         done?(refusal)
+    }
+
+    /// A server's picture of the screen (`SnapshotRequest`): the scene on screen now — the error
+    /// text over black while a source has failed — made on a snapshot thread. Delivered at once when
+    /// nothing has been shown yet or too many pictures are being made.
+    package func capture(_ request: SnapshotRequest) {
+        guard let scene = composer.lastScene, let area = output.area else {
+            request.deliver(.failure(.renderFailed(reason: "nothing has been shown yet")))
+            return
+        }
+        if let refusal = snapshots.encode(scene, area: area, for: request) { request.deliver(.failure(refusal)) }
     }
 
     /// The end of playback: snapshots are written, the mini window goes (said first), the insets'

@@ -77,6 +77,8 @@ public struct VideoSettings: Sendable, Equatable {
     public var syncEpoch: Double?
     /// MiB of decoded pictures a short loop may keep to be decoded once (`FrameCache`); 0: off.
     public var frameCacheMegabytes = FrameCache.defaultValue
+    /// `PictureAlerts`.
+    public var pictureAlerts = PictureAlerts()
     /// Vector overlay layers present from the first frame (`VectorLayers { … }`).
     public var vectorLayers: [any ShapeLayerBuilderProtocol] {
         get { layerList.builders }
@@ -159,6 +161,7 @@ public struct VideoSettings: Sendable, Equatable {
         try HLSVariant.validate(hlsVariant)
         try NetworkTimeout.validate(networkTimeout)
         try FrameCache.validate(frameCacheMegabytes)
+        try pictureAlerts.validate()
         try pictureInPicture?.validate()
         if let syncEpoch {
             try SyncTimeline.validate(syncEpoch, looping: loop, playlist: !playlist.isEmpty, loopingPlaylist: loopPlaylist)

@@ -48,6 +48,10 @@ public enum PlayerEvent: Sendable, Equatable {
     /// On a schedule (docs/schedule.md): `entry` plays from now (`default` for the default), at the
     /// start and at each change.
     case scheduleChanged(entry: String)
+    /// What the screen shows went wrong (`active`), or is right again (`PictureAlerts`).
+    case displayAlert(DisplayAlert, active: Bool)
+    /// An item's play ended (proof of play): what played, when, and how it ended.
+    case played(PlayRecord)
 
     /// The filter that admits this event.
     package var filter: PlayerEventFilter {
@@ -72,6 +76,8 @@ public enum PlayerEvent: Sendable, Equatable {
         case .stoppedPiP: .stoppedPiP
         case .sync: .syncAny
         case .scheduleChanged: .scheduleChangedAny
+        case .displayAlert: .displayAlertAny
+        case .played: .playedAny
         }
     }
 }
@@ -138,6 +144,10 @@ public enum PlayerEventFilter: String, Sendable, Hashable, CaseIterable {
     case syncAny
     /// Admits `scheduleChanged` events.
     case scheduleChangedAny
+    /// Admits `displayAlert` events.
+    case displayAlertAny
+    /// Admits `played` events.
+    case playedAny
 }
 
 extension PlayerEvent {
@@ -168,6 +178,8 @@ extension PlayerEvent {
         case let .sync(.inStep(offset)): ["type": "sync", "status": "inStep", "offsetMs": offset]
         case let .sync(.outOfStep(offset)): ["type": "sync", "status": "outOfStep", "offsetMs": offset]
         case let .scheduleChanged(entry): ["type": "scheduleChanged", "entry": entry]
+        case let .displayAlert(alert, active): ["type": "displayAlert", "alert": alert.rawValue, "active": active]
+        case let .played(record): record.jsonObject.merging(["type": "played"]) { $1 }
         }
     }
 }

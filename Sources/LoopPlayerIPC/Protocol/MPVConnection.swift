@@ -392,6 +392,11 @@ package struct MPVConnection {
         case let .loopCompleted(count): return [line("loopplay-loop-completed", ["count": .int(Int64(count))])]
         case .playlistEnded: return [line("loopplay-playlist-ended")]
         case let .scheduleChanged(entry): return [line("loopplay-schedule-changed", ["entry": .string(entry)])]
+        case let .displayAlert(alert, active):
+            return [line("loopplay-display-alert", ["alert": .string(alert.rawValue), "active": .bool(active)])]
+        case let .played(record):
+            return [line("loopplay-played", ["source": .string(record.source), "ending": .string(record.ending.rawValue),
+                                             "frames-shown": .int(Int64(record.framesShown))])]
         case let .error(error):
             return [line("loopplay-error", ["kind": .string(error.kind), "message": .string(error.description)])]
         default: return []

@@ -169,7 +169,11 @@ package struct Liveness {
         case .ended: "Ended: \(source)"
         case let .failed(error): "Failed: \(error.description)"
         }
-        let text = status.waitingForEpoch ? "Waiting for the shared timeline's epoch: \(source)" : said
+        var text = status.waitingForEpoch ? "Waiting for the shared timeline's epoch: \(source)" : said
+        // An alert leads: `systemctl status` cuts a long line at its end.
+        if !status.displayAlerts.isEmpty {
+            text = "Alert: " + status.displayAlerts.map(\.explanation).joined(separator: ", ") + " — " + text
+        }
         return String(text.map { $0.isNewline ? " " : $0 })
     }
 }

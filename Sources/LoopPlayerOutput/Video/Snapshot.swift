@@ -165,6 +165,30 @@ package enum Snapshot {
         }
     }
 
+    /// `image` scaled to `width` pixels wide, the height in proportion (area averaging when smaller,
+    /// as a thumbnail should be; bicubic when larger).
+    package static func scaled(_ image: RGBImage, toWidth width: Int) throws(PlayerError) -> RGBImage {
+        let width = max(1, width)
+        let height = max(1, Int((Double(image.height) * Double(width) / Double(image.width)).rounded()))
+        let method = width < image.width ? SWS_AREA : SWS_BICUBIC
+        guard let scaler = sws_getContext(Int32(image.width), Int32(image.height), AV_PIX_FMT_RGB24, Int32(width),
+                                          Int32(height), AV_PIX_FMT_RGB24, method | SWS_ACCURATE_RND, nil, nil, nil) else {
+            throw .renderFailed(reason: "cannot scale the picture to \(width) pixels wide")
+        }
+        defer { sws_freeContext(scaler) }
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        image.pixels.withUnsafeBufferPointer { source in
+            pixels.withUnsafeMutableBufferPointer { target in
+                let sources: [UnsafePointer<UInt8>?] = [source.baseAddress, nil, nil, nil]
+                let sourceStrides: [Int32] = [Int32(image.width * 3), 0, 0, 0]
+                var targets: [UnsafeMutablePointer<UInt8>?] = [target.baseAddress, nil, nil, nil]
+                var targetStrides: [Int32] = [Int32(width * 3), 0, 0, 0]
+                _ = sws_scale(scaler, sources, sourceStrides, 0, Int32(image.height), &targets, &targetStrides)
+            }
+        }
+        return RGBImage(width: width, height: height, pixels: pixels)
+    }
+
     /// The snapshot of `image` in `format`: PNG (RGB) or JPEG (FFmpeg's mjpeg encoder, full-range
     /// BT.601 4:4:4, quality about 95).
     package static func encoded(_ image: RGBImage, as format: SnapshotFormat) throws(PlayerError) -> Data {

@@ -52,6 +52,7 @@ enum ConfigReload {
             "hls-bitrate": network, "network-timeout": network, "allowed-hosts": network, "allowed-schemes": network,
             "frame-cache": { $0.frameCacheMegabytes = $1.frameCacheMegabytes },
             "mute": { $0.mute = $1.mute },
+            "alert-black": { $0.pictureAlerts = $1.pictureAlerts }, "alert-frozen": { $0.pictureAlerts = $1.pictureAlerts },
         ]
     }()
 

@@ -16,6 +16,10 @@ struct ControlArguments: ParsableArguments {
                                + "port 0: one chosen by the system, said on stderr).", valueName: "host:port"))
     var metricsAddress: String?
 
+    @Flag(help: ArgumentHelp("Also serve pictures of the screen at /snapshot.png and /snapshot.jpg (?width=N) beside the metrics; "
+                             + "a :PORT address then listens on 127.0.0.1 only."))
+    var metricsSnapshot = false
+
     @Flag(help: "Print the properties the IPC can get, set and observe (mpv's names and units), then exit.")
     var listProperties = false
 
@@ -32,14 +36,23 @@ struct ControlArguments: ParsableArguments {
         if inputIpcServer?.isEmpty == true { throw ValidationError("--input-ipc-server needs a socket path") }
         if let metricsAddress {
             do { _ = try MetricsAddress(parsing: metricsAddress) } catch { throw ValidationError(error.description) }
+        } else if metricsSnapshot {
+            throw ValidationError("--metrics-snapshot serves the pictures beside the metrics: give --metrics-address too")
         }
     }
 
-    /// The metrics endpoint for `player`, if one was asked for.
+    /// The metrics endpoint for `player`, if one was asked for. Pictures of the screen are not
+    /// served to every interface unless a host says so: `:PORT` is then 127.0.0.1 alone (said).
     func startMetrics(for player: ExtVideoPlayer) throws(PlayerError) -> MetricsServer? {
         guard let metricsAddress else { return nil }
-        let address = try MetricsAddress(parsing: metricsAddress)
-        let server = try MetricsServer(address: address, metrics: PlayerMetrics(player: player))
+        var address = try MetricsAddress(parsing: metricsAddress)
+        if metricsSnapshot, metricsAddress.hasPrefix(":") {
+            address.host = "127.0.0.1"
+            StandardError.line("the metrics and the screen's pictures are served on 127.0.0.1 only "
+                               + "(--metrics-snapshot; give a host, e.g. 0.0.0.0\(metricsAddress), to serve other machines)")
+        }
+        let server = try MetricsServer(address: address, metrics: PlayerMetrics(player: player),
+                                       snapshotsOf: metricsSnapshot ? player : nil)
         if address.port == 0 { StandardError.line("metrics at \(server.address.metricsURL)") }
         return server
     }

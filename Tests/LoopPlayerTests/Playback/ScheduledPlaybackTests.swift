@@ -89,6 +89,25 @@ final class ScheduledPlaybackTests: XCTestCase {
         shown.indices.dropFirst(start).first { shown[$0].width == width && shown[$0 - 1].width != width }
     }
 
+    /// Proof of play across the schedule's changes: the default's play is cut (switched) at 07:00:00,
+    /// the entry's plays from then to 07:00:05, each record naming its entry, on the wall clock.
+    func testPlayRecordsFollowTheScheduleTransitions() throws {
+        let (_, events, _) = try play(Self.morning, from: ScheduleFixture.instant("2027-01-04T06:59:57Z"), until: 10)
+        let records = events.list.withLock { $0 }.compactMap { if case let .played(record) = $0 { record } else { nil } }
+        let entries = records.map { $0.scheduleEntry ?? "-" }
+        let runs = entries.enumerated().filter { $0.offset == 0 || entries[$0.offset - 1] != $0.element }.map(\.element)
+        XCTAssertEqual(runs, ["default", "morning", "default"], "\(entries)")
+        let change = ScheduleFixture.instant("2027-01-04T07:00:00Z"), back = ScheduleFixture.instant("2027-01-04T07:00:05Z")
+        let morning = records.filter { $0.scheduleEntry == "morning" }
+        let beforeChange = try XCTUnwrap(records.last { $0.scheduleEntry == "default" && $0.ended <= change.addingTimeInterval(0.1) })
+        XCTAssertEqual(beforeChange.ended.timeIntervalSince(change), 0, accuracy: 1.0 / 25, "\(records)")
+        XCTAssertEqual(try XCTUnwrap(morning.first).started.timeIntervalSince(change), 0, accuracy: 1.0 / 25)
+        XCTAssertEqual(try XCTUnwrap(morning.last).ended.timeIntervalSince(back), 0, accuracy: 1.0 / 25)
+        XCTAssertEqual(morning.last?.ending, .switched, "cut by the change back to the default")
+        XCTAssertEqual(morning.reduce(0) { $0 + $1.framesShown }, 125, accuracy: 1, "5 s of the 25 fps clip")
+        XCTAssertEqual(records.last?.ending, .interrupted, "the run's end")
+    }
+
     /// The entry's first frame is the one due at its instant, one frame interval of the default's
     /// after the default's last; back to the default at the entry's end the same way. Every interval
     /// in the run is one frame interval of the item shown before it: nothing is held, nothing black.

@@ -25,7 +25,7 @@ final class GaplessPlaylistTests: XCTestCase {
             shown.append(Shown(time: frame.time, at: timing ? realClock.now : engine.clock.now, width: frame.width))
         }
         let controller = TestController()
-        controller.onEvent = { if case let .advanced(location) = $0 { advanced.append(location) } }
+        controller.onEvent = { if case let .advanced(location, _) = $0 { advanced.append(location) } }
         try engine.load(first)
         engine.queueNext(.file(queued))
         XCTAssertEqual(engine.run(controller: controller), .finished)

@@ -39,7 +39,7 @@ final class PlaylistRequestTests: XCTestCase {
         XCTAssertEqual(names(list.start(wake: {})), ["load a.mp4"])
         XCTAssertEqual(names(list.loaded()), ["drop", "queue b.mp4"], "the next one opens for a gapless switch")
         XCTAssertEqual(names(list.next()), ["switch or 1"], "the queued one, or item 1 if it cannot play")
-        XCTAssertEqual(names(list.handle(.advanced(.file("b.mp4")))), [])
+        XCTAssertEqual(names(list.handle(.advanced(.file("b.mp4"), afterEnd: true))), [])
         XCTAssertEqual(list.state.current, 1)
         XCTAssertEqual(names(list.handle(.switchSettled)), ["drop", "queue c.mp4"])
         XCTAssertEqual(names(list.handle(.loopingChanged(true))), ["drop"], "a looping item has nothing after it")
