@@ -116,7 +116,7 @@ private final class MetricsHTTPHandler: ChannelInboundHandler {
     /// Closes the connection unless the awaited request arrives in time.
     private var deadline: Scheduled<Void>?
     /// The request whose picture is being made (answered once: by the picture or its deadline).
-    private var awaited: (number: Int, timeout: Scheduled<Void>)?
+    private var awaited: (number: Int, timeout: Scheduled<Void>, request: SnapshotRequest)?
     private var requestsTaken = 0
 
     init(metrics: PlayerMetrics, snapshots: ExtVideoPlayer?) {
@@ -132,6 +132,7 @@ private final class MetricsHTTPHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         deadline?.cancel()
         awaited?.timeout.cancel()
+        awaited?.request.abandoned.raise()  // the client went: its picture is not made
         awaited = nil
         context.fireChannelInactive()
     }
@@ -166,7 +167,8 @@ private final class MetricsHTTPHandler: ChannelInboundHandler {
         if request.method != .GET, request.method != .HEAD {
             send(.methodNotAllowed, "only GET and HEAD\n", extra: [("Allow", "GET, HEAD")], to: request, context: context)
         } else if path == "/metrics" {
-            send(.ok, metrics.exposition(), type: "text/plain; version=0.0.4; charset=utf-8", to: request, context: context)
+            send(.ok, context.channel.allocator.buffer(bytes: metrics.exposition()), type: "text/plain; version=0.0.4; charset=utf-8",
+                 to: request, context: context)
         } else if path == "/" {
             let pictures = snapshots == nil ? "" : ", the screen at /snapshot.png and /snapshot.jpg"
             send(.ok, "loopplay: the metrics are at /metrics\(pictures)\n", to: request, context: context)
@@ -192,20 +194,24 @@ private final class MetricsHTTPHandler: ChannelInboundHandler {
         let number = requestsTaken
         let loop = context.eventLoop
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
-        let timeout = loop.scheduleTask(in: MetricsServer.snapshotTimeout) {
-            bound.value.handler.finish(number, .failure(.renderFailed(reason: "no picture was made within 10 s")),
-                                       format: format, request: request, context: bound.value.context)
-        }
-        awaited = (number, timeout)
-        player.capture(SnapshotRequest(content: query.content, format: format, width: query.width) { result in
+        let capture = SnapshotRequest(content: query.content, format: format, width: query.width) { result in
             loop.execute {
                 bound.value.handler.finish(number, result, format: format, request: request, context: bound.value.context)
             }
-        })
+        }
+        let timeout = loop.scheduleTask(in: MetricsServer.snapshotTimeout) {
+            capture.abandoned.raise()  // late: not made at all, or not sent
+            let late = PlayerError.renderFailed(reason: "no picture was made within \(MetricsServer.snapshotTimeout.nanoseconds / 1_000_000_000) s")
+            bound.value.handler.finish(number, .failure(.unavailable(late)), format: format, request: request,
+                                       context: bound.value.context)
+        }
+        awaited = (number, timeout, capture)
+        player.capture(capture)
     }
 
-    /// Sends the picture of request `number` (or why there is none), unless it was answered already.
-    private func finish(_ number: Int, _ result: Result<Data, PlayerError>, format: SnapshotFormat,
+    /// Sends the picture of request `number` (or why there is none), unless it was answered already:
+    /// 503 and `Retry-After` when none could be made now, 500 when making it failed.
+    private func finish(_ number: Int, _ result: Result<Data, SnapshotRequest.Failure>, format: SnapshotFormat,
                         request: HTTPRequestHead, context: ChannelHandlerContext) {
         guard let awaited, awaited.number == number else { return }
         awaited.timeout.cancel()
@@ -213,29 +219,32 @@ private final class MetricsHTTPHandler: ChannelInboundHandler {
         guard context.channel.isActive else { return }
         switch result {
         case let .success(picture):
-            send(.ok, [UInt8](picture), type: format == .png ? "image/png" : "image/jpeg",
+            send(.ok, context.channel.allocator.buffer(bytes: picture), type: format == .png ? "image/png" : "image/jpeg",
                  extra: [("Cache-Control", "no-store")], to: request, context: context)
-        case let .failure(error):
+        case let .failure(.unavailable(error)):
             send(.serviceUnavailable, "no picture: \(error.description)\n", extra: [("Retry-After", "1")],
                  to: request, context: context)
+        case let .failure(.failed(error)):
+            send(.internalServerError, "no picture: \(error.description)\n", to: request, context: context)
         }
     }
 
     private func send(_ status: HTTPResponseStatus, _ text: String, extra: [(String, String)] = [],
                       to request: HTTPRequestHead, context: ChannelHandlerContext) {
-        send(status, Array(text.utf8), type: "text/plain; charset=utf-8", extra: extra, to: request, context: context)
+        send(status, context.channel.allocator.buffer(string: text), type: "text/plain; charset=utf-8", extra: extra,
+             to: request, context: context)
     }
 
-    private func send(_ status: HTTPResponseStatus, _ body: [UInt8], type: String, extra: [(String, String)] = [],
+    private func send(_ status: HTTPResponseStatus, _ body: ByteBuffer, type: String, extra: [(String, String)] = [],
                       to request: HTTPRequestHead, context: ChannelHandlerContext) {
         var headers = HTTPHeaders([("Content-Type", type)] + extra)
-        headers.add(name: "Content-Length", value: String(body.count))
+        headers.add(name: "Content-Length", value: String(body.readableBytes))
         let keepAlive = request.isKeepAlive
         headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: request.version, status: status, headers: headers))),
                       promise: nil)
         if request.method != .HEAD {
-            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
         }
         let written = context.eventLoop.makePromise(of: Void.self)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)

@@ -4,7 +4,8 @@ import LoopPlayer
 /// What `GET /snapshot.png?width=N&content=C` asks for: the format from the path (`.png`;
 /// `.jpg`/`.jpeg`), a width in `SnapshotRequest.widths` (the height in proportion), and what is in
 /// the picture (mpv's screenshot flags: `window`, the default — overlays, subtitles and messages
-/// as the window shows them —, `subtitles` without the messages, `video` the bare picture).
+/// as the window shows them —, `subtitles` without the messages, `video` the bare picture). Other
+/// parameters are ignored.
 struct SnapshotQuery: Equatable {
     var width: Int?
     var content = SnapshotContent.window
@@ -38,7 +39,7 @@ struct SnapshotQuery: Equatable {
                 }
                 parsed.content = content
             default:
-                return .failure(QueryProblem("unknown parameter \(name.prefix(40)): width and content are known"))
+                continue  // another's (a cache buster's `_=`): as web servers do, not refused
             }
         }
         return .success(parsed)

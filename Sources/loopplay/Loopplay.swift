@@ -112,7 +112,7 @@ struct Loopplay: ParsableCommand {
         }
         if let playLog {
             player.onEachEvent { if case let .played(record) = $0 { playLog.append(record) } }
-            SignalWatch.reopenOnHangUp { playLog.reopen() }
+            SignalWatch.reopenOnSignal { playLog.reopen() }
         }
         defer { playLog?.close() }
         let notifier: SystemdNotifier?

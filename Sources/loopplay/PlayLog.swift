@@ -4,16 +4,29 @@ import Synchronization
 
 /// `--play-log FILE`: proof of play, one JSON line per play (`PlayRecord`), appended on a thread
 /// of its own (a slow card never holds a frame). Each line is one `write` to a file opened with
-/// `O_APPEND`, then `fdatasync`: a power cut or a `SIGKILL` loses at most the line being written,
-/// and a line torn that way is ended before the next is appended, so every earlier line stays
-/// whole JSON. Past `sizeLimit` bytes the file is renamed `FILE.1` (replacing it) and a new one
-/// begun; SIGHUP reopens it (logrotate's `postrotate`).
+/// `O_APPEND`, and the lines written together one `fdatasync`: a power cut or a `SIGKILL` loses at
+/// most the lines being written, and a line torn that way (or by a full disk) is ended before the
+/// next is appended, so every earlier line stays whole JSON. Past `sizeLimit` bytes the file is
+/// renamed `FILE.1` (replacing it) and a new one begun; `reopen` (SIGUSR1, logrotate's `postrotate`)
+/// opens the file at its name again.
 final class PlayLog: Sendable {
     private struct Queue: ~Copyable {
         var lines: [Data] = []
+        /// Lines not queued because `queueLimit` were waiting (a disk that cannot keep up).
+        var dropped = 0
         var reopen = false
         var closing = false
     }
+
+    /// What is handed to the writer at once.
+    private struct Batch {
+        var lines: [Data]
+        var dropped: Int
+        var reopen: Bool
+    }
+
+    /// Lines waiting at most: a play is seconds long, so this is a disk stalled for hours, not a burst.
+    static let queueLimit = 4096
 
     let path: String
     private let sizeLimit: Int?
@@ -24,11 +37,14 @@ final class PlayLog: Sendable {
     init(path: String, sizeLimit: Int?) throws(PlayerError) {
         self.path = path
         self.sizeLimit = sizeLimit
-        var file = try Self.open(path)
+        var file = try OpenFile(path: path)
         let thread = WorkerThread(name: "lp-play-log") { [self] in
             while let batch = next() {
-                if batch.reopen { file.reopen(path) }
-                for line in batch.lines { file.append(line, limit: sizeLimit, path: path) }
+                if batch.reopen { file.reopen() }
+                file.append(batch.lines, limit: sizeLimit)
+                if batch.dropped > 0 {
+                    StandardError.line("play log: \(batch.dropped) lines not written to \(path): the disk did not keep up")
+                }
             }
             closeDescriptor(file.descriptor)
         }
@@ -39,7 +55,9 @@ final class PlayLog: Sendable {
     func append(_ record: PlayRecord) {
         guard var data = try? JSONSerialization.data(withJSONObject: record.jsonObject, options: [.sortedKeys]) else { return }
         data.append(0x0A)
-        queue.change { $0.lines.append(data) }
+        queue.change { queue in
+            if queue.lines.count < Self.queueLimit { queue.lines.append(data) } else { queue.dropped += 1 }
+        }
     }
 
     /// Closes and opens the file again at its name (after logrotate moved it).
@@ -54,75 +72,127 @@ final class PlayLog: Sendable {
         }?.join()
     }
 
-    /// The lines to write and whether to reopen first; nil once closing with nothing left.
-    private func next() -> (lines: [Data], reopen: Bool)? {
+    /// What to write and whether to reopen first; nil once closing with nothing left.
+    private func next() -> Batch? {
         queue.withLock {
             queue.waitLocked { $0.lines.isEmpty && !$0.reopen && !$0.closing }
-            return queue.changeLocked { state -> (lines: [Data], reopen: Bool)? in
+            return queue.changeLocked { state -> Batch? in
                 if state.lines.isEmpty, !state.reopen, state.closing { return nil }
-                defer { (state.lines, state.reopen) = ([], false) }
-                return (state.lines, state.reopen)
+                defer { (state.lines, state.dropped, state.reopen) = ([], 0, false) }
+                return Batch(lines: state.lines, dropped: state.dropped, reopen: state.reopen)
             }
         }
-    }
-
-    private static func open(_ path: String) throws(PlayerError) -> OpenFile {
-        let descriptor = Foundation.open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOCTTY | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw .writeFailed(path: path, reason: String(cString: strerror(errno))) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            closeDescriptor(descriptor)
-            throw .writeFailed(path: path, reason: "it is not a regular file")
-        }
-        var file = OpenFile(descriptor: descriptor, size: Int(info.st_size))
-        file.endTornLine(path)
-        return file
     }
 
     /// The file being appended to, on the writer's thread.
     private struct OpenFile {
+        let path: String
         var descriptor: Int32
-        var size: Int
+        var size = 0
+        /// A write failed or was cut short: the file's end is read again, and a torn line ended,
+        /// before the next line.
+        var mayBeTorn = true
         /// The failure last said on stderr (said again only when it changes).
         var failure: String?
 
-        /// A last line cut short (a power cut mid-write) is ended, so the next one starts whole.
-        mutating func endTornLine(_ path: String) {
-            guard size > 0 else { return }
-            var last: UInt8 = 0
-            if pread(descriptor, &last, 1, off_t(size - 1)) == 1, last != 0x0A { append(Data([0x0A]), limit: nil, path: path) }
+        /// Whether the file could be opened for reading too: a torn last line is found by reading
+        /// its last byte (a file loopplay may only write to is appended to unchecked).
+        var readable: Bool
+
+        init(path: String) throws(PlayerError) {
+            self.path = path
+            (descriptor, readable) = try Self.open(path)
         }
 
-        mutating func append(_ line: Data, limit: Int?, path: String) {
-            if let limit, size > 0, size + line.count > limit { rotate(path) }
-            if let failed = writeAll(line, to: descriptor) {
-                say("play log: cannot write \(path): \(String(cString: strerror(failed)))")
-                return
+        private static func open(_ path: String) throws(PlayerError) -> (Int32, readable: Bool) {
+            let flags = O_APPEND | O_CREAT | O_NOCTTY | O_CLOEXEC
+            var descriptor = Foundation.open(path, O_RDWR | flags, 0o644), readable = true
+            if descriptor < 0, errno == EACCES {
+                (descriptor, readable) = (Foundation.open(path, O_WRONLY | flags, 0o644), false)
             }
-            size += line.count
-            if fdatasync(descriptor) != 0 { say("play log: cannot flush \(path): \(String(cString: strerror(errno)))") }
-            failure = nil
-        }
-
-        mutating func reopen(_ path: String) {
-            let descriptor = Foundation.open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOCTTY | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else {
-                say("play log: cannot reopen \(path): \(String(cString: strerror(errno))); writing on to the old file")
-                return
-            }
-            closeDescriptor(self.descriptor)
+            guard descriptor >= 0 else { throw .writeFailed(path: path, reason: String(cString: strerror(errno))) }
             var info = stat()
-            (self.descriptor, size) = (descriptor, fstat(descriptor, &info) == 0 ? Int(info.st_size) : 0)
-            endTornLine(path)
+            guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+                closeDescriptor(descriptor)
+                throw .writeFailed(path: path, reason: "it is not a regular file")
+            }
+            return (descriptor, readable)
         }
 
-        /// FILE becomes FILE.1 (an older FILE.1 goes), and a new FILE begins.
-        private mutating func rotate(_ path: String) {
+        /// Appends `lines`, each one `write`, then one `fdatasync` for them all.
+        mutating func append(_ lines: [Data], limit: Int?) {
+            var wrote = false
+            for line in lines {
+                if mayBeTorn, !resynchronize() { continue }
+                if let limit, size > 0, size + line.count > limit { rotate() }
+                guard write(line) else {
+                    mayBeTorn = true
+                    continue
+                }
+                size += line.count
+                wrote = true
+            }
+            guard wrote else { return }
+            guard fdatasync(descriptor) == 0 else {
+                say("play log: cannot flush \(path): \(String(cString: strerror(errno)))")
+                return
+            }
+            if !mayBeTorn { failure = nil }
+        }
+
+        /// The file's size read again, and a last line cut short (a power cut, a full disk) ended, so
+        /// the next one starts whole. False when that cannot be done now (the line waits no longer:
+        /// it is not written, so it cannot merge with the torn one).
+        private mutating func resynchronize() -> Bool {
+            var info = stat()
+            guard fstat(descriptor, &info) == 0 else { return false }
+            size = Int(info.st_size)
+            if size > 0, readable {
+                var last: UInt8 = 0
+                guard pread(descriptor, &last, 1, off_t(size - 1)) == 1 else { return false }
+                if last != 0x0A {
+                    guard write(Data([0x0A])) else { return false }
+                    size += 1
+                }
+            }
+            mayBeTorn = false
+            return true
+        }
+
+        /// `data` written whole, or the failure said.
+        private mutating func write(_ data: Data) -> Bool {
+            guard let failed = writeAll(data, to: descriptor) else { return true }
+            say("play log: cannot write \(path): \(String(cString: strerror(failed)))")
+            return false
+        }
+
+        /// Closes the file and opens the one at its name (the same or, after logrotate, a new one);
+        /// false, writing on to the old one, when that cannot be opened.
+        @discardableResult
+        mutating func reopen() -> Bool {
+            do {
+                let (descriptor, readable) = try Self.open(path)
+                closeDescriptor(self.descriptor)
+                (self.descriptor, self.readable, mayBeTorn) = (descriptor, readable, true)
+                return true
+            } catch {
+                say("play log: \(error.description) (reopening it); writing on to the old file")
+                return false
+            }
+        }
+
+        /// FILE becomes FILE.1 (an older FILE.1 goes), and a new FILE begins. When the new one
+        /// cannot be opened, the name is given back, so the file written on is FILE again.
+        private mutating func rotate() {
             guard rename(path, path + ".1") == 0 else {
                 say("play log: cannot rotate \(path): \(String(cString: strerror(errno)))")
                 return
             }
-            reopen(path)
+            guard reopen() else {
+                _ = rename(path + ".1", path)
+                return
+            }
+            _ = resynchronize()
         }
 
         private mutating func say(_ message: String) {

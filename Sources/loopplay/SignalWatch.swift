@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 
 /// SIGINT, SIGTERM (a service manager's stop) and SIGHUP (a closed terminal; with a config file
-/// it reloads it instead: `onHangUp`) end loopplay cleanly in every mode: the first one
+/// it reloads it instead: `onHangUp`) end loopplay cleanly in every mode; SIGUSR1 only reopens the
+/// files that are reopened (`reopenOnSignal`), as SIGHUP also does. The first stopping one
 /// stops the player (threads joined, the sound device closed, `--stats-json` written); a second one
 /// a second or more later exits at once (`timeout` sends its SIGTERM twice at once: to the child,
 /// then to its process group). The signals are blocked in every thread and taken by one thread with `sigwait`,
@@ -18,8 +19,12 @@ enum SignalWatch {
         /// One came before it was decided.
         case pending
     }
-    /// Files reopened at every SIGHUP (`--play-log`, for logrotate): with one, SIGHUP never stops.
+    /// Files reopened at every SIGHUP and SIGUSR1 (`--play-log`, for logrotate).
     private static let reopeners = Mutex<[@Sendable () -> Void]>([])
+    /// Whether loopplay speaks to a terminal (stderr is one, the rule the config's and the schedule's
+    /// reload follow too), whose hang-up SIGHUP reports: then SIGHUP still stops it after reopening.
+    /// Without one (a service), a SIGHUP with files to reopen is logrotate's.
+    private static let hasTerminal = Atomic<Bool>(false)
     private static let received = Atomic<Int32>(0)
     private static let firstAt = Mutex<Double?>(nil)
 
@@ -29,6 +34,8 @@ enum SignalWatch {
         sigemptyset(&signals)
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
+        sigaddset(&signals, SIGUSR1)
+        hasTerminal.store(isatty(STDERR_FILENO) != 0, ordering: .relaxed)
         // Not under nohup: a blocked signal is still delivered to sigwait even when ignored.
         var hangup = sigaction()
         // SIG_IGN is the handler 1, which Swift cannot import.
@@ -41,6 +48,10 @@ enum SignalWatch {
             var signals = watched
             var caught: Int32 = 0
             while sigwait(&signals, &caught) == 0 {
+                if caught == SIGUSR1 {
+                    reopeners.withLock { $0 }.forEach { $0() }
+                    continue
+                }
                 if caught == SIGHUP {
                     let reopen = reopeners.withLock { $0 }
                     reopen.forEach { $0() }
@@ -57,7 +68,7 @@ enum SignalWatch {
                     case let .reload(reload)?:
                         reload()
                         continue
-                    case .stop?, nil: if !reopen.isEmpty { continue }
+                    case .stop?, nil: if !reopen.isEmpty, !hasTerminal.load(ordering: .relaxed) { continue }
                     }
                 }
                 let now = ProcessInfo.processInfo.systemUptime
@@ -99,8 +110,10 @@ enum SignalWatch {
         if let reload { reload() } else { kill(getpid(), SIGHUP) }
     }
 
-    /// Runs `reopen` at every SIGHUP (besides a reload), which then no longer stops loopplay.
-    static func reopenOnHangUp(_ reopen: @escaping @Sendable () -> Void) {
+    /// Runs `reopen` at every SIGUSR1 and SIGHUP (besides a reload). A SIGHUP then no longer stops
+    /// a loopplay whose stderr is not a terminal (a service: logrotate's signal); one on a terminal
+    /// still stops at its hang-up, and is sent SIGUSR1 to reopen.
+    static func reopenOnSignal(_ reopen: @escaping @Sendable () -> Void) {
         reopeners.withLock { $0.append(reopen) }
     }
 

@@ -218,23 +218,38 @@ public final class ExtVideoPlayer: @unchecked Sendable {
     package func press(_ action: PlayerAction) { queue(.action(action)) }
 
     /// Queues a picture of the screen for a server (`SnapshotRequest`); it is taken once the player
-    /// runs its queue, a source ready or not. A player not running answers at once (a server polling
-    /// it between runs piles up nothing).
+    /// runs its queue, a source ready or not. A player not running, or with `pendingCaptureLimit`
+    /// waiting already (a run loop held up), answers at once: servers polling it pile up nothing.
     package func capture(_ request: SnapshotRequest) {
-        guard shared.withLock({ $0.isRunning }) else {
-            request.deliver(.failure(.renderFailed(reason: "the player is not running")))
-            return
+        // Checked and queued at once: a run ending in between would never answer it.
+        let outcome = shared.withLock { state -> Result<(@Sendable () -> Void)?, PlayerError> in
+            guard state.isRunning else { return .failure(.renderFailed(reason: "the player is not running")) }
+            let waiting = state.commands.count { entry in
+                if case let .capture(queued) = entry.request { !queued.abandoned.isRaised } else { false }
+            }
+            guard waiting < Self.pendingCaptureLimit else {
+                return .failure(.renderFailed(reason: "\(waiting) pictures are waiting for the player"))
+            }
+            return .success(Self.enqueue(.capture(request), in: &state))
         }
-        queue(.capture(request))
+        switch outcome {
+        case let .success(wake): wake?()
+        case let .failure(refusal): request.deliver(.failure(.unavailable(refusal)))
+        }
     }
 
+    /// Pictures for servers queued at most.
+    package static let pendingCaptureLimit = 8
+
     private func queue(_ request: ControlRequest) {
-        let wake = shared.withLock { state -> (@Sendable () -> Void)? in
-            state.commandsSent += 1
-            state.commands.append((state.commandsSent, request))
-            return state.wake
-        }
-        wake?()
+        shared.withLock { Self.enqueue(request, in: &$0) }?()
+    }
+
+    /// Numbers and queues `request`; returns what wakes the run loop to take it.
+    private static func enqueue(_ request: ControlRequest, in state: inout Shared) -> (@Sendable () -> Void)? {
+        state.commandsSent += 1
+        state.commands.append((state.commandsSent, request))
+        return state.wake
     }
 
     /// Changes the settings in place, atomically: a change made meanwhile from another thread is

@@ -91,7 +91,7 @@ final class PlayerSession: EngineController {
         }
         ExclusivePlaybackRegistry.join(player, group: settings.exclusiveGroup)
         settings.vectorLayers.forEach { engine.screen.addVector($0) }
-        engine.screen.pictureWatch.thresholds = settings.pictureAlerts.thresholds
+        engine.screen.watchPictures(settings.pictureAlerts.thresholds)
     }
 
     /// Loads the source and runs the engine's loop until it ends.
@@ -180,7 +180,7 @@ final class PlayerSession: EngineController {
             content.handle(event)
             plays.heard(event, reading: playReading).forEach { record(.played($0)) }
         }
-        plays.settle(playing: engine.state == .playing, reading: playReading)
+        plays.settle(playing: engine.state == .playing, reading: playReading).forEach { record(.played($0)) }
         refreshStatus()
     }
 
@@ -283,7 +283,7 @@ final class PlayerSession: EngineController {
         content.tick()
         if retry { content.retry(applied) }
         checkPictures()
-        plays.settle(playing: engine.state == .playing, reading: playReading)
+        plays.settle(playing: engine.state == .playing, reading: playReading).forEach { record(.played($0)) }
         // After `apply`: a new source is not ready yet. Playlist commands change the source: they
         // need no ready one (a failed item is skipped with `next`).
         applyQueuedCommands(withoutSourceOnly: !engine.isReady, sentUpTo: sentBefore)
@@ -304,7 +304,7 @@ final class PlayerSession: EngineController {
         let watch = engine.screen.pictureWatch
         guard watch.isWatching || !watch.active.isEmpty else { return }
         let moving = (engine.state == .playing || engine.state == .buffering) && !engine.isPaused && engine.speed > 0
-        for change in engine.screen.pictureWatch.check(at: engine.clock.now, moving: moving, starved: engine.state == .buffering) {
+        for change in engine.screen.checkPictures(moving: moving, starved: engine.state == .buffering) {
             record(.displayAlert(change.alert, active: change.active))
         }
     }
@@ -584,7 +584,7 @@ final class PlayerSession: EngineController {
             if playlist != nil { content.play(settings) }
         }
         if let changed = settings.schedule, changed != previous.schedule { content.replaceSchedule(changed) }
-        engine.screen.pictureWatch.thresholds = settings.pictureAlerts.thresholds
+        engine.screen.watchPictures(settings.pictureAlerts.thresholds)
         if settings.frameCacheMegabytes != previous.frameCacheMegabytes {
             engine.setFrameCache(bytes: settings.frameCacheMegabytes << 20)
         }

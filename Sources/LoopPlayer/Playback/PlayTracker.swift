@@ -19,6 +19,8 @@ struct PlayTracker {
     private var advancedAtEnd = false
     /// Where the next play begins, once a picture was shown after it.
     private var pendingStart: Reading?
+    /// The item was removed and, so far in this batch of events, none followed it.
+    private var removed = false
 
     /// The plays `event` ended; `reading` is asked only at an edge.
     mutating func heard(_ event: EngineEvent, reading: () -> Reading) -> [PlayRecord] {
@@ -27,7 +29,7 @@ struct PlayTracker {
             advancedAtEnd = afterEnd
             return []
         case .player(.currentItemChanged):
-            (awaitingPicture, pendingStart) = (true, nil)
+            (awaitingPicture, pendingStart, removed) = (true, nil, false)
             defer { advancedAtEnd = false }
             return close(advancedAtEnd ? .completedPass : .switched, reading())
         case .player(.loopCompleted):
@@ -35,7 +37,13 @@ struct PlayTracker {
             pendingStart = now
             return close(.completedPass, now)
         case .player(.ended):
+            // A seek back from the end plays the item again: a new play, from its next picture.
+            (awaitingPicture, pendingStart) = (true, nil)
             return close(.completedPass, reading())
+        case .player(.currentItemRemoved):
+            // Before every change of item too: an unload only if no new item follows in this batch.
+            removed = true
+            return []
         case let .stateChanged(.failed(error)):
             (awaitingPicture, pendingStart) = (true, nil)
             return close(.failed, reading(), error: error.description)
@@ -44,9 +52,20 @@ struct PlayTracker {
         }
     }
 
-    /// After the events of an iteration: a play begins once the item awaited is playing, and is
-    /// opened once a picture was shown since (the last pass's wrap, the run ending there, opens none).
-    mutating func settle(playing: Bool, reading: () -> Reading) {
+    /// After the events of an iteration: an item removed with none after it was unloaded (mpv's
+    /// `stop`: its play was interrupted, returned); a play begins once the item awaited is playing,
+    /// and is opened once a picture was shown since (the last pass's wrap, the run ending there, opens none).
+    mutating func settle(playing: Bool, reading: () -> Reading) -> [PlayRecord] {
+        var ended: [PlayRecord] = []
+        if removed {
+            (removed, awaitingPicture, pendingStart) = (false, true, nil)
+            ended = close(.interrupted, reading())
+        }
+        openIfShown(playing: playing, reading: reading)
+        return ended
+    }
+
+    private mutating func openIfShown(playing: Bool, reading: () -> Reading) {
         if awaitingPicture, playing {
             awaitingPicture = false
             pendingStart = reading()

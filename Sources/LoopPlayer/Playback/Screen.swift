@@ -28,7 +28,7 @@ package final class Screen {
     /// Snapshots being written; joined when the screen closes.
     private let snapshots = SnapshotWriters()
     /// Whether the pictures shown are black or frozen for too long (`PictureAlerts`).
-    var pictureWatch = PictureWatch()
+    private(set) var pictureWatch = PictureWatch()
     /// The last picture presented that the watch sampled (a redraw of it is not sampled again).
     private weak var sampledFrame: VideoFrame?
 
@@ -90,6 +90,22 @@ package final class Screen {
         guard pictureWatch.isWatching, let presented = composer.presentedFrame, presented !== sampledFrame else { return }
         sampledFrame = presented
         pictureWatch.presented(presented.sample, at: clock.now)
+    }
+
+    /// Watches the pictures for these alerts from now on; a watch turned on judges the picture on
+    /// screen at once (a held or paused one is presented no more).
+    func watchPictures(_ thresholds: PictureWatch.Thresholds) {
+        guard thresholds != pictureWatch.thresholds else { return }
+        pictureWatch.thresholds = thresholds
+        sampledFrame = nil
+        guard pictureWatch.isWatching, let presented = composer.presentedFrame else { return }
+        sampledFrame = presented
+        pictureWatch.presented(presented.sample, at: clock.now)
+    }
+
+    /// The alerts that began or ended by now (`PictureWatch.check`).
+    func checkPictures(moving: Bool, starved: Bool) -> [PictureWatch.Change] {
+        pictureWatch.check(at: clock.now, moving: moving, starved: starved)
     }
 
     /// Shows the frame due now (the engine's next picture), told to the picture watch first.
@@ -309,11 +325,12 @@ package final class Screen {
     /// text over black while a source has failed — made on a snapshot thread. Delivered at once when
     /// nothing has been shown yet or too many pictures are being made.
     package func capture(_ request: SnapshotRequest) {
+        guard !request.abandoned.isRaised else { return }
         guard let scene = composer.lastScene, let area = output.area else {
-            request.deliver(.failure(.renderFailed(reason: "nothing has been shown yet")))
+            request.deliver(.failure(.unavailable(.renderFailed(reason: "nothing has been shown yet"))))
             return
         }
-        if let refusal = snapshots.encode(scene, area: area, for: request) { request.deliver(.failure(refusal)) }
+        if let refusal = snapshots.encode(scene, area: area, for: request) { request.deliver(.failure(.unavailable(refusal))) }
     }
 
     /// The end of playback: snapshots are written, the mini window goes (said first), the insets'

@@ -33,8 +33,9 @@ final class SnapshotWriters {
     /// refusal instead when `maximum` are being made (then nothing is delivered).
     func encode(_ scene: Scene, area: PixelSize, for request: SnapshotRequest) -> PlayerError? {
         start(refusing: "a picture for a server") {
+            guard !request.abandoned.isRaised else { return {} }
             let result = Result { () throws(PlayerError) in try request.picture(of: scene, area: area) }
-            return { request.deliver(result) }
+            return { request.deliver(result.mapError(SnapshotRequest.Failure.failed)) }
         }
     }
 

@@ -25,7 +25,13 @@ package struct PictureWatch {
         }
     }
 
-    package var thresholds: Thresholds
+    package var thresholds: Thresholds {
+        // A condition not watched was not sampled: it starts afresh when it is watched again.
+        didSet {
+            if oldValue.black == nil { blackSince = nil }
+            if oldValue.frozen == nil { (shown, shownSince, dueDiffered) = (nil, nil, false) }
+        }
+    }
     /// The alerts holding now.
     package private(set) var active: Set<DisplayAlert> = []
     /// How often each alert began since the start.
@@ -47,13 +53,20 @@ package struct PictureWatch {
     /// Some alert is on: pictures are worth sampling.
     package var isWatching: Bool { thresholds.black != nil || thresholds.frozen != nil }
 
-    /// The engine showed a new picture as due (before the output presents it).
-    package mutating func due(_ sample: PictureSample) {
-        if let shown, sample.fingerprint != shown { dueDiffered = true }
+    /// The engine showed a new picture as due (before the output presents it); nil: a picture that
+    /// cannot be sampled, which says nothing.
+    package mutating func due(_ sample: PictureSample?) {
+        if let sample, let shown, sample.fingerprint != shown { dueDiffered = true }
     }
 
-    /// The output presented a picture.
-    package mutating func presented(_ sample: PictureSample, at now: Double) {
+    /// The output presented a picture; nil: one that cannot be sampled, which is not known to be
+    /// black and counts as a change of picture.
+    package mutating func presented(_ sample: PictureSample?, at now: Double) {
+        guard let sample else {
+            // Something reached the screen: not known to be black, and the screen changed.
+            (blackSince, shown, shownSince, dueDiffered) = (nil, nil, now, false)
+            return
+        }
         blackSince = sample.isBlack ? blackSince ?? now : nil
         if sample.fingerprint != shown {
             (shown, shownSince, dueDiffered) = (sample.fingerprint, now, false)
@@ -81,9 +94,11 @@ package struct PictureWatch {
         return changes
     }
 
-    /// When `check` must be called next for an alert to begin on time (nil: none can begin).
+    /// When `check` must be called next for an alert to begin on time (nil: none can begin). An
+    /// alert holding has none: it ends on a new picture or a change of state, which are checked anyway.
     package var nextDeadline: Double? {
-        [blackDeadline, frozenDeadline].compactMap { $0 }.min()
+        [active.contains(.black) ? nil : blackDeadline, active.contains(.frozen) ? nil : frozenDeadline]
+            .compactMap { $0 }.min()
     }
 
     private var blackDeadline: Double? {

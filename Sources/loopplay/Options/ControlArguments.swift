@@ -17,7 +17,7 @@ struct ControlArguments: ParsableArguments {
     var metricsAddress: String?
 
     @Flag(help: ArgumentHelp("Also serve pictures of the screen at /snapshot.png and /snapshot.jpg (?width=N) beside the metrics; "
-                             + "a :PORT address then listens on 127.0.0.1 only."))
+                             + "a :PORT address then listens on 127.0.0.1 only, /metrics included."))
     var metricsSnapshot = false
 
     @Flag(help: "Print the properties the IPC can get, set and observe (mpv's names and units), then exit.")
@@ -49,7 +49,7 @@ struct ControlArguments: ParsableArguments {
         if metricsSnapshot, metricsAddress.hasPrefix(":") {
             address.host = "127.0.0.1"
             StandardError.line("the metrics and the screen's pictures are served on 127.0.0.1 only "
-                               + "(--metrics-snapshot; give a host, e.g. 0.0.0.0\(metricsAddress), to serve other machines)")
+                               + "(--metrics-snapshot; give a host, e.g. 0.0.0.0\(metricsAddress) or [::]\(metricsAddress), to serve other machines)")
         }
         let server = try MetricsServer(address: address, metrics: PlayerMetrics(player: player),
                                        snapshotsOf: metricsSnapshot ? player : nil)

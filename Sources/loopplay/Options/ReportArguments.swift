@@ -13,16 +13,17 @@ struct ReportArguments: ParsableArguments {
     @Flag(help: "Log what the engine does.")
     var verbose = false
 
-    @Option(help: ArgumentHelp("Say so (stderr, event, metric, systemd status) when the picture has been (almost) black for longer than SECONDS.",
+    @Option(help: ArgumentHelp("Say so (stderr, event, metric, systemd status) when the video picture has been (almost) black for longer than SECONDS.",
                                valueName: "seconds"))
     var alertBlack: Double?
 
     @Option(help: ArgumentHelp("Say so when the picture on screen has stopped changing for longer than SECONDS although it should "
-                               + "be moving (a still picture looping is not frozen).", valueName: "seconds"))
+                               + "be moving: a source that stopped delivering (a still picture looping is not frozen).",
+                               valueName: "seconds"))
     var alertFrozen: Double?
 
     @Option(help: ArgumentHelp("Append a JSON line per play of an item (proof of play: source, start and end, frames, how it ended) to FILE; "
-                               + "SIGHUP reopens it.", valueName: "file"))
+                               + "SIGUSR1 reopens it, and so does SIGHUP when stderr is not a terminal (a service).", valueName: "file"))
     var playLog: String?
 
     @Option(help: ArgumentHelp("Past SIZE bytes (K, M, G: 1024s) the play log is renamed FILE.1 and a new one begun.", valueName: "size"))

@@ -35,12 +35,19 @@ final class ExtVideoPlayerTests: XCTestCase {
         let (player, recorder) = try player { [Loop(), Events()] }
         XCTAssertEqual(player.runHeadless(timing: .untimed, until: StopCondition(duration: 10)), .finished)
         let batches = recorder.batches.withLock { $0 }
-        XCTAssertEqual(batches.count, 3, "\(batches)")
+        // Each pass is a play record after its loop; stopping mid-pass records the interrupted play.
+        XCTAssertEqual(batches.count, 4, "\(batches)")
         // Headless, the player area is the picture's display size: the picture fills it.
         XCTAssertEqual(batches[0], [.currentItemChanged, .itemStatusChanged(.readyToPlay), .duration(4), .playing,
                                     .boundsChanged(Rect(x: 0, y: 0, width: 320, height: 180))])
-        XCTAssertEqual(batches[1], [.loopCompleted(1)])
-        XCTAssertEqual(batches[2], [.loopCompleted(2)])
+        XCTAssertEqual(batches[1].first, .loopCompleted(1))
+        XCTAssertEqual(batches[2].first, .loopCompleted(2))
+        let plays = batches.flatMap { $0 }.compactMap { event -> PlayRecord? in
+            if case let .played(record) = event { record } else { nil }
+        }
+        XCTAssertEqual(plays.map(\.ending), [.completedPass, .completedPass, .interrupted], "\(plays)")
+        XCTAssertEqual(plays.prefix(2).map(\.framesShown), [120, 120])
+        XCTAssertEqual(batches.map(\.count), [5, 2, 2, 1], "a play record goes out in its pass's batch")
         XCTAssertEqual(player.statistics.loopsCompleted, 2)
         XCTAssertEqual(player.state, .idle, "a finished run closes the player")
     }

@@ -364,7 +364,7 @@ final class LoopplayCommandTests: XCTestCase {
         }
         let batches = objects.compactMap { $0["events"] as? [[String: Any]] }.map { $0.compactMap { $0["type"] as? String } }
         XCTAssertEqual(batches, [["currentItemChanged", "itemStatusChanged", "duration", "playing", "boundsChanged"],
-                                 ["loopCompleted"], ["loopCompleted"]])
+                                 ["loopCompleted", "played"], ["loopCompleted", "played"]])
         let times = objects.compactMap { $0["time"] as? Double }.map { ($0 * 1000).rounded() / 1000 }
         XCTAssertEqual(times, [1, 2, 3, 0, 1, 2, 3])
     }

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// `loopplay --play-log`: proof of play as JSON lines, written as a service runs — killed with
-/// SIGKILL, stopped, rotated by size, reopened on SIGHUP — and read back whole.
+/// SIGKILL, stopped, rotated by size, reopened on SIGUSR1 and SIGHUP — and read back whole.
 final class PlayLogTests: XCTestCase {
     private func temporary(_ name: String) -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("playlog-\(UUID().uuidString.prefix(8))-\(name)").path
@@ -36,6 +36,8 @@ final class PlayLogTests: XCTestCase {
         }
         let parsed = lines(log)
         XCTAssertEqual(parsed.filter { $0 == nil }.count, 1, "only the torn line is not JSON: \(parsed)")
+        let text = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        XCTAssertTrue(text.contains(#"{"source":"/srv/torn"#), "the torn line was ended, not merged with the next")
         for record in parsed.compactMap({ $0 }) {
             XCTAssertEqual(record["source"] as? String, clip)
             XCTAssertEqual(record["ending"] as? String, "completedPass")
@@ -43,6 +45,31 @@ final class PlayLogTests: XCTestCase {
             for key in ["start", "end", "startLocal", "endLocal"] { XCTAssertNotNil(record[key] as? String, key) }
             XCTAssertGreaterThan(record["seconds"] as? Double ?? 0, 0.3)
         }
+    }
+
+    /// A file that cannot grow (a full disk; here the file-size limit, EFBIG) is said once, the run
+    /// plays on, and the line cut short is ended before the next run appends.
+    func testAFullDiskIsSaidOnceAndItsTornLineEnded() throws {
+        let log = temporary("full.jsonl")
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let clip = try TestMedia.testPattern("playlog-3.mp4", frames: 3, codec: TestMedia.h264)
+        // 4 blocks of 512 bytes: a few lines, then one cut short, then none. SIGXFSZ ignored, as a
+        // full disk sends none.
+        let command = "trap '' XFSZ; ulimit -f 4; exec \"$0\" \"$@\""
+        let limited = try LoopplayTool.run(["--headless", "--untimed", "--loops", "40", "--play-log", log, clip],
+                                           launcher: ["/bin/sh", "-c", command])
+        XCTAssertEqual(limited.status, 0, limited.stderr)
+        let said = limited.stderr.split(separator: "\n").filter { $0.contains("play log: cannot write") }
+        XCTAssertEqual(said.count, 1, "said once, not per line: \(limited.stderr)")
+        XCTAssertLessThanOrEqual(try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int ?? .max, 2048)
+
+        let again = try LoopplayTool.run(["--headless", "--untimed", "--loops", "2", "--play-log", log, clip])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        let parsed = lines(log)
+        // One line cut short at the limit (none if a line happened to end exactly there).
+        XCTAssertLessThanOrEqual(parsed.filter { $0 == nil }.count, 1, "only the line cut short is not JSON")
+        XCTAssertNotNil(parsed.last ?? nil, "the next run's lines are whole")
+        XCTAssertGreaterThan(parsed.compactMap { $0 }.count, 3)
     }
 
     /// A synced playlist's items, each in its place, then the one playing when SIGTERM stopped the
@@ -71,8 +98,9 @@ final class PlayLogTests: XCTestCase {
         }
     }
 
-    /// Past its size the log becomes FILE.1; SIGHUP after it was moved away starts a new one.
-    func testRotationBySizeAndReopeningOnSIGHUP() throws {
+    /// Past its size the log becomes FILE.1; SIGUSR1 (and SIGHUP, stderr not a terminal) after it was
+    /// moved away starts a new one.
+    func testRotationBySizeAndReopeningOnASignal() throws {
         let log = temporary("rotate.jsonl")
         defer { for suffix in ["", ".1", ".moved"] { try? FileManager.default.removeItem(atPath: log + suffix) } }
         let clip = try TestMedia.testPattern("playlog-3.mp4", frames: 3, codec: TestMedia.h264)
@@ -91,8 +119,15 @@ final class PlayLogTests: XCTestCase {
         defer { stop(player.process) }
         XCTAssertTrue(waitFor(timeout: 30) { !lines(log).isEmpty })
         try FileManager.default.moveItem(atPath: log, toPath: log + ".moved")  // logrotate's move
+        kill(player.process.processIdentifier, SIGUSR1)
+        XCTAssertTrue(waitFor(timeout: 30) { !lines(log).isEmpty }, "a new file after SIGUSR1")
+        XCTAssertTrue(player.process.isRunning, "SIGUSR1 reopens the log and does not stop loopplay")
+
+        // SIGHUP: logrotate's for a service (stderr not a terminal: here a pipe).
+        try FileManager.default.removeItem(atPath: log + ".moved")
+        try FileManager.default.moveItem(atPath: log, toPath: log + ".moved")
         kill(player.process.processIdentifier, SIGHUP)
         XCTAssertTrue(waitFor(timeout: 30) { !lines(log).isEmpty }, "a new file after SIGHUP")
-        XCTAssertTrue(player.process.isRunning, "SIGHUP reopens the log and does not stop loopplay")
+        XCTAssertTrue(player.process.isRunning, "SIGHUP reopens the log and does not stop a service")
     }
 }

@@ -47,7 +47,8 @@ final class SnapshotEndpointTests: XCTestCase {
     }
 
     /// `/snapshot.png` is the window as the X server shows it, the overlay text included (the bare
-    /// video's picture lacks it); `/snapshot.jpg?width=160` is the same scaled; a bad width is 400.
+    /// video's picture lacks it); `/snapshot.jpg?width=160` is the same scaled, never enlarged; a bad
+    /// width is 400.
     func testTheSnapshotIsWhatTheWindowShows() throws {
         let display = try VirtualDisplay()
         let title = "lptest-snapshot-endpoint"
@@ -84,7 +85,8 @@ final class SnapshotEndpointTests: XCTestCase {
         }.count
         XCTAssertGreaterThan(differing, 100, "the overlay text is in the snapshot, not in the bare video")
 
-        let jpeg = RawHTTP.get(port: running.port, path: "/snapshot.jpg?width=160", timeout: 20)
+        // A cache buster (`_=`) is someone else's parameter: ignored.
+        let jpeg = RawHTTP.get(port: running.port, path: "/snapshot.jpg?width=160&_=1733312000", timeout: 20)
         XCTAssertEqual(jpeg.status, 200, String(decoding: jpeg.body, as: UTF8.self))
         XCTAssertEqual(jpeg.headers["content-type"], "image/jpeg")
         let small = try picture(jpeg, suffix: "jpg")
@@ -93,8 +95,13 @@ final class SnapshotEndpointTests: XCTestCase {
         let corner = small.pixel(40, 70)
         XCTAssertTrue(corner[2] > 200 && corner[0] < 60 && corner[1] < 60, "blue at the bottom left: \(corner)")
 
+        // Never enlarged: a width past the picture's is the picture's own (no request can ask for
+        // more memory than the screen's picture takes).
+        let wide = try picture(RawHTTP.get(port: running.port, path: "/snapshot.jpg?width=7680", timeout: 20), suffix: "jpg")
+        XCTAssertEqual([wide.width, wide.height], [480, 270])
+
         for (path, status) in [("/snapshot.png?width=0", 400), ("/snapshot.png?width=99999999999", 400),
-                               ("/snapshot.png?widht=100", 400), ("/snapshot.png?content=all", 400), ("/snapshot.gif", 404)] {
+                               ("/snapshot.png?content=all", 400), ("/snapshot.gif", 404)] {
             let answer = RawHTTP.get(port: running.port, path: path, timeout: 20)
             XCTAssertEqual(answer.status, status, "\(path): \(String(decoding: answer.body, as: UTF8.self))")
         }

@@ -1,3 +1,4 @@
+import Filters
 import Foundation
 @testable import LoopPlayer
 import Synchronization
@@ -19,6 +20,7 @@ final class PictureAlertsTests: XCTestCase {
         XCTAssertEqual(watch.nextDeadline, 3)
         XCTAssertEqual(watch.check(at: 2.99, moving: true, starved: false), [])
         XCTAssertEqual(watch.check(at: 3, moving: true, starved: false), [.init(alert: .black, active: true)])
+        XCTAssertNil(watch.nextDeadline, "an alert holding sets no deadline (a past one would spin the run loop)")
         XCTAssertEqual(watch.check(at: 4, moving: false, starved: false), [], "paused on black is still black")
         watch.presented(Self.moving, at: 5)
         XCTAssertEqual(watch.check(at: 5, moving: true, starved: false), [.init(alert: .black, active: false)])
@@ -40,6 +42,7 @@ final class PictureAlertsTests: XCTestCase {
         watch.due(PictureSample(isBlack: false, fingerprint: 2))
         XCTAssertEqual(watch.nextDeadline, 2, "the screen has not changed since 0")
         XCTAssertEqual(watch.check(at: 10, moving: true, starved: false), [.init(alert: .frozen, active: true)])
+        XCTAssertNil(watch.nextDeadline, "an alert holding sets no deadline")
         // Paused: nothing is due, the alert ends.
         XCTAssertEqual(watch.check(at: 11, moving: false, starved: false), [.init(alert: .frozen, active: false)])
         // Playing again: counted from the resume.
@@ -61,6 +64,22 @@ final class PictureAlertsTests: XCTestCase {
         XCTAssertEqual(watch.check(at: 9, moving: true, starved: false), [.init(alert: .frozen, active: false)])
     }
 
+    func testAPictureThatCannotBeSampledIsNotJudgedAndAWatchTurnedOnStartsAfresh() {
+        var watch = PictureWatch(thresholds: .init(black: 1))
+        watch.presented(PictureSample(isBlack: true, fingerprint: 7), at: 0)
+        watch.presented(nil, at: 0.5)
+        XCTAssertNil(watch.nextDeadline, "an unreadable picture is not known to be black")
+        XCTAssertEqual(watch.check(at: 5, moving: true, starved: false), [])
+
+        watch.presented(PictureSample(isBlack: true, fingerprint: 7), at: 6)
+        watch.thresholds = .init()
+        XCTAssertEqual(watch.check(at: 20, moving: true, starved: false), [], "not watched")
+        watch.thresholds = .init(black: 1)
+        XCTAssertNil(watch.nextDeadline, "what was seen before the watch was off does not count")
+        watch.presented(PictureSample(isBlack: true, fingerprint: 7), at: 21)
+        XCTAssertEqual(watch.nextDeadline, 22)
+    }
+
     func testASampleTellsBlackFromALogoOnBlackAndFromAPicture() {
         XCTAssertTrue(PictureSample(lumas: [UInt8](repeating: 16, count: 1000)).isBlack)
         XCTAssertTrue(PictureSample(lumas: [UInt8](repeating: 16, count: 985) + [UInt8](repeating: 235, count: 15)).isBlack)
@@ -76,9 +95,9 @@ final class PictureAlertsTests: XCTestCase {
 
     /// Plays `clip` looping untimed with `alerts` until the virtual clock reaches `seconds`;
     /// `atFrame` may act at each frame shown (given the time and the session).
-    private func play(_ clip: String, alerts: PictureAlerts, until seconds: Double,
+    private func play(_ clip: String, alerts: PictureAlerts, until seconds: Double, filters: [VideoFilter] = [],
                       atFrame: ((Double, PlayerSession) -> Void)? = nil) throws -> [(alert: DisplayAlert, active: Bool, at: Double)] {
-        var settings = VideoSettings { SourceName(clip); Loop(); Events() }
+        var settings = VideoSettings { SourceName(clip); Loop(); Events(); Filters { filters } }
         settings.pictureAlerts = alerts
         let player = ExtVideoPlayer(settings: settings)
         player.audioOutput = AudioOptions(track: .none)
@@ -122,6 +141,15 @@ final class PictureAlertsTests: XCTestCase {
         for (index, expected) in [3.0, 4.0, 9.0, 10.0].enumerated() where index < alerts.count {
             XCTAssertEqual(alerts[index].at, expected, accuracy: 2 * frame, "alert \(index): \(alerts)")
         }
+    }
+
+    /// A flipped picture (FFmpeg's vflip walks its rows with a negative line size) is sampled as
+    /// any other: its black segment is seen.
+    func testAFlippedPictureIsSampled() throws {
+        let alerts = try play(try Self.clipWithABlackSegment(), alerts: PictureAlerts(black: 1), until: 5,
+                              filters: [.flipVertical])
+        XCTAssertEqual(alerts.map(\.active), [true, false], "\(alerts)")
+        XCTAssertEqual(alerts.first?.at ?? 0, 3, accuracy: 2.0 / 30)
     }
 
     /// The output stalled (the frames due no longer reach it) is frozen one threshold later; it

@@ -23,8 +23,8 @@ enum LoopplayTool {
 
     /// Runs loopplay to completion with `environment` added to (or, for nil values, removed from) ours.
     static func run(_ arguments: [String], environment: [String: String?] = [:], directory: String? = nil,
-                    timeout: Double = 60) throws -> Result {
-        let process = try start(arguments, environment: environment, directory: directory)
+                    timeout: Double = 60, launcher: [String] = []) throws -> Result {
+        let process = try start(arguments, environment: environment, directory: directory, launcher: launcher)
         if !waitFor(timeout: timeout, { !process.process.isRunning }) { process.process.terminate() }
         process.process.waitUntilExit()
         return Result(status: process.process.terminationStatus,
@@ -32,11 +32,18 @@ enum LoopplayTool {
                       stderr: String(decoding: process.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
     }
 
-    static func start(_ arguments: [String], environment: [String: String?] = [:],
-                      directory: String? = nil) throws -> (process: Process, stdout: Pipe, stderr: Pipe) {
+    /// `launcher`: a command that runs the tool, given its path and `arguments` after its own
+    /// (e.g. `/bin/sh -c '…; exec "$0" "$@"'`).
+    static func start(_ arguments: [String], environment: [String: String?] = [:], directory: String? = nil,
+                      launcher: [String] = []) throws -> (process: Process, stdout: Pipe, stderr: Pipe) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
+        if let command = launcher.first {
+            process.executableURL = URL(fileURLWithPath: command)
+            process.arguments = launcher.dropFirst() + [path] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = arguments
+        }
         var merged = ProcessInfo.processInfo.environment
         // The developer's own loopplay.conf stays out of the tests (a test that wants one sets this).
         merged["XDG_CONFIG_HOME"] = emptyConfigHome
