@@ -342,7 +342,7 @@ struct Loopplay: ParsableCommand {
         ConfigReload.attach(player)
         // SIGHUP reads the schedule again too (the entry on and unchanged plays on), as a service's
         // `systemctl reload` asks; a terminal's SIGHUP (it was closed) ends loopplay as before.
-        if let path = scheduling.schedule, isatty(STDERR_FILENO) == 0 {
+        if let path = scheduling.schedule, !StandardStreams.onTerminal {
             let scheduling = self.scheduling
             SignalWatch.onHangUp { [weak player] in
                 ConfigReload.reload()

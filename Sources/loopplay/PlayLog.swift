@@ -123,8 +123,8 @@ final class PlayLog: Sendable {
         mutating func append(_ lines: [Data], limit: Int?) {
             var wrote = false
             for line in lines {
-                if mayBeTorn, !resynchronize() { continue }
                 if let limit, size > 0, size + line.count > limit { rotate() }
+                if mayBeTorn, !resynchronize() { continue }
                 guard write(line) else {
                     mayBeTorn = true
                     continue
@@ -188,11 +188,7 @@ final class PlayLog: Sendable {
                 say("play log: cannot rotate \(path): \(String(cString: strerror(errno)))")
                 return
             }
-            guard reopen() else {
-                _ = rename(path + ".1", path)
-                return
-            }
-            _ = resynchronize()
+            if !reopen() { _ = rename(path + ".1", path) }
         }
 
         private mutating func say(_ message: String) {

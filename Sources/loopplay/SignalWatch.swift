@@ -21,9 +21,8 @@ enum SignalWatch {
     }
     /// Files reopened at every SIGHUP and SIGUSR1 (`--play-log`, for logrotate).
     private static let reopeners = Mutex<[@Sendable () -> Void]>([])
-    /// Whether loopplay speaks to a terminal (stderr is one, the rule the config's and the schedule's
-    /// reload follow too), whose hang-up SIGHUP reports: then SIGHUP still stops it after reopening.
-    /// Without one (a service), a SIGHUP with files to reopen is logrotate's.
+    /// `StandardStreams.onTerminal`, read once: then SIGHUP still stops loopplay after reopening;
+    /// without one (a service), a SIGHUP with files to reopen is logrotate's.
     private static let hasTerminal = Atomic<Bool>(false)
     private static let received = Atomic<Int32>(0)
     private static let firstAt = Mutex<Double?>(nil)
@@ -35,7 +34,7 @@ enum SignalWatch {
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
         sigaddset(&signals, SIGUSR1)
-        hasTerminal.store(isatty(STDERR_FILENO) != 0, ordering: .relaxed)
+        hasTerminal.store(StandardStreams.onTerminal, ordering: .relaxed)
         // Not under nohup: a blocked signal is still delivered to sigwait even when ignored.
         var hangup = sigaction()
         // SIG_IGN is the handler 1, which Swift cannot import.

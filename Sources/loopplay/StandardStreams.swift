@@ -10,4 +10,8 @@ enum StandardStreams {
 
     static func out(_ data: Data) { write(data, to: STDOUT_FILENO) }
     static func err(_ data: Data) { write(data, to: STDERR_FILENO) }
+
+    /// loopplay runs on a terminal (its stderr is one), whose hang-up a SIGHUP reports; otherwise it
+    /// runs as a service, where SIGHUP asks to reload (the config, a schedule) and reopen (the play log).
+    static var onTerminal: Bool { isatty(STDERR_FILENO) != 0 }
 }

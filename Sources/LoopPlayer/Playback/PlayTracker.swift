@@ -29,7 +29,8 @@ struct PlayTracker {
             advancedAtEnd = afterEnd
             return []
         case .player(.currentItemChanged):
-            (awaitingPicture, pendingStart, removed) = (true, nil, false)
+            awaitNextPicture()
+            removed = false
             defer { advancedAtEnd = false }
             return close(advancedAtEnd ? .completedPass : .switched, reading())
         case .player(.loopCompleted):
@@ -37,15 +38,14 @@ struct PlayTracker {
             pendingStart = now
             return close(.completedPass, now)
         case .player(.ended):
-            // A seek back from the end plays the item again: a new play, from its next picture.
-            (awaitingPicture, pendingStart) = (true, nil)
+            awaitNextPicture()  // a seek back from the end plays the item again: a new play
             return close(.completedPass, reading())
         case .player(.currentItemRemoved):
             // Before every change of item too: an unload only if no new item follows in this batch.
             removed = true
             return []
         case let .stateChanged(.failed(error)):
-            (awaitingPicture, pendingStart) = (true, nil)
+            awaitNextPicture()
             return close(.failed, reading(), error: error.description)
         default:
             return []
@@ -58,12 +58,16 @@ struct PlayTracker {
     mutating func settle(playing: Bool, reading: () -> Reading) -> [PlayRecord] {
         var ended: [PlayRecord] = []
         if removed {
-            (removed, awaitingPicture, pendingStart) = (false, true, nil)
+            removed = false
+            awaitNextPicture()
             ended = close(.interrupted, reading())
         }
         openIfShown(playing: playing, reading: reading)
         return ended
     }
+
+    /// The next play begins at the next picture of an item playing.
+    private mutating func awaitNextPicture() { (awaitingPicture, pendingStart) = (true, nil) }
 
     private mutating func openIfShown(playing: Bool, reading: () -> Reading) {
         if awaitingPicture, playing {

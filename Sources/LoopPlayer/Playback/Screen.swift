@@ -87,6 +87,11 @@ package final class Screen {
     /// Shows `frame` with the overlays of this moment.
     func show(_ frame: VideoFrame?) {
         overlays.present(frame, playing).forEach(outbox.note)
+        samplePresentedFrame()
+    }
+
+    /// Tells the picture watch of the picture presented, unless it sampled that one already.
+    private func samplePresentedFrame() {
         guard pictureWatch.isWatching, let presented = composer.presentedFrame, presented !== sampledFrame else { return }
         sampledFrame = presented
         pictureWatch.presented(presented.sample, at: clock.now)
@@ -98,9 +103,7 @@ package final class Screen {
         guard thresholds != pictureWatch.thresholds else { return }
         pictureWatch.thresholds = thresholds
         sampledFrame = nil
-        guard pictureWatch.isWatching, let presented = composer.presentedFrame else { return }
-        sampledFrame = presented
-        pictureWatch.presented(presented.sample, at: clock.now)
+        samplePresentedFrame()
     }
 
     /// The alerts that began or ended by now (`PictureWatch.check`).

@@ -58,7 +58,7 @@ enum ConfigReload {
 
     /// Remembers what was read at start; SIGHUP reloads from now on if it should (see above).
     static func start(with config: LoadedConfig, commandLine: [String]) {
-        guard !config.files.isEmpty, config.named || isatty(STDERR_FILENO) == 0 else {
+        guard !config.files.isEmpty, config.named || !StandardStreams.onTerminal else {
             SignalWatch.onHangUp(nil)
             return
         }
